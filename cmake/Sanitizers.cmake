@@ -1,0 +1,12 @@
+# PGLAB_SANITIZE=address|thread: instrument everything we build (presets asan / tsan).
+set(PGLAB_SANITIZE "" CACHE STRING "Sanitizer to build with: address, thread or empty")
+if(PGLAB_SANITIZE STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+elseif(PGLAB_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread)
+  add_link_options(-fsanitize=thread)
+endif()
+if(CMAKE_BUILD_TYPE STREQUAL "Debug")
+  add_compile_definitions(_GLIBCXX_ASSERTIONS)
+endif()

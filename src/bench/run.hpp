@@ -1,0 +1,16 @@
+// Entry point of the benchmark engine: RunConfig in, RunResult out.
+#pragma once
+
+#include "bench/run_config.hpp"
+#include "bench/run_result.hpp"
+#include "util/result.hpp"
+
+namespace pglab::bench {
+
+/// Runs a benchmark as pgbench does: setup connection, version banner on stdout, scale
+/// discovery for builtin scripts, vacuum (unless -n), worker threads, progress lines (-P) on
+/// stderr. Returns the merged statistics, also when clients aborted (`aborted_clients` > 0).
+/// Errors are setup failures (exit 1), printed by the caller.
+Result<RunResult> run(RunConfig& config);
+
+} // namespace pglab::bench

@@ -1,0 +1,61 @@
+// Everything a benchmark run needs, validated (by cli/) before any connection is made.
+#pragma once
+
+#include "pg/conn_params.hpp"
+#include "script/command.hpp"
+#include "script/loader.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pglab::bench {
+
+/// A -D NAME=VALUE definition, in command-line order.
+struct Define {
+    std::string name;
+    std::string value;
+};
+
+struct RunConfig {
+    pg::ConnParams conn;
+    script::ScriptSet scripts;       ///< loaded and compiled for `query_mode`
+    script::QueryMode query_mode = script::QueryMode::simple;
+    std::vector<Define> defines;
+
+    int clients = 1;                 ///< -c
+    int threads = 1;                 ///< -j, already clamped to `clients`
+    int64_t transactions = 10;       ///< -t per client (0 when -T)
+    int duration_s = 0;              ///< -T, 0 when -t
+    bool connect_per_tx = false;     ///< -C
+    bool no_vacuum = false;          ///< -n
+    bool vacuum_accounts = false;    ///< -v
+    int scale = 1;                   ///< -s (for custom scripts; builtins read the database)
+    bool scale_given = false;        ///< -s was given (warning when a builtin overrides it)
+    int progress_s = 0;              ///< -P, 0 = off
+    bool progress_timestamp = false; ///< --progress-timestamp
+    bool report_per_command = false; ///< -r
+    double rate_tps = 0;             ///< -R, 0 = unthrottled
+    int64_t latency_limit_us = 0;    ///< -L in µs, 0 = off
+    uint32_t max_tries = 1;          ///< --max-tries, 0 = unlimited
+    bool failures_detailed = false;  ///< --failures-detailed
+    bool verbose_errors = false;     ///< --verbose-errors
+    bool exit_on_abort = false;      ///< --exit-on-abort
+    bool log_transactions = false;   ///< -l
+    std::string log_prefix = "pgbench_log";
+    double sampling_rate = 0;        ///< --sampling-rate, 0 = log every transaction
+    int aggregate_interval_s = 0;    ///< --aggregate-interval
+    bool debug = false;              ///< -d (15 meaning)
+    uint64_t random_seed = 0;        ///< the seed of the base generator (already chosen)
+    bool random_seed_given = false;  ///< --random-seed or PGBENCH_RANDOM_SEED was given
+    bool uses_builtin = false;       ///< some script is a builtin (scale read from the database)
+
+    /// Whether per-transaction latency is measured (pgbench: -R, -P or -L); otherwise the
+    /// pgbench-compatible "latency average" is derived from duration and counts. pglab's
+    /// histogram is kept in every case.
+    bool measure_latency() const { return rate_tps > 0 || progress_s > 0 || latency_limit_us > 0; }
+};
+
+} // namespace pglab::bench

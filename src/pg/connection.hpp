@@ -1,0 +1,101 @@
+// The only place that talks libpq (with connection.cpp and friends): RAII connection, blocking
+// queries for setup and initialisation, and the non-blocking calls the benchmark engine drives.
+#pragma once
+
+#include "pg/conn_params.hpp"
+#include "pg/query_result.hpp"
+#include "util/result.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct pg_conn;
+
+namespace pglab::pg {
+
+/// Progress of a non-blocking connection attempt (PQconnectPoll).
+enum class PollStatus : uint8_t { reading, writing, ok, failed };
+
+/// Result of a non-blocking flush.
+enum class FlushStatus : uint8_t { done, more, failed };
+
+class Connection {
+public:
+    Connection() = default;
+    ~Connection();
+    Connection(Connection&& other) noexcept;
+    Connection& operator=(Connection&& other) noexcept;
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    /// Blocking connect. When the server asks for a password and none is known, prompts once on
+    /// the terminal ("Password: ") and stores it in `params` for later connections.
+    /// Error message: libpq's, e.g. `connection to server on socket "..." failed: ...`.
+    static Result<Connection> connect(ConnParams& params);
+
+    /// Starts a non-blocking connect (PQconnectStartParams); drive it with poll_connect().
+    /// Errors only when libpq cannot even allocate the attempt.
+    static Result<Connection> start_connect(const ConnParams& params);
+
+    PollStatus poll_connect();
+
+    bool valid() const { return m_conn != nullptr; }
+
+    void close();
+
+    /// libpq's error text for the last failure, trailing newline kept as libpq gives it.
+    std::string error_message() const;
+
+    int socket() const;
+
+    int server_version() const;
+
+    std::string parameter_status(const char* name) const;
+
+    std::string dbname() const;
+
+    bool set_nonblocking(bool on);
+
+    // --- blocking, for setup and -i ---
+
+    /// Runs `sql` and returns its last result; a non-OK status is an Error whose message is
+    /// libpq's error text (without trailing newline).
+    Result<QueryResult> exec(std::string_view sql);
+
+    /// Runs `sql`, success is PGRES_COMMAND_OK or TUPLES_OK.
+    Status exec_command(std::string_view sql);
+
+    /// COPY FROM STDIN helpers (blocking).
+    Status put_copy_data(std::string_view data);
+    Status put_copy_end();
+
+    // --- non-blocking, for the engine ---
+
+    bool send_query(const char* sql);
+    bool send_query_params(const char* sql, int nparams, const char* const* values);
+    bool send_prepare(const char* name, const char* sql, int nparams);
+    bool send_query_prepared(const char* name, int nparams, const char* const* values);
+    bool enter_pipeline();
+    bool exit_pipeline();
+    bool pipeline_sync();
+    bool send_flush_request();
+    bool in_pipeline() const;
+    FlushStatus flush();
+    bool consume_input();
+    bool is_busy() const;
+    /// Next result, or an empty QueryResult when the current query has no more.
+    QueryResult get_result();
+    /// True when the connection is in a transaction block (idle-in-transaction or error).
+    bool in_transaction_block() const;
+    bool connection_bad() const;
+
+    pg_conn* raw() const { return m_conn; }
+
+private:
+    explicit Connection(pg_conn* c) : m_conn(c) {}
+
+    pg_conn* m_conn = nullptr;
+};
+
+} // namespace pglab::pg

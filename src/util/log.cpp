@@ -1,0 +1,83 @@
+// Diagnostic output. Writes whole lines with one write(2) so concurrent threads never interleave.
+#include "util/log.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
+
+namespace pglab::log {
+
+namespace {
+
+std::string g_program_name = "pglab";
+std::atomic<bool> g_debug{false};
+
+void write_stderr(std::string_view line) {
+    const char* p = line.data();
+    size_t left = line.size();
+    while (left > 0) {
+        ssize_t n = ::write(STDERR_FILENO, p, left);
+        if (n <= 0) {
+            return;
+        }
+        p += n;
+        left -= static_cast<size_t>(n);
+    }
+}
+
+} // namespace
+
+void set_program_name(std::string_view name) {
+    g_program_name = std::string(name);
+}
+
+void set_debug(bool enabled) {
+    g_debug.store(enabled, std::memory_order_relaxed);
+}
+
+bool debug_enabled() {
+    return g_debug.load(std::memory_order_relaxed);
+}
+
+void write(Level level, std::string_view text) {
+    std::string line = g_program_name;
+    switch (level) {
+    case Level::error:
+        line += ": error: ";
+        break;
+    case Level::warning:
+        line += ": warning: ";
+        break;
+    case Level::info:
+    case Level::debug:
+        line += ": ";
+        break;
+    }
+    line += text;
+    line += '\n';
+    write_stderr(line);
+}
+
+void detail(std::string_view text) {
+    write_stderr(g_program_name + ": detail: " + std::string(text) + "\n");
+}
+
+void hint(std::string_view text) {
+    write_stderr(g_program_name + ": hint: " + std::string(text) + "\n");
+}
+
+void print(const Error& e) {
+    write(Level::error, e.message);
+    if (!e.detail.empty()) {
+        detail(e.detail);
+    }
+    if (!e.hint.empty()) {
+        hint(e.hint);
+    }
+    if (!e.trailer.empty()) {
+        write_stderr(e.trailer);
+    }
+}
+
+} // namespace pglab::log
