@@ -7,10 +7,10 @@
 namespace pglab::pg {
 
 struct ConnParams {
-    std::string host;   ///< empty: libpq default (PGHOST, then the socket directory)
-    std::string port;   ///< empty: libpq default
-    std::string user;   ///< empty: libpq default
-    std::string dbname; ///< a name, or a conninfo string / URI (expanded as libpq does)
+    std::string host;     ///< empty: libpq default (PGHOST, then the socket directory)
+    std::string port;     ///< empty: libpq default
+    std::string user;     ///< empty: libpq default
+    std::string dbname;   ///< a name, or a conninfo string / URI (expanded as libpq does)
     std::string password; ///< set after a prompt; never printed
     std::string application_name = "pgbench"; ///< fallback_application_name
 };

@@ -9,7 +9,7 @@ struct pg_result;
 namespace pglab::pg {
 
 enum class ResultStatus : uint8_t {
-    none,          ///< no result (end of a query's results)
+    none, ///< no result (end of a query's results)
     command_ok,
     tuples_ok,
     copy_in,
@@ -27,10 +27,16 @@ enum class ResultStatus : uint8_t {
 /// deadlocks (40P01), everything else.
 enum class ErrorClass : uint8_t { none, serialization, deadlock, other };
 
+/// Class of an SQLSTATE string: "40001" serialization, "40P01" deadlock, anything else (also
+/// nullptr) other.
+ErrorClass classify_sqlstate(const char* sqlstate);
+
 class QueryResult {
 public:
     QueryResult() = default;
+
     explicit QueryResult(pg_result* r) : m_res(r) {}
+
     ~QueryResult();
     QueryResult(QueryResult&& other) noexcept;
     QueryResult& operator=(QueryResult&& other) noexcept;
