@@ -149,6 +149,16 @@ bool Connection::set_nonblocking(bool on) {
     return PQsetnonblocking(m_conn, on ? 1 : 0) == 0;
 }
 
+Result<std::string> Connection::escape_identifier(std::string_view name) const {
+    char* quoted = PQescapeIdentifier(m_conn, name.data(), name.size());
+    if (quoted == nullptr) {
+        return make_error(trim_newline(error_message()));
+    }
+    std::string out(quoted);
+    PQfreemem(quoted);
+    return out;
+}
+
 Result<QueryResult> Connection::exec(std::string_view sql) {
     const std::string text(sql);
     QueryResult res(PQexec(m_conn, text.c_str()));

@@ -57,6 +57,10 @@ public:
 
     bool set_nonblocking(bool on);
 
+    /// `name` quoted as an SQL identifier (PQescapeIdentifier: always double-quoted, inner
+    /// quotes doubled). Errors when libpq rejects the text (e.g. invalid encoding).
+    Result<std::string> escape_identifier(std::string_view name) const;
+
     // --- blocking, for setup and -i ---
 
     /// Runs `sql` and returns its last result; a non-OK status is an Error whose message is
