@@ -18,17 +18,21 @@ std::string CopyProgress::format_line(int64_t j, int64_t total, double elapsed_s
                        total, percent, elapsed_s, remaining_s, eol);
 }
 
+double CopyProgress::elapsed_s() const {
+    return static_cast<double>(now_us() - m_start_us) / 1e6;
+}
+
+bool CopyProgress::is_due(int64_t j) const {
+    return !m_quiet || j == m_total || elapsed_s() >= m_log_interval * k_quiet_interval_s;
+}
+
 std::string CopyProgress::line_at(int64_t j) {
-    const double elapsed_s = static_cast<double>(now_us() - m_start_us) / 1e6;
-    if (!m_quiet) {
-        return format_line(j, m_total, elapsed_s, m_eol);
-    }
-    if (j == m_total || elapsed_s >= m_log_interval * k_quiet_interval_s) {
+    const double elapsed = elapsed_s();
+    if (m_quiet) {
         // skip to the next interval, as pgbench does
-        m_log_interval = static_cast<int>(std::ceil(elapsed_s / k_quiet_interval_s));
-        return format_line(j, m_total, elapsed_s, m_eol);
+        m_log_interval = static_cast<int>(std::ceil(elapsed / k_quiet_interval_s));
     }
-    return {};
+    return format_line(j, m_total, elapsed, m_eol);
 }
 
 std::string CopyProgress::finish() const {

@@ -20,7 +20,12 @@ public:
         return m_quiet ? j % k_quiet_check_rows == 0 : j % k_report_rows == 0;
     }
 
-    /// At a checkpoint: the line to print after row `j`, or "" when none is due.
+    /// At a checkpoint: whether a line is due after row `j` (always without -q; with -q at the
+    /// last row or once the next 5 s interval is reached).
+    bool is_due(int64_t j) const;
+
+    /// The line for row `j`, timed now (call after the rows up to `j` went to the server);
+    /// with -q it also moves on to the next 5 s interval.
     std::string line_at(int64_t j);
 
     /// What ends the progress output: "\n" after '\r'-terminated lines, else "".
@@ -30,6 +35,8 @@ public:
     static std::string format_line(int64_t j, int64_t total, double elapsed_s, char eol);
 
 private:
+    double elapsed_s() const;
+
     static constexpr int64_t k_report_rows = 100000;
     static constexpr int64_t k_quiet_check_rows = 100;
     static constexpr double k_quiet_interval_s = 5.0; ///< pgbench's LOG_STEP_SECONDS

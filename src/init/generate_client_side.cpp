@@ -79,12 +79,12 @@ Status copy_accounts(const InitSession& s) {
             break;
         }
         if (progress.is_checkpoint(j)) {
-            std::string line = progress.line_at(j);
-            if (!line.empty() || j % k_rows_per_buffer == 0) {
+            const bool due = progress.is_due(j);
+            if (due || j % k_rows_per_buffer == 0) {
                 PGLAB_TRY(send(s, buf));
             }
-            if (!line.empty()) {
-                print_stderr(line);
+            if (due) {
+                print_stderr(progress.line_at(j));
             }
         }
     }
