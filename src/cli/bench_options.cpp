@@ -1,0 +1,452 @@
+// pgbench 15's getopt_long loop: each option is applied (and scripts parsed) in command-line
+// order, so the first bad option is the one reported, exactly as pgbench reports it.
+#include "cli/bench_options.hpp"
+
+#include "cli/bench_parse_state.hpp"
+#include "cli/int_option.hpp"
+#include "cli/random_seed.hpp"
+#include "script/loader.hpp"
+#include "script/variables.hpp"
+
+#include <fmt/format.h>
+
+#include <getopt.h>
+#include <strings.h>
+
+#include <climits>
+#include <cstring>
+
+namespace pglab::cli {
+
+namespace {
+
+using detail::BenchParseState;
+
+/// pgbench 15's short options.
+constexpr const char* k_short_options = "iI:h:nvp:dqb:SNc:j:Crs:t:T:U:lf:D:F:M:P:R:L:";
+
+/// Codes of long-only options (above any char).
+enum LongOnly : int {
+    unlogged_tables = 256,
+    tablespace,
+    index_tablespace,
+    sampling_rate,
+    aggregate_interval,
+    progress_timestamp,
+    log_prefix,
+    foreign_keys,
+    random_seed,
+    show_script,
+    partitions,
+    partition_method,
+    failures_detailed,
+    max_tries,
+    verbose_errors,
+    exit_on_abort,
+    dbname,
+};
+
+constexpr option k_long_options[] = {
+    {"builtin", required_argument, nullptr, 'b'},
+    {"client", required_argument, nullptr, 'c'},
+    {"connect", no_argument, nullptr, 'C'},
+    {"debug", no_argument, nullptr, 'd'},
+    {"define", required_argument, nullptr, 'D'},
+    {"file", required_argument, nullptr, 'f'},
+    {"fillfactor", required_argument, nullptr, 'F'},
+    {"host", required_argument, nullptr, 'h'},
+    {"initialize", no_argument, nullptr, 'i'},
+    {"init-steps", required_argument, nullptr, 'I'},
+    {"jobs", required_argument, nullptr, 'j'},
+    {"log", no_argument, nullptr, 'l'},
+    {"latency-limit", required_argument, nullptr, 'L'},
+    {"no-vacuum", no_argument, nullptr, 'n'},
+    {"port", required_argument, nullptr, 'p'},
+    {"progress", required_argument, nullptr, 'P'},
+    {"protocol", required_argument, nullptr, 'M'},
+    {"quiet", no_argument, nullptr, 'q'},
+    {"report-per-command", no_argument, nullptr, 'r'},
+    {"rate", required_argument, nullptr, 'R'},
+    {"scale", required_argument, nullptr, 's'},
+    {"select-only", no_argument, nullptr, 'S'},
+    {"skip-some-updates", no_argument, nullptr, 'N'},
+    {"time", required_argument, nullptr, 'T'},
+    {"transactions", required_argument, nullptr, 't'},
+    {"username", required_argument, nullptr, 'U'},
+    {"vacuum-all", no_argument, nullptr, 'v'},
+    {"unlogged-tables", no_argument, nullptr, unlogged_tables},
+    {"tablespace", required_argument, nullptr, tablespace},
+    {"index-tablespace", required_argument, nullptr, index_tablespace},
+    {"sampling-rate", required_argument, nullptr, sampling_rate},
+    {"aggregate-interval", required_argument, nullptr, aggregate_interval},
+    {"progress-timestamp", no_argument, nullptr, progress_timestamp},
+    {"log-prefix", required_argument, nullptr, log_prefix},
+    {"foreign-keys", no_argument, nullptr, foreign_keys},
+    {"random-seed", required_argument, nullptr, random_seed},
+    {"show-script", required_argument, nullptr, show_script},
+    {"partitions", required_argument, nullptr, partitions},
+    {"partition-method", required_argument, nullptr, partition_method},
+    {"failures-detailed", no_argument, nullptr, failures_detailed},
+    {"max-tries", required_argument, nullptr, max_tries},
+    {"verbose-errors", no_argument, nullptr, verbose_errors},
+    {"exit-on-abort", no_argument, nullptr, exit_on_abort},
+    {"dbname", required_argument, nullptr, dbname},
+    {nullptr, 0, nullptr, 0},
+};
+
+constexpr const char* k_all_init_steps = "dtgGvpf";
+
+/// Sets an int option through option_parse_int semantics.
+Status set_int(int& target, const char* arg, std::string_view name, int min, int max) {
+    PGLAB_TRY_ASSIGN(target, parse_int_option(arg, name, min, max));
+    return {};
+}
+
+/// checkInitSteps(): steps must be from "dtgGvpf" or blanks, and not empty.
+Status check_init_steps(std::string_view steps) {
+    if (steps.empty()) {
+        return make_error("no initialization steps specified");
+    }
+    for (const char step : steps) {
+        if (step == '\0' || (std::strchr(k_all_init_steps, step) == nullptr && step != ' ')) {
+            return make_error(
+                Error(fmt::format("unrecognized initialization step \"{}\"", step),
+                      fmt::format("Allowed step characters are: \"{}\".", k_all_init_steps)));
+        }
+    }
+    return {};
+}
+
+/// -f NAME[@W]: reads the file (or stdin for "-") and parses it as a script.
+Status add_file_script(BenchParseState& state, const BenchParseEnv& env, const char* arg) {
+    PGLAB_TRY_ASSIGN(auto spec, script::split_weight(arg));
+    const auto& [path, weight] = spec;
+    std::string source;
+    if (path == "-") {
+        PGLAB_TRY_ASSIGN(source, env.read_stdin());
+    } else {
+        PGLAB_TRY_ASSIGN(source, env.read_file(path));
+    }
+    PGLAB_TRY(state.out.run.scripts.add(path, path, source, weight));
+    if (state.out.run.scripts.scripts().size() > 128) {
+        return make_error("at most 128 SQL scripts are allowed");
+    }
+    return {};
+}
+
+/// -D NAME=VALUE: stored in order; a repeated name keeps its place and takes the new value.
+Status add_define(BenchParseState& state, const char* arg) {
+    const std::string_view text = arg;
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size()) {
+        return make_error(fmt::format("invalid variable definition: \"{}\"", text));
+    }
+    const std::string name(text.substr(0, eq));
+    const std::string value(text.substr(eq + 1));
+    auto& defines = state.out.run.defines;
+    for (auto& define : defines) {
+        if (define.name == name) {
+            define.value = value;
+            return {};
+        }
+    }
+    if (!script::valid_variable_name(name)) {
+        return make_error(fmt::format("option: invalid variable name: \"{}\"", name));
+    }
+    defines.push_back(bench::Define{name, value});
+    return {};
+}
+
+/// --random-seed: an unparsable value is an error followed by a fatal one.
+Status set_random_seed(BenchParseState& state, const BenchParseEnv& env, const char* arg) {
+    auto seed = parse_random_seed(arg);
+    if (!seed) {
+        env.report(true, seed.error());
+        return make_error("error while setting random seed from --random-seed option");
+    }
+    env.report(false, Error(fmt::format("setting random seed to {}", *seed)));
+    state.out.run.random_seed = *seed;
+    state.out.run.random_seed_given = true;
+    return {};
+}
+
+Result<script::QueryMode> parse_query_mode(const char* arg) {
+    const std::string_view mode = arg;
+    if (mode == "simple") {
+        return script::QueryMode::simple;
+    }
+    if (mode == "extended") {
+        return script::QueryMode::extended;
+    }
+    if (mode == "prepared") {
+        return script::QueryMode::prepared;
+    }
+    return make_error(fmt::format("invalid query mode (-M): \"{}\"", mode));
+}
+
+/// Applies one option returned by getopt_long. `done` is set when the option ends parsing
+/// successfully (-b list, --show-script).
+Status apply_option(BenchParseState& state, const BenchParseEnv& env, int c, const char* arg,
+                    bool& done) {
+    auto& run = state.out.run;
+    auto& init = state.out.init;
+    switch (c) {
+    case 'b': {
+        if (std::strcmp(arg, "list") == 0) {
+            state.out.action = BenchAction::list_builtins;
+            state.out.text = script::builtin_list_text();
+            done = true;
+            return {};
+        }
+        PGLAB_TRY_ASSIGN(auto spec, script::split_weight(arg));
+        PGLAB_TRY(detail::add_builtin_script(state, spec.first, spec.second));
+        state.benchmarking_option_set = true;
+        return {};
+    }
+    case 'c':
+        state.benchmarking_option_set = true;
+        PGLAB_TRY(set_int(run.clients, arg, "-c/--client", 1, INT_MAX));
+        return env.ensure_open_files(run.clients);
+    case 'C':
+        state.benchmarking_option_set = true;
+        run.connect_per_tx = true;
+        return {};
+    case 'd':
+        state.out.debug = true;
+        return {};
+    case 'D':
+        state.benchmarking_option_set = true;
+        return add_define(state, arg);
+    case 'f':
+        PGLAB_TRY(add_file_script(state, env, arg));
+        state.benchmarking_option_set = true;
+        return {};
+    case 'F':
+        state.initialization_option_set = true;
+        return set_int(init.fillfactor, arg, "-F/--fillfactor", 10, 100);
+    case 'h':
+        run.conn.host = arg;
+        return {};
+    case 'i':
+        state.init_mode = true;
+        return {};
+    case 'I':
+        state.init_steps = arg;
+        PGLAB_TRY(check_init_steps(arg));
+        state.initialization_option_set = true;
+        return {};
+    case 'j':
+        state.benchmarking_option_set = true;
+        return set_int(run.threads, arg, "-j/--jobs", 1, INT_MAX);
+    case 'l':
+        state.benchmarking_option_set = true;
+        state.use_log = true;
+        return {};
+    case 'L': {
+        const double limit_ms = c_atof(arg);
+        if (limit_ms <= 0.0) {
+            return make_error(fmt::format("invalid latency limit: \"{}\"", arg));
+        }
+        state.benchmarking_option_set = true;
+        state.latency_limit_us = static_cast<int64_t>(limit_ms * 1000);
+        return {};
+    }
+    case 'M': {
+        state.benchmarking_option_set = true;
+        PGLAB_TRY_ASSIGN(run.query_mode, parse_query_mode(arg));
+        return {};
+    }
+    case 'n':
+        state.no_vacuum = true;
+        return {};
+    case 'N':
+        PGLAB_TRY(detail::add_builtin_script(state, "simple-update", 1));
+        state.benchmarking_option_set = true;
+        return {};
+    case 'p':
+        run.conn.port = arg;
+        return {};
+    case 'P':
+        state.benchmarking_option_set = true;
+        return set_int(state.progress, arg, "-P/--progress", 1, INT_MAX);
+    case 'q':
+        state.initialization_option_set = true;
+        init.quiet = true;
+        return {};
+    case 'r':
+        state.benchmarking_option_set = true;
+        run.report_per_command = true;
+        return {};
+    case 'R': {
+        const double rate = c_atof(arg);
+        state.benchmarking_option_set = true;
+        if (rate <= 0.0) {
+            return make_error(fmt::format("invalid rate limit: \"{}\"", arg));
+        }
+        run.rate_tps = rate;
+        return {};
+    }
+    case 's':
+        state.scale_given = true;
+        return set_int(state.scale, arg, "-s/--scale", 1, INT_MAX);
+    case 'S':
+        PGLAB_TRY(detail::add_builtin_script(state, "select-only", 1));
+        state.benchmarking_option_set = true;
+        return {};
+    case 't':
+        state.benchmarking_option_set = true;
+        return set_int(state.transactions, arg, "-t/--transactions", 1, INT_MAX);
+    case 'T':
+        state.benchmarking_option_set = true;
+        return set_int(state.duration, arg, "-T/--time", 1, INT_MAX);
+    case 'U':
+        run.conn.user = arg;
+        return {};
+    case 'v':
+        state.benchmarking_option_set = true;
+        run.vacuum_accounts = true;
+        return {};
+    case unlogged_tables:
+        state.initialization_option_set = true;
+        init.unlogged = true;
+        return {};
+    case tablespace:
+        state.initialization_option_set = true;
+        init.tablespace = arg;
+        return {};
+    case index_tablespace:
+        state.initialization_option_set = true;
+        init.index_tablespace = arg;
+        return {};
+    case sampling_rate:
+        state.benchmarking_option_set = true;
+        state.sample_rate = c_atof(arg);
+        if (state.sample_rate <= 0.0 || state.sample_rate > 1.0) {
+            return make_error(fmt::format("invalid sampling rate: \"{}\"", arg));
+        }
+        return {};
+    case aggregate_interval:
+        state.benchmarking_option_set = true;
+        return set_int(state.agg_interval, arg, "--aggregate-interval", 1, INT_MAX);
+    case progress_timestamp:
+        run.progress_timestamp = true;
+        state.benchmarking_option_set = true;
+        return {};
+    case log_prefix:
+        state.benchmarking_option_set = true;
+        state.log_prefix = arg;
+        return {};
+    case foreign_keys:
+        state.initialization_option_set = true;
+        state.foreign_keys = true;
+        return {};
+    case random_seed:
+        state.benchmarking_option_set = true;
+        return set_random_seed(state, env, arg);
+    case show_script: {
+        PGLAB_TRY_ASSIGN(const script::BuiltinScript* builtin, script::find_builtin(arg));
+        state.out.action = BenchAction::show_script;
+        state.out.text =
+            fmt::format("-- {}: {}\n{}\n", builtin->name, builtin->desc, builtin->text);
+        done = true;
+        return {};
+    }
+    case partitions:
+        state.initialization_option_set = true;
+        return set_int(state.partitions, arg, "--partitions", 0, INT_MAX);
+    case partition_method:
+        state.initialization_option_set = true;
+        if (strcasecmp(arg, "range") == 0) {
+            init.partition_method = init::PartitionMethod::range;
+        } else if (strcasecmp(arg, "hash") == 0) {
+            init.partition_method = init::PartitionMethod::hash;
+        } else {
+            return make_error(fmt::format(
+                "invalid partition method, expecting \"range\" or \"hash\", got: \"{}\"", arg));
+        }
+        return {};
+    case failures_detailed:
+        state.benchmarking_option_set = true;
+        run.failures_detailed = true;
+        return {};
+    case max_tries: {
+        const int32_t tries = c_atoi(arg);
+        if (tries < 0) {
+            return make_error(fmt::format("invalid number of maximum tries: \"{}\"", arg));
+        }
+        state.benchmarking_option_set = true;
+        state.max_tries = static_cast<uint32_t>(tries);
+        return {};
+    }
+    case verbose_errors:
+        state.benchmarking_option_set = true;
+        run.verbose_errors = true;
+        return {};
+    case exit_on_abort:
+        state.benchmarking_option_set = true;
+        run.exit_on_abort = true;
+        return {};
+    case dbname:
+        state.dbname = arg;
+        return {};
+    default:
+        // getopt_long already complained on stderr.
+        return make_error(Error().with_hint(std::string(k_bench_try_help)));
+    }
+}
+
+} // namespace
+
+Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
+                                         const BenchParseEnv& env) {
+    BenchParseState state;
+    state.out.run.transactions = 0;
+
+    // Set the seed before parsing, as pgbench does, because parsing may use it.
+    if (auto env_seed = env.getenv("PGBENCH_RANDOM_SEED")) {
+        auto seed = parse_random_seed(*env_seed);
+        if (!seed) {
+            env.report(true, seed.error());
+            return make_error("error while setting random seed from PGBENCH_RANDOM_SEED "
+                              "environment variable");
+        }
+        env.report(false, Error(fmt::format("setting random seed to {}", *seed)));
+        state.out.run.random_seed = *seed;
+        state.out.run.random_seed_given = true;
+    } else {
+        state.out.run.random_seed = default_random_seed();
+    }
+
+    // getopt_long permutes the pointers (not the strings); "pglab" prefixes its complaints.
+    std::vector<std::string> storage;
+    storage.reserve(args.size() + 1);
+    storage.emplace_back("pglab");
+    storage.insert(storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    argv.reserve(storage.size() + 1);
+    for (auto& arg : storage) {
+        argv.push_back(arg.data());
+    }
+    argv.push_back(nullptr);
+    const int argc = static_cast<int>(storage.size());
+
+    optind = 0; // glibc: full reinitialisation, so the parser can run more than once
+    opterr = 1;
+    int c = 0;
+    int option_index = 0;
+    while ((c = getopt_long(argc, argv.data(), k_short_options, k_long_options, &option_index))
+           != -1) {
+        bool done = false;
+        PGLAB_TRY(apply_option(state, env, c, optarg, done));
+        if (done) {
+            return std::move(state.out);
+        }
+    }
+    for (int i = optind; i < argc; ++i) {
+        state.positional.emplace_back(argv[static_cast<size_t>(i)]);
+    }
+    PGLAB_TRY(detail::finish_bench_options(state, env));
+    return std::move(state.out);
+}
+
+} // namespace pglab::cli

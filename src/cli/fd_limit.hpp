@@ -1,0 +1,15 @@
+// The open-files check of `-c`: every client needs a socket, plus three for stdio.
+#pragma once
+
+#include "util/result.hpp"
+
+namespace pglab::cli {
+
+/// Makes sure RLIMIT_NOFILE allows `clients` + 3 open files, raising the soft limit up to the
+/// hard limit if needed (pgbench 18). Errors (exit 1), each with hint `Reduce number of clients,
+/// or use limit/ulimit to increase the system limit.`: `need at least N open files, but system
+/// limit is L` (L = hard limit); `need at least N open files, but couldn't raise the limit: %m`;
+/// `getrlimit failed: %m`. N is computed in int as pgbench does (it wraps for huge `clients`).
+Status ensure_open_files(int clients);
+
+} // namespace pglab::cli
