@@ -1,0 +1,39 @@
+// The process-wide list of live throwaway clusters, so that a fatal signal (Ctrl-C, SIGTERM, an
+// abort) or exit() without destructors still stops their servers and removes their directories.
+#pragma once
+
+#include "util/result.hpp"
+
+#include <sys/types.h>
+
+#include <string>
+
+namespace pglab::lab::server::cleanup {
+
+/// Records `dir` (removed with everything in it on a fatal signal or at exit) and installs the
+/// signal handlers and the atexit hook on first use. Returns the slot to pass to the functions
+/// below. Error when too many clusters are live at once.
+///
+/// The handlers are installed for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGABRT, SIGSEGV,
+/// SIGBUS, SIGFPE and SIGILL, each only where its action is still the default (a program that
+/// handles SIGINT itself keeps its handler and must end normally for destructors to clean up).
+/// A handler sends SIGQUIT (immediate shutdown) to every registered server, waits for them (at
+/// most about 7 s, then SIGKILL), removes the directories, and re-raises the signal with the
+/// default action. It only makes async-signal-safe calls.
+Result<int> register_dir(const std::string& dir);
+
+/// The postmaster pid of the cluster in `slot` (0: no server runs now).
+void set_server_pid(int slot, pid_t pid);
+
+/// Forgets `slot` (its owner has stopped the server and removed the directory itself).
+void unregister(int slot);
+
+/// Stops every registered server and removes every registered directory now (what the signal
+/// handlers do, without re-raising). Async-signal-safe.
+void cleanup_all() noexcept;
+
+/// Removes `path` and everything under it, without following symbolic links, using only
+/// async-signal-safe system calls. Best effort; returns false when something remained.
+bool remove_tree(const char* path) noexcept;
+
+} // namespace pglab::lab::server::cleanup

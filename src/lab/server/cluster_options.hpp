@@ -1,0 +1,52 @@
+// What a throwaway cluster is made of: which installation, settings, initdb options, and how the
+// server runs (user, environment, location).
+#pragma once
+
+#include "lab/server/server_settings.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pglab::lab::server {
+
+/// Whether the server gets SIGQUIT when the thread that started it ends (PR_SET_PDEATHSIG): a
+/// backstop against servers outliving a process killed with SIGKILL. Say `no` when starting a
+/// cluster from a thread that ends before the cluster should.
+enum class StopWithParent { yes, no };
+
+/// How to make and run one throwaway cluster. Every field has a usable default.
+struct ClusterOptions {
+    /// The installation's bin directory; empty: `major` if set, else the newest installed one.
+    std::filesystem::path bin_dir;
+    std::optional<int> major;
+
+    /// postgresql.conf settings, applied after pglab's own (listen_addresses, port, socket dir).
+    Settings settings;
+
+    /// initdb arguments after pglab's (`-A trust -U <superuser> -E UTF8 --locale=C --no-sync`).
+    std::vector<std::string> initdb_args;
+
+    /// The bootstrap superuser initdb creates; clients connect as this role.
+    std::string superuser = "postgres";
+
+    /// Extra environment for the server process (LD_PRELOAD of a storage emulator, say).
+    std::vector<std::pair<std::string, std::string>> server_env;
+
+    /// Where the cluster's temporary directory is made; empty: $TMPDIR, else /tmp.
+    std::filesystem::path parent_dir;
+
+    /// When running as root (PostgreSQL refuses to), the OS user that runs initdb and the server;
+    /// empty: "postgres", else "nobody".
+    std::string os_user;
+
+    /// How long initdb, start and stop may take each.
+    std::chrono::seconds timeout{120};
+
+    StopWithParent stop_with_parent = StopWithParent::yes;
+};
+
+} // namespace pglab::lab::server

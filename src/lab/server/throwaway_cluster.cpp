@@ -1,0 +1,443 @@
+// ThrowawayCluster: directory, initdb, settings file, server start/stop and removal.
+#include "lab/server/throwaway_cluster.hpp"
+
+#include "lab/server/cleanup_registry.hpp"
+#include "util/log.hpp"
+
+#include <fmt/format.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace pglab::lab::server {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* k_settings_file = "pglab.conf";
+constexpr const char* k_owner_file = "pglab.owner";
+constexpr size_t k_max_socket_path = 100; // sun_path is 108 bytes, with ".s.PGSQL.NNNNN"
+constexpr std::chrono::seconds k_quit_wait{10};
+
+fs::path default_parent_dir() {
+    const char* tmp = std::getenv("TMPDIR");
+    return tmp != nullptr && *tmp != '\0' ? fs::path(tmp) : fs::path("/tmp");
+}
+
+/// A port that was free on 127.0.0.1 a moment ago (the kernel's choice for port 0).
+Result<int> free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return make_error(fmt::format("could not create socket: {}", std::strerror(errno)));
+    }
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0
+                    && ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
+    const int err = errno;
+    ::close(fd);
+    if (!ok) {
+        return make_error(fmt::format("could not find a free port: {}", std::strerror(err)));
+    }
+    return static_cast<int>(ntohs(addr.sin_port));
+}
+
+std::string tail_lines(const std::string& text, int lines) {
+    size_t pos = text.size();
+    if (pos > 0 && text[pos - 1] == '\n') {
+        --pos;
+    }
+    for (int i = 0; i < lines && pos != std::string::npos && pos > 0; ++i) {
+        pos = text.rfind('\n', pos - 1);
+    }
+    return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
+}
+
+Result<std::string> read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return make_error(fmt::format("could not open \"{}\"", path.string()));
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Status write_file(const fs::path& path, const std::string& text, std::ios::openmode mode) {
+    std::ofstream out(path, std::ios::binary | mode);
+    out << text;
+    out.close();
+    if (!out) {
+        return make_error(fmt::format("could not write \"{}\"", path.string()));
+    }
+    return {};
+}
+
+Status chown_to(const fs::path& path, const std::optional<util::RunAs>& who) {
+    if (who && ::chown(path.c_str(), who->uid, who->gid) != 0) {
+        return make_error(fmt::format("could not change owner of \"{}\" to \"{}\": {}",
+                                      path.string(), who->name, std::strerror(errno)));
+    }
+    return {};
+}
+
+/// Line 8 of postmaster.pid (PostgreSQL 10+) says "ready" once connections are accepted.
+bool postmaster_ready(const fs::path& data_dir) {
+    std::ifstream in(data_dir / "postmaster.pid");
+    std::string line;
+    for (int i = 0; i < 8 && std::getline(in, line); ++i) {
+    }
+    return in && line.rfind("ready", 0) == 0;
+}
+
+/// "pid:[4026531836]": which pid namespace the pids in the owner file belong to.
+std::string pid_namespace() {
+    std::error_code ec;
+    const fs::path ns = fs::read_symlink("/proc/self/ns/pid", ec);
+    return ec ? std::string("unknown") : ns.string();
+}
+
+Result<util::RunAs> pick_os_user(const std::string& wanted) {
+    if (!wanted.empty()) {
+        return util::lookup_user(wanted);
+    }
+    auto pg = util::lookup_user("postgres");
+    if (pg) {
+        return pg;
+    }
+    return util::lookup_user("nobody");
+}
+
+} // namespace
+
+Result<ThrowawayCluster> ThrowawayCluster::create(ClusterOptions options) {
+    ThrowawayCluster c;
+    if (!options.bin_dir.empty()) {
+        PGLAB_TRY_ASSIGN(c.m_installation, installation_at(options.bin_dir));
+    } else if (options.major) {
+        PGLAB_TRY_ASSIGN(c.m_installation, find_installation(*options.major));
+    } else {
+        PGLAB_TRY_ASSIGN(c.m_installation, find_newest_installation());
+    }
+    if (::geteuid() == 0) {
+        PGLAB_TRY_ASSIGN(c.m_run_as, pick_os_user(options.os_user));
+    }
+    if (options.parent_dir.empty()) {
+        options.parent_dir = default_parent_dir();
+    }
+    c.m_options = std::move(options);
+    remove_stale_clusters(c.m_options.parent_dir);
+    PGLAB_TRY(c.make_directories());
+    PGLAB_TRY(c.run_initdb());
+    PGLAB_TRY_ASSIGN(c.m_port, free_port());
+    set_setting(c.m_settings, "listen_addresses", "");
+    set_setting(c.m_settings, "port", std::to_string(c.m_port));
+    set_setting(c.m_settings, "unix_socket_directories", c.m_socket_dir.string());
+    PGLAB_TRY(c.apply_settings(c.m_options.settings));
+    PGLAB_TRY(c.write_file_include());
+    PGLAB_TRY(c.start_server());
+    return c;
+}
+
+Status ThrowawayCluster::make_directories() {
+    std::string templ = (m_options.parent_dir / "pglab-XXXXXX").string();
+    if (templ.size() + std::strlen("/socket/.s.PGSQL.65535.lock") > k_max_socket_path) {
+        return make_error(Error(fmt::format("directory \"{}\" is too long for a unix socket path",
+                                            m_options.parent_dir.string()))
+                              .with_hint("Set TMPDIR to a shorter directory."));
+    }
+    if (::mkdtemp(templ.data()) == nullptr) {
+        return make_error(fmt::format("could not create a temporary directory in \"{}\": {}",
+                                      m_options.parent_dir.string(), std::strerror(errno)));
+    }
+    m_base_dir = templ;
+    PGLAB_TRY_ASSIGN(m_slot, cleanup::register_dir(m_base_dir.string()));
+    m_data_dir = m_base_dir / "data";
+    m_socket_dir = m_base_dir / "socket";
+    m_log_path = m_base_dir / "server.log";
+    std::error_code ec;
+    fs::create_directory(m_socket_dir, ec);
+    if (ec) {
+        return make_error(fmt::format("could not create directory \"{}\": {}",
+                                      m_socket_dir.string(), ec.message()));
+    }
+    fs::permissions(m_socket_dir, fs::perms::owner_all, ec);
+    PGLAB_TRY(write_file(m_base_dir / k_owner_file,
+                         fmt::format("{} {}\n", ::getpid(), pid_namespace()), std::ios::trunc));
+    PGLAB_TRY(chown_to(m_base_dir, m_run_as));
+    PGLAB_TRY(chown_to(m_socket_dir, m_run_as));
+    return {};
+}
+
+util::SpawnOptions ThrowawayCluster::server_spawn_options(std::vector<std::string> argv) const {
+    util::SpawnOptions o;
+    o.argv = std::move(argv);
+    o.run_as = m_run_as;
+    o.working_dir = m_base_dir.string();
+    // Variables that would redirect the server or its tools elsewhere.
+    o.unset_env = {"PGDATA", "PGPORT", "PGHOST", "PGUSER", "PGDATABASE", "PGOPTIONS", "PGSERVICE"};
+    o.env = m_options.server_env;
+    o.timeout = m_options.timeout;
+    return o;
+}
+
+Status ThrowawayCluster::run_initdb() {
+    std::vector<std::string> argv = {m_installation.tool("initdb").string(),
+                                     "-D",
+                                     m_data_dir.string(),
+                                     "-A",
+                                     "trust",
+                                     "-U",
+                                     m_options.superuser,
+                                     "-E",
+                                     "UTF8",
+                                     "--locale=C",
+                                     "--no-sync"};
+    argv.insert(argv.end(), m_options.initdb_args.begin(), m_options.initdb_args.end());
+    util::SpawnOptions o = server_spawn_options(argv);
+    o.env.clear(); // the server environment (LD_PRELOAD...) is for the server only
+    log::debug("running {}", util::quote_command(argv));
+    PGLAB_TRY_ASSIGN(const util::ProcessResult r, util::run_process(o));
+    if (!r.status.success()) {
+        return make_error(Error(fmt::format("initdb {}{}", r.status.describe(),
+                                            r.timed_out ? " (timed out)" : ""))
+                              .with_detail(tail_lines(r.out + r.err, 15)));
+    }
+    return {};
+}
+
+Status ThrowawayCluster::write_file_include() {
+    return write_file(m_data_dir / "postgresql.conf",
+                      fmt::format("\ninclude '{}'\n", k_settings_file), std::ios::app);
+}
+
+Status ThrowawayCluster::write_settings() {
+    PGLAB_TRY_ASSIGN(const std::string text, render_settings(m_settings));
+    const fs::path path = m_data_dir / k_settings_file;
+    PGLAB_TRY(write_file(path, text, std::ios::trunc));
+    return chown_to(path, m_run_as);
+}
+
+Status ThrowawayCluster::apply_settings(const Settings& settings) {
+    for (const auto& [name, value] : settings) {
+        if (name == "port" || name == "unix_socket_directories" || name == "data_directory") {
+            return make_error(
+                fmt::format("setting \"{}\" is chosen by the throwaway cluster", name));
+        }
+    }
+    for (const auto& [name, value] : settings) {
+        set_setting(m_settings, name, value);
+    }
+    PGLAB_TRY(write_settings());
+    if (m_server.pid() > 0) {
+        m_server.send_signal(SIGHUP);
+    }
+    return {};
+}
+
+Status ThrowawayCluster::start_server() {
+    if (m_server.pid() > 0) {
+        return {};
+    }
+    util::SpawnOptions o =
+        server_spawn_options({m_installation.tool("postgres").string(), "-D", m_data_dir.string()});
+    o.output = util::Output::file;
+    o.output_path = m_log_path.string();
+    // Its own process group: a terminal's Ctrl-C reaches only us, and we stop it in order.
+    o.group = util::ProcessGroup::own;
+    if (m_options.stop_with_parent == StopWithParent::yes) {
+        o.parent_death_signal = SIGQUIT;
+    }
+    PGLAB_TRY_ASSIGN(m_server, util::ChildProcess::start(o));
+    cleanup::set_server_pid(m_slot, m_server.pid());
+    return wait_until_ready();
+}
+
+Status ThrowawayCluster::wait_until_ready() {
+    const auto deadline = std::chrono::steady_clock::now() + m_options.timeout;
+    while (!postmaster_ready(m_data_dir)) {
+        if (const auto st = m_server.try_wait()) {
+            cleanup::set_server_pid(m_slot, 0);
+            return make_error(
+                Error(fmt::format("the PostgreSQL server {} while starting", st->describe()))
+                    .with_detail(log_tail()));
+        }
+        if (std::chrono::steady_clock::now() > deadline) {
+            stop_server();
+            return make_error(Error(fmt::format("the PostgreSQL server did not start within {} s",
+                                                m_options.timeout.count()))
+                                  .with_detail(log_tail()));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return {};
+}
+
+Status ThrowawayCluster::stop_server() {
+    if (m_server.pid() <= 0) {
+        return {};
+    }
+    m_server.send_signal(SIGINT); // fast shutdown
+    std::optional<util::ExitStatus> st = m_server.wait(m_options.timeout);
+    if (!st) {
+        m_server.send_signal(SIGQUIT); // immediate shutdown
+        st = m_server.wait(k_quit_wait);
+    }
+    if (!st) {
+        m_server.send_signal(SIGKILL);
+        st = m_server.wait(std::nullopt);
+    }
+    cleanup::set_server_pid(m_slot, 0);
+    if (!st->success()) {
+        return make_error(
+            Error(fmt::format("the PostgreSQL server {} when stopped", st->describe()))
+                .with_detail(log_tail()));
+    }
+    return {};
+}
+
+Status ThrowawayCluster::restart() {
+    PGLAB_TRY(stop_server());
+    return start_server();
+}
+
+Status ThrowawayCluster::remove() {
+    if (m_slot < 0) {
+        return {};
+    }
+    Status stopped = stop_server();
+    std::error_code ec;
+    fs::remove_all(m_base_dir, ec);
+    if (ec) {
+        cleanup::remove_tree(m_base_dir.c_str());
+    }
+    cleanup::unregister(m_slot);
+    m_slot = -1;
+    if (fs::exists(m_base_dir, ec)) {
+        return make_error(fmt::format("could not remove directory \"{}\"", m_base_dir.string()));
+    }
+    return stopped;
+}
+
+ThrowawayCluster::ThrowawayCluster(ThrowawayCluster&& other) noexcept
+    : m_options(std::move(other.m_options)), m_installation(std::move(other.m_installation)),
+      m_settings(std::move(other.m_settings)), m_run_as(std::move(other.m_run_as)),
+      m_base_dir(std::move(other.m_base_dir)), m_data_dir(std::move(other.m_data_dir)),
+      m_socket_dir(std::move(other.m_socket_dir)), m_log_path(std::move(other.m_log_path)),
+      m_port(other.m_port), m_slot(std::exchange(other.m_slot, -1)),
+      m_server(std::move(other.m_server)) {}
+
+ThrowawayCluster& ThrowawayCluster::operator=(ThrowawayCluster&& other) noexcept {
+    if (this != &other) {
+        remove();
+        m_options = std::move(other.m_options);
+        m_installation = std::move(other.m_installation);
+        m_settings = std::move(other.m_settings);
+        m_run_as = std::move(other.m_run_as);
+        m_base_dir = std::move(other.m_base_dir);
+        m_data_dir = std::move(other.m_data_dir);
+        m_socket_dir = std::move(other.m_socket_dir);
+        m_log_path = std::move(other.m_log_path);
+        m_port = other.m_port;
+        m_slot = std::exchange(other.m_slot, -1);
+        m_server = std::move(other.m_server);
+    }
+    return *this;
+}
+
+ThrowawayCluster::~ThrowawayCluster() {
+    if (const Status s = remove(); !s) {
+        log::warning("{}", s.error().message);
+    }
+}
+
+std::string ThrowawayCluster::conninfo(const std::string& dbname) const {
+    return fmt::format("host={} port={} user={} dbname={}", quote_setting(m_socket_dir.string()),
+                       m_port, quote_setting(user()), quote_setting(dbname));
+}
+
+std::vector<std::pair<std::string, std::string>>
+ThrowawayCluster::client_env(const std::string& dbname) const {
+    return {{"PGHOST", m_socket_dir.string()},
+            {"PGPORT", std::to_string(m_port)},
+            {"PGUSER", user()},
+            {"PGDATABASE", dbname}};
+}
+
+Result<std::string> ThrowawayCluster::psql(const std::string& sql,
+                                           const std::string& dbname) const {
+    util::SpawnOptions o;
+    o.argv = {m_installation.client_tool("psql").string(),
+              "-X",
+              "-A",
+              "-t",
+              "-q",
+              "-v",
+              "ON_ERROR_STOP=1",
+              "-h",
+              m_socket_dir.string(),
+              "-p",
+              std::to_string(m_port),
+              "-U",
+              user(),
+              "-d",
+              dbname,
+              "-f",
+              "-"};
+    o.stdin_text = sql;
+    o.unset_env = {"PGOPTIONS", "PGSERVICE", "PGSERVICEFILE", "PSQLRC"};
+    o.timeout = m_options.timeout;
+    PGLAB_TRY_ASSIGN(const util::ProcessResult r, util::run_process(o));
+    if (!r.status.success()) {
+        return make_error(Error(fmt::format("psql {}", r.status.describe())).with_detail(r.err));
+    }
+    return r.out;
+}
+
+Result<int> ThrowawayCluster::server_version_num() const {
+    PGLAB_TRY_ASSIGN(const std::string out, psql("SHOW server_version_num"));
+    return std::atoi(out.c_str());
+}
+
+std::string ThrowawayCluster::log_tail(int lines) const {
+    auto text = read_file(m_log_path);
+    return text ? tail_lines(*text, lines) : std::string();
+}
+
+void remove_stale_clusters(const fs::path& parent_dir) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(parent_dir, ec)) {
+        if (entry.path().filename().string().rfind("pglab-", 0) != 0) {
+            continue;
+        }
+        std::ifstream owner(entry.path() / k_owner_file);
+        std::ifstream postmaster(entry.path() / "data" / "postmaster.pid");
+        pid_t owner_pid = 0;
+        pid_t server_pid = 0;
+        std::string owner_namespace;
+        // Pids mean something only in our pid namespace (another container may share /tmp).
+        if (!(owner >> owner_pid >> owner_namespace) || owner_pid <= 0
+            || owner_namespace != pid_namespace()) {
+            continue;
+        }
+        postmaster >> server_pid;
+        const auto gone = [](pid_t p) { return p <= 0 || (::kill(p, 0) != 0 && errno == ESRCH); };
+        if (gone(owner_pid) && gone(server_pid)) {
+            cleanup::remove_tree(entry.path().c_str());
+        }
+    }
+}
+
+} // namespace pglab::lab::server

@@ -1,0 +1,127 @@
+// A PostgreSQL cluster that lives in a temporary directory for as long as its owner: initdb, a
+// private unix socket (no TCP), start, reload, restart, stop, and removal on every exit path.
+#pragma once
+
+#include "lab/server/cluster_options.hpp"
+#include "lab/server/installation.hpp"
+#include "util/result.hpp"
+#include "util/subprocess.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pglab::lab::server {
+
+/// A throwaway cluster. `create` makes the directory, runs initdb and starts the server; the
+/// destructor (or `remove`) stops the server and deletes the directory. A fatal signal or exit()
+/// does the same through the cleanup registry, so no server process is left behind.
+///
+/// Layout of the temporary directory `base_dir()` (`$TMPDIR/pglab-XXXXXX`): `data/` (PGDATA),
+/// `socket/` (unix_socket_directories), `server.log` (the server's stdout and stderr),
+/// `pglab.owner` (pid of the owning process: lets a later run remove what a SIGKILL left).
+///
+/// As root, initdb and the server run as ClusterOptions::os_user and the directory belongs to
+/// it. Move-only. Not thread-safe: one owner drives it.
+class ThrowawayCluster {
+public:
+    /// Makes and starts a cluster. Error when no installation is found or initdb or the start
+    /// fails (the message carries the end of initdb's output or of the server log).
+    static Result<ThrowawayCluster> create(ClusterOptions options);
+
+    ThrowawayCluster(ThrowawayCluster&& other) noexcept;
+    ThrowawayCluster& operator=(ThrowawayCluster&& other) noexcept;
+    ThrowawayCluster(const ThrowawayCluster&) = delete;
+    ThrowawayCluster& operator=(const ThrowawayCluster&) = delete;
+    ~ThrowawayCluster();
+
+    const Installation& installation() const { return m_installation; }
+
+    const std::filesystem::path& bin_dir() const { return m_installation.bin_dir; }
+
+    const std::filesystem::path& base_dir() const { return m_base_dir; }
+
+    const std::filesystem::path& data_dir() const { return m_data_dir; }
+
+    /// The unix-socket directory: what clients take as host (-h, PGHOST).
+    const std::filesystem::path& socket_dir() const { return m_socket_dir; }
+
+    /// The port: it names the socket file `.s.PGSQL.<port>`; TCP is off unless a setting
+    /// turns listen_addresses on (the port was free on 127.0.0.1 when chosen).
+    int port() const { return m_port; }
+
+    /// The superuser role to connect as.
+    const std::string& user() const { return m_options.superuser; }
+
+    const std::filesystem::path& log_path() const { return m_log_path; }
+
+    /// "host=<socket dir> port=<port> user=<superuser> dbname=<dbname>".
+    std::string conninfo(const std::string& dbname = "postgres") const;
+
+    /// PGHOST, PGPORT, PGUSER and PGDATABASE for a client (libpq, pgbench, pglab, psql).
+    std::vector<std::pair<std::string, std::string>>
+    client_env(const std::string& dbname = "postgres") const;
+
+    /// The postmaster's pid; 0 when the server is stopped.
+    pid_t server_pid() const { return m_server.pid(); }
+
+    bool running() const { return m_server.pid() > 0; }
+
+    /// Stops the server (fast shutdown) and starts it again, keeping the data.
+    Status restart();
+
+    /// Stops the server, keeping the directory. Fast shutdown, then immediate, then SIGKILL.
+    Status stop_server();
+
+    /// Starts a stopped server and waits until it accepts connections.
+    Status start_server();
+
+    /// Adds `settings` (replacing earlier values of the same names), rewrites the settings file
+    /// and signals the server to reload it (SIGHUP: applied asynchronously, within moments).
+    /// Settings that need a restart take effect on `restart()`. Error for port,
+    /// unix_socket_directories and data_directory, which the cluster owns.
+    Status apply_settings(const Settings& settings);
+
+    /// Runs `sql` with psql (`-X -A -t -q -v ON_ERROR_STOP=1`) as the superuser and returns
+    /// its output. Error with psql's stderr when it fails.
+    Result<std::string> psql(const std::string& sql, const std::string& dbname = "postgres") const;
+
+    /// `SHOW server_version_num` (150010 for 15.10).
+    Result<int> server_version_num() const;
+
+    /// The last `lines` lines of the server log.
+    std::string log_tail(int lines = 20) const;
+
+    /// Stops the server and removes the directory. Also what the destructor does; idempotent.
+    Status remove();
+
+private:
+    ThrowawayCluster() = default;
+
+    Status make_directories();
+    Status run_initdb();
+    Status write_settings();
+    Status write_file_include();
+    Status wait_until_ready();
+    util::SpawnOptions server_spawn_options(std::vector<std::string> argv) const;
+
+    ClusterOptions m_options;
+    Installation m_installation;
+    Settings m_settings; ///< pglab's own settings, then the caller's
+    std::optional<util::RunAs> m_run_as;
+    std::filesystem::path m_base_dir;
+    std::filesystem::path m_data_dir;
+    std::filesystem::path m_socket_dir;
+    std::filesystem::path m_log_path;
+    int m_port = 0;
+    int m_slot = -1; ///< cleanup registry slot; -1 when nothing to clean up
+    util::ChildProcess m_server;
+};
+
+/// Removes `pglab-*` directories under `parent_dir` left by processes that no longer exist
+/// (killed with SIGKILL, say), unless their server still runs. Best effort, errors ignored.
+void remove_stale_clusters(const std::filesystem::path& parent_dir);
+
+} // namespace pglab::lab::server
