@@ -6,16 +6,8 @@
 #include "cli/bench_help.hpp"
 #include "cli/bench_options.hpp"
 #include "init/initialize.hpp"
-#include "util/log.hpp"
-
-#if __has_include("output/report.hpp")
 #include "output/report.hpp"
-#else
-// Until output/ lands: the declaration it promises.
-namespace pglab::output {
-void print_report(const bench::RunConfig& config, const bench::RunResult& result);
-} // namespace pglab::output
-#endif
+#include "util/log.hpp"
 
 #include <cstdio>
 #include <string>
