@@ -55,6 +55,11 @@ public:
 
     std::string dbname() const;
 
+    /// The host (or socket directory) and port of the connection, as libpq reports them.
+    std::string host() const;
+
+    std::string port() const;
+
     bool set_nonblocking(bool on);
 
     /// `name` quoted as an SQL identifier (PQescapeIdentifier: always double-quoted, inner
@@ -85,6 +90,9 @@ public:
     bool pipeline_sync();
     bool send_flush_request();
     bool in_pipeline() const;
+    /// Prepares a statement and waits for the result (pgbench prepares a pipeline's statements
+    /// this way before entering it). False on failure, with error_message() set.
+    bool prepare_blocking(const char* name, const char* sql, int nparams);
     FlushStatus flush();
     bool consume_input();
     bool is_busy() const;

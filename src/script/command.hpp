@@ -72,9 +72,11 @@ struct Command {
     std::vector<MetaArg> args;        ///< \shell / \setshell command words; \sleep amount
     int64_t sleep_unit_us = 1000000;  ///< \sleep: multiplier to microseconds (s, ms or us)
     /// \if / \elif: index of the next \elif, \else or \endif of the same \if, taken when the
-    /// condition is false. \elif / \else: index of the matching \endif, taken when a previous
-    /// branch ran (the branch ends when execution reaches them in sequence).
+    /// condition is false.
     int jump = -1;
+    /// \if / \elif / \else: index of the matching \endif, taken when execution reaches an
+    /// \elif or \else in sequence (the branch before it ran).
+    int endif = -1;
 };
 
 /// A script with its weight for the weighted choice (pgbench's ParsedScript).

@@ -1,0 +1,231 @@
+// The runner: setup connection, client and generator set-up in pgbench's derivation order,
+// worker threads, progress reports, and the merge of the workers' statistics.
+#include "bench/run.hpp"
+
+#include "bench/setup.hpp"
+#include "bench/worker.hpp"
+#include "stats/progress_line.hpp"
+#include "util/log.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+namespace pglab::bench {
+
+namespace {
+
+void on_stop_signal(int /*sig*/) {
+    g_interrupted.store(true);
+}
+
+/// Installs SIGINT/SIGTERM handlers for the run and restores the previous ones after it.
+class StopSignals {
+public:
+    StopSignals() {
+        g_interrupted.store(false);
+        struct sigaction sa {};
+        sa.sa_handler = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &m_old_int);
+        sigaction(SIGTERM, &sa, &m_old_term);
+    }
+
+    ~StopSignals() {
+        sigaction(SIGINT, &m_old_int, nullptr);
+        sigaction(SIGTERM, &m_old_term, nullptr);
+    }
+
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+private:
+    struct sigaction m_old_int {};
+    struct sigaction m_old_term {};
+};
+
+void set_if_undefined(script::Variables& vars, const script::VariableTable& table,
+                      const char* name, script::Value v) {
+    const int slot = table.find(name);
+    if (slot >= 0 && !vars.defined(slot)) {
+        vars.set(slot, v);
+    }
+}
+
+stats::ProgressSnapshot snapshot(std::vector<std::unique_ptr<Worker>>& workers, usec_t now) {
+    stats::ProgressSnapshot s;
+    s.time_us = now;
+    const auto relaxed = std::memory_order_relaxed;
+    for (auto& w : workers) {
+        ProgressCounters& p = w->progress();
+        s.count += p.count.load(relaxed);
+        s.failures += p.failures.load(relaxed);
+        s.skipped += p.skipped.load(relaxed);
+        s.retried += p.retried.load(relaxed);
+        s.retries += p.retries.load(relaxed);
+        s.latency_sum_us += p.latency_sum.load(relaxed);
+        s.latency_sum2_us += p.latency_sum2.load(relaxed);
+        s.lag_sum_us += p.lag_sum.load(relaxed);
+    }
+    return s;
+}
+
+/// Prints a progress line every -P seconds until every worker has finished.
+void report_progress(const RunConfig& config, std::vector<std::unique_ptr<Worker>>& workers,
+                     std::atomic<int>& running, usec_t start) {
+    stats::ProgressOptions opts;
+    opts.test_start_us = start;
+    opts.timestamp = config.progress_timestamp;
+    opts.epoch_shift_us = wall_now_us() - now_us();
+    opts.throttled = config.rate_tps > 0;
+    opts.latency_limit = config.latency_limit_us > 0;
+    opts.max_tries = config.max_tries;
+    const usec_t step = static_cast<usec_t>(config.progress_s) * 1000000;
+    stats::ProgressSnapshot last = snapshot(workers, start);
+    last.time_us = start;
+    usec_t next = start + step;
+    while (running.load() > 0) {
+        const usec_t now = now_us();
+        if (now < next) {
+            std::this_thread::sleep_for(std::chrono::microseconds(std::min<usec_t>(next - now, 50000)));
+            continue;
+        }
+        stats::ProgressSnapshot cur = snapshot(workers, now);
+        const std::string line = stats::format_progress_line(last, cur, opts);
+        std::fputs(line.c_str(), stderr);
+        last = cur;
+        // As pgbench: if reporting fell behind, skip the missed reports.
+        do {
+            next += step;
+        } while (next <= now);
+    }
+}
+
+} // namespace
+
+Result<RunResult> run(RunConfig& config) {
+    RunResult result;
+    auto setup = pg::Connection::connect(config.conn);
+    if (!setup) {
+        log::error("{}", setup.error().message);
+        return make_error("could not create connection for setup");
+    }
+    print_banner(*setup, result);
+    if (config.duration_s <= 0) {
+        log::debug("pghost: {} pgport: {} nclients: {} nxacts: {} dbName: {}",
+                   setup->host(), setup->port(),
+                   config.clients, config.transactions, setup->dbname());
+    } else {
+        log::debug("pghost: {} pgport: {} nclients: {} duration: {} dbName: {}",
+                   setup->host(), setup->port(),
+                   config.clients, config.duration_s, setup->dbname());
+    }
+    result.scale = config.scale;
+    if (config.uses_builtin) {
+        PGLAB_TRY(discover_tables(*setup, config, result));
+    }
+
+    // Clients and their generators, in pgbench's order: each client's function generator from
+    // the base generator, then default_seed, then each thread's choose/throttle/sample streams.
+    script::Prng base;
+    base.seed(config.random_seed);
+    const script::VariableTable& table = config.scripts.variables();
+    std::vector<std::unique_ptr<Client>> clients;
+    clients.reserve(static_cast<size_t>(config.clients));
+    for (int i = 0; i < config.clients; ++i) {
+        auto c = std::make_unique<Client>(table);
+        c->id = i;
+        c->prng.seed(base.next_u64());
+        for (const auto& d : config.defines) {
+            c->vars.set_string(table.find(d.name), d.value);
+        }
+        clients.push_back(std::move(c));
+    }
+    const int default_seed_slot = table.find("default_seed");
+    const bool default_seed_defined = default_seed_slot >= 0 && clients[0]->vars.defined(default_seed_slot);
+    const auto default_seed = static_cast<int64_t>(default_seed_defined ? 0 : base.next_u64());
+    for (auto& c : clients) {
+        set_if_undefined(c->vars, table, "scale", script::Value::integer(result.scale));
+        set_if_undefined(c->vars, table, "client_id", script::Value::integer(c->id));
+        set_if_undefined(c->vars, table, "random_seed",
+                         script::Value::integer(static_cast<int64_t>(config.random_seed)));
+        if (!default_seed_defined) {
+            set_if_undefined(c->vars, table, "default_seed", script::Value::integer(default_seed));
+        }
+    }
+
+    vacuum_before_run(*setup, config);
+    setup->close();
+
+    const int nthreads = config.threads;
+    RunShared shared(config, nthreads);
+    std::vector<std::unique_ptr<Worker>> workers;
+    size_t next_client = 0;
+    for (int t = 0; t < nthreads; ++t) {
+        const int remaining = config.clients - static_cast<int>(next_client);
+        const int share = (remaining + nthreads - t - 1) / (nthreads - t);
+        std::vector<std::unique_ptr<Client>> mine;
+        for (int k = 0; k < share; ++k) {
+            mine.push_back(std::move(clients[next_client++]));
+        }
+        script::Prng choose, throttle, sample;
+        choose.seed(base.next_u64());
+        throttle.seed(base.next_u64());
+        sample.seed(base.next_u64());
+        workers.push_back(
+            std::make_unique<Worker>(shared, t, std::move(mine), choose, throttle, sample));
+    }
+    for (auto& w : workers) {
+        std::string error;
+        if (!w->open_log(error)) {
+            return make_error(error);
+        }
+    }
+
+    StopSignals signals;
+    const usec_t threads_start = now_us();
+    std::atomic<int> running{nthreads};
+    std::vector<std::thread> threads;
+    threads.reserve(static_cast<size_t>(nthreads));
+    for (auto& w : workers) {
+        threads.emplace_back([&w, &running] {
+            w->run();
+            running.fetch_sub(1);
+        });
+    }
+    if (config.progress_s > 0) {
+        report_progress(config, workers, running, threads_start);
+    }
+    for (auto& t : threads) {
+        t.join();
+    }
+    const usec_t end = now_us();
+    if (shared.setup_failed.load()) {
+        return make_error(Error().with_exit_code(1)); // already reported by the worker
+    }
+
+    result.scripts.resize(config.scripts.scripts().size());
+    for (size_t i = 0; i < result.scripts.size(); ++i) {
+        result.scripts[i].commands.resize(config.scripts.scripts()[i].commands.size());
+    }
+    for (auto& w : workers) {
+        result.total.merge(w->total());
+        for (size_t i = 0; i < result.scripts.size(); ++i) {
+            result.scripts[i].merge(w->script_stats()[i]);
+        }
+        result.aborted_clients += w->aborted_clients();
+        if (config.connect_per_tx) {
+            result.conn_total_us += w->conn_time_us();
+        }
+    }
+    const usec_t start = shared.earliest_start.load();
+    result.bench_duration_us = end - start;
+    if (!config.connect_per_tx) {
+        result.conn_total_us = start - threads_start;
+    }
+    result.start_wall_us = wall_now_us() - (now_us() - start);
+    result.interrupted = g_interrupted.load();
+    return result;
+}
+
+} // namespace pglab::bench

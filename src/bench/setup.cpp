@@ -1,0 +1,108 @@
+#include "bench/setup.hpp"
+
+#include "util/log.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+namespace pglab::bench {
+
+namespace {
+
+std::string trim(std::string s) {
+    while (!s.empty() && s.back() == '\n') {
+        s.pop_back();
+    }
+    return s;
+}
+
+std::string init_hint(pg::Connection& conn) {
+    return fmt::format("Perhaps you need to do initialization (\"pgbench -i\") in database \"{}\".",
+                       conn.dbname());
+}
+
+void try_execute(pg::Connection& conn, std::string_view sql) {
+    auto st = conn.exec_command(sql);
+    if (!st) {
+        log::error("{}", trim(st.error().message));
+        log::detail("(ignoring this error and continuing anyway)");
+    }
+}
+
+} // namespace
+
+void print_banner(pg::Connection& conn, RunResult& result) {
+    result.server_version = conn.parameter_status("server_version");
+    result.server_version_num = conn.server_version();
+    result.client_version = PGLAB_VERSION;
+    std::printf("pglab (%s, server %s)\n", PGLAB_VERSION, result.server_version.c_str());
+    std::fflush(stdout);
+}
+
+Status discover_tables(pg::Connection& conn, const RunConfig& config, RunResult& result) {
+    auto count = conn.exec("select count(*) from pgbench_branches");
+    if (!count) {
+        return make_error(Error(fmt::format("could not count number of branches: {}",
+                                            trim(count.error().message)))
+                              .with_hint(init_hint(conn)));
+    }
+    const char* text = count->value(0, 0);
+    const int scale = std::atoi(text);
+    if (scale <= 0) {
+        return make_error(fmt::format("invalid count(*) from pgbench_branches: \"{}\"", text));
+    }
+    if (config.scale_given) {
+        log::warning("scale option ignored, using count from pgbench_branches table ({})", scale);
+    }
+    result.scale = scale;
+
+    // The first pgbench_accounts on the search path, and how it is partitioned.
+    auto info = conn.exec(
+        "select o.n, p.partstrat, pg_catalog.count(i.inhparent) "
+        "from pg_catalog.unnest(pg_catalog.current_schemas(true)) with ordinality as o(n, pos) "
+        "join pg_catalog.pg_namespace as n on (n.nspname = o.n) "
+        "join pg_catalog.pg_class as c on (c.relnamespace = n.oid) "
+        "left join pg_catalog.pg_partitioned_table as p on (p.partrelid = c.oid) "
+        "left join pg_catalog.pg_inherits as i on (c.oid = i.inhparent) "
+        "where c.relname = 'pgbench_accounts' and o.n is not null "
+        "group by 1, 2, o.pos order by o.pos asc limit 1");
+    if (!info) {
+        return make_error(
+            fmt::format("could not get partitioning information: {}", trim(info.error().message)));
+    }
+    if (info->ntuples() == 0) {
+        return make_error(
+            Error("no pgbench_accounts table found in search_path").with_hint(init_hint(conn)));
+    }
+    if (!info->is_null(0, 1)) {
+        const std::string_view strat = info->value(0, 1);
+        if (strat == "r") {
+            result.partition_method = "range";
+        } else if (strat == "h") {
+            result.partition_method = "hash";
+        } else {
+            return make_error(fmt::format("unexpected partition method: \"{}\"", strat));
+        }
+        result.partitions = std::atoi(info->value(0, 2));
+    }
+    return {};
+}
+
+void vacuum_before_run(pg::Connection& conn, const RunConfig& config) {
+    if (config.no_vacuum) {
+        return;
+    }
+    std::fputs("starting vacuum...", stderr);
+    try_execute(conn, "vacuum pgbench_branches");
+    try_execute(conn, "vacuum pgbench_tellers");
+    try_execute(conn, "truncate pgbench_history");
+    std::fputs("end.\n", stderr);
+    if (config.vacuum_accounts) {
+        std::fputs("starting vacuum pgbench_accounts...", stderr);
+        try_execute(conn, "vacuum analyze pgbench_accounts");
+        std::fputs("end.\n", stderr);
+    }
+}
+
+} // namespace pglab::bench

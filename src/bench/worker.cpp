@@ -1,0 +1,304 @@
+// The worker's event loop: concurrent connection set-up, epoll over client sockets, a timer
+// heap for \sleep and -R waits. Clients are advanced only when their event fires.
+#include "bench/worker.hpp"
+
+#include "util/log.hpp"
+
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace pglab::bench {
+
+namespace {
+
+constexpr int k_max_events = 256;
+/// Upper bound on one epoll wait, so that a stop request is noticed promptly.
+constexpr usec_t k_max_wait_us = 100000;
+
+bool timer_later(const std::pair<usec_t, int>& a, const std::pair<usec_t, int>& b) {
+    return a.first > b.first;
+}
+
+} // namespace
+
+std::atomic<bool> g_interrupted{false};
+
+Worker::Worker(RunShared& shared, int index, std::vector<std::unique_ptr<Client>> clients,
+               script::Prng choose, script::Prng throttle, script::Prng sample)
+    : m_shared(shared), m_config(shared.config), m_index(index), m_clients(std::move(clients)),
+      m_choose_rs(choose), m_throttle_rs(throttle), m_sample_rs(sample) {
+    const auto& scripts = m_config.scripts.scripts();
+    m_scripts.resize(scripts.size());
+    for (size_t i = 0; i < scripts.size(); ++i) {
+        m_scripts[i].commands.resize(scripts[i].commands.size());
+    }
+    for (size_t i = 0; i < m_clients.size(); ++i) {
+        m_clients[i]->slot = static_cast<uint32_t>(i);
+    }
+    m_timers.reserve(m_clients.size() + 1);
+    m_active = static_cast<int>(m_clients.size());
+}
+
+Worker::~Worker() {
+    if (m_epoll >= 0) {
+        ::close(m_epoll);
+    }
+}
+
+bool Worker::open_log(std::string& error) {
+    if (!m_config.log_transactions) {
+        return true;
+    }
+    return m_log.open(m_config, m_index, error);
+}
+
+void Worker::run() {
+    m_epoll = epoll_create1(EPOLL_CLOEXEC);
+    bool ok = m_epoll >= 0;
+    if (ok && !m_config.connect_per_tx) {
+        ok = connect_all();
+    }
+    if (!ok) {
+        m_shared.setup_failed.store(true);
+    }
+    m_shared.go.arrive_and_wait();
+    if (m_shared.setup_failed.load()) {
+        return;
+    }
+    m_bench_start = now_us();
+    m_throttle_trigger = m_bench_start;
+    usec_t expected = m_shared.earliest_start.load();
+    while ((expected == 0 || m_bench_start < expected)
+           && !m_shared.earliest_start.compare_exchange_weak(expected, m_bench_start)) {
+    }
+    if (m_config.duration_s > 0) {
+        // Every worker proposes its own deadline; the earliest start wins, as pgbench's timer
+        // is armed once for the whole run.
+        usec_t end = m_bench_start + static_cast<usec_t>(m_config.duration_s) * 1000000;
+        usec_t cur = m_shared.end_time.load();
+        while ((cur == 0 || end < cur) && !m_shared.end_time.compare_exchange_weak(cur, end)) {
+        }
+    }
+    m_log.start(m_bench_start);
+    for (auto& c : m_clients) {
+        c->state = ClientState::choose_script;
+        advance(*c);
+    }
+    loop();
+    m_log.finish(now_us());
+}
+
+/// Starts every client's connection at once and drives them together with epoll, instead of
+/// connecting one client after another as pgbench does.
+bool Worker::connect_all() {
+    const usec_t start = now_us();
+    int pending = 0;
+    for (auto& c : m_clients) {
+        auto conn = pg::Connection::start_connect(m_config.conn);
+        if (!conn) {
+            log::error("{}", conn.error().message);
+            m_setup_error = fmt::format("could not create connection for client {}", c->id);
+            log::error("{}", m_setup_error);
+            return false;
+        }
+        c->conn = std::move(*conn);
+        c->want_write = true;
+        wait_socket(*c);
+        ++pending;
+    }
+    epoll_event events[k_max_events];
+    while (pending > 0) {
+        const int n = epoll_wait(m_epoll, events, k_max_events, 1000);
+        if (n < 0 && errno != EINTR) {
+            m_setup_error = "epoll_wait failed";
+            return false;
+        }
+        for (int i = 0; i < n; ++i) {
+            Client& c = *m_clients[events[i].data.u32];
+            switch (c.conn.poll_connect()) {
+            case pg::PollStatus::reading:
+                c.want_write = false;
+                wait_socket(c);
+                break;
+            case pg::PollStatus::writing:
+                c.want_write = true;
+                wait_socket(c);
+                break;
+            case pg::PollStatus::ok:
+                c.want_write = false;
+                c.conn.set_nonblocking(true);
+                forget_socket(c);
+                --pending;
+                break;
+            case pg::PollStatus::failed: {
+                std::string msg = c.conn.error_message();
+                while (!msg.empty() && msg.back() == '\n') {
+                    msg.pop_back();
+                }
+                log::error("{}", msg);
+                m_setup_error = fmt::format("could not create connection for client {}", c.id);
+                log::error("{}", m_setup_error);
+                return false;
+            }
+            }
+        }
+    }
+    m_conn_time = now_us() - start;
+    return true;
+}
+
+void Worker::loop() {
+    epoll_event events[k_max_events];
+    while (m_active > 0) {
+        usec_t now = now_us();
+        while (!m_timers.empty() && m_timers.front().first <= now) {
+            std::pop_heap(m_timers.begin(), m_timers.end(), timer_later);
+            const int idx = m_timers.back().second;
+            m_timers.pop_back();
+            Client& c = *m_clients[static_cast<size_t>(idx)];
+            c.timer_armed = false;
+            advance(c);
+            now = now_us();
+        }
+        if (m_active == 0) {
+            break;
+        }
+        usec_t wait_us = k_max_wait_us;
+        if (!m_timers.empty()) {
+            wait_us = std::min(wait_us, m_timers.front().first - now);
+        }
+        // epoll has millisecond resolution: round up, and spin the last fraction (-R needs µs)
+        const int wait_ms = wait_us <= 0 ? 0 : static_cast<int>((wait_us + 999) / 1000);
+        const int n = epoll_wait(m_epoll, events, k_max_events, wait_ms);
+        if (n < 0 && errno != EINTR) {
+            log::error("epoll_wait() failed: {}", std::strerror(errno));
+            for (auto& c : m_clients) {
+                if (c->state != ClientState::finished && c->state != ClientState::aborted) {
+                    abort_client(*c);
+                }
+            }
+            break;
+        }
+        for (int i = 0; i < n; ++i) {
+            Client& c = *m_clients[events[i].data.u32];
+            advance(c);
+        }
+    }
+}
+
+void Worker::advance(Client& c) {
+    bool go_on = true;
+    while (go_on) {
+        switch (c.state) {
+        case ClientState::choose_script:
+            go_on = on_choose_script(c);
+            break;
+        case ClientState::prepare_throttle:
+            go_on = on_prepare_throttle(c);
+            break;
+        case ClientState::throttle:
+            go_on = on_throttle(c);
+            break;
+        case ClientState::start_tx:
+            go_on = on_start_tx(c);
+            break;
+        case ClientState::connecting:
+            go_on = on_connecting(c);
+            break;
+        case ClientState::start_command:
+            go_on = on_start_command(c);
+            break;
+        case ClientState::wait_prepare:
+            go_on = on_wait_prepare(c);
+            break;
+        case ClientState::wait_result:
+            go_on = on_wait_result(c);
+            break;
+        case ClientState::sleep:
+            go_on = on_sleep(c);
+            break;
+        case ClientState::end_command:
+            go_on = on_end_command(c);
+            break;
+        case ClientState::error:
+            go_on = on_error(c);
+            break;
+        case ClientState::wait_rollback:
+            go_on = on_wait_rollback(c);
+            break;
+        case ClientState::retry:
+            go_on = on_retry(c);
+            break;
+        case ClientState::failure:
+            go_on = on_failure(c);
+            break;
+        case ClientState::end_tx:
+            go_on = on_end_tx(c);
+            break;
+        case ClientState::aborted:
+        case ClientState::finished:
+            client_done(c);
+            go_on = false;
+            break;
+        }
+    }
+}
+
+/// Registers the client's socket for readability (and writability when libpq has output
+/// pending). Level-triggered, registered once per connection and modified only when needed.
+void Worker::wait_socket(Client& c) {
+    const int fd = c.conn.socket();
+    if (fd < 0) {
+        return;
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN | (c.want_write ? EPOLLOUT : 0u);
+    ev.data.u32 = c.slot;
+    if (c.registered && c.registered_fd == fd) {
+        epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &ev);
+        return;
+    }
+    if (c.registered) {
+        epoll_ctl(m_epoll, EPOLL_CTL_DEL, c.registered_fd, nullptr);
+    }
+    epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev);
+    c.registered = true;
+    c.registered_fd = fd;
+}
+
+void Worker::forget_socket(Client& c) {
+    if (c.registered) {
+        epoll_ctl(m_epoll, EPOLL_CTL_DEL, c.registered_fd, nullptr);
+        c.registered = false;
+        c.registered_fd = -1;
+    }
+}
+
+void Worker::wait_until(Client& c, usec_t when) {
+    c.wake_at = when;
+    if (c.timer_armed) {
+        return; // already queued for this wake-up (an early socket event woke us)
+    }
+    c.timer_armed = true;
+    m_timers.emplace_back(when, static_cast<int>(c.slot));
+    std::push_heap(m_timers.begin(), m_timers.end(), timer_later);
+}
+
+void Worker::client_done(Client& c) {
+    if (c.done) {
+        return;
+    }
+    c.done = true;
+    forget_socket(c);
+    if (c.state == ClientState::aborted) {
+        ++m_aborted;
+    }
+    c.conn.close();
+    --m_active;
+}
+
+} // namespace pglab::bench

@@ -1,0 +1,123 @@
+// A worker thread (pgbench's -j): one epoll loop over its clients' non-blocking connections,
+// its own random generators and its own statistics, merged by the runner after the join.
+#pragma once
+
+#include "bench/client.hpp"
+#include "bench/run_result.hpp"
+#include "bench/run_shared.hpp"
+#include "bench/tx_log.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pglab::bench {
+
+class Worker {
+public:
+    /// `clients` are this worker's share; the generators are seeded by the runner in pgbench's
+    /// derivation order.
+    Worker(RunShared& shared, int index, std::vector<std::unique_ptr<Client>> clients,
+           script::Prng choose, script::Prng throttle, script::Prng sample);
+    ~Worker();
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+    /// The thread body: connect every client concurrently, wait for the others, run the loop.
+    void run();
+
+    int index() const { return m_index; }
+
+    usec_t bench_start() const { return m_bench_start; }
+
+    ProgressCounters& progress() { return m_progress; }
+
+    /// Statistics of this worker (valid after run() returned).
+    TxStats& total() { return m_total; }
+
+    std::vector<ScriptStats>& script_stats() { return m_scripts; }
+
+    int64_t aborted_clients() const { return m_aborted; }
+
+    usec_t conn_time_us() const { return m_conn_time; }
+
+    /// The error that ended the worker's setup, if any.
+    const std::string& setup_error() const { return m_setup_error; }
+
+    /// Opens the -l log file before the run; false with the error set.
+    bool open_log(std::string& error);
+
+private:
+    // event loop (worker.cpp)
+    bool connect_all();
+    void loop();
+    void advance(Client& c);
+    void wait_socket(Client& c);
+    void forget_socket(Client& c);
+    void wait_until(Client& c, usec_t when);
+    void client_done(Client& c);
+
+    // states (client_states.cpp); each returns true to go on, false to wait for an event
+    bool on_choose_script(Client& c);
+    bool on_prepare_throttle(Client& c);
+    bool on_throttle(Client& c);
+    bool on_start_tx(Client& c);
+    bool on_connecting(Client& c);
+    bool on_start_command(Client& c);
+    bool on_sleep(Client& c);
+    bool on_end_command(Client& c);
+    bool on_error(Client& c);
+    bool on_retry(Client& c);
+    bool on_failure(Client& c);
+    bool on_end_tx(Client& c);
+    void abort_client(Client& c);
+
+    // SQL (sql_command.cpp)
+    bool start_sql(Client& c);
+    bool send_sql(Client& c);
+    bool on_wait_prepare(Client& c);
+    bool on_wait_result(Client& c);
+    bool on_wait_rollback(Client& c);
+    bool handle_result(Client& c, pg::QueryResult& res, bool is_last);
+    bool store_result_vars(Client& c, const pg::QueryResult& res);
+    bool flush_output(Client& c);
+    bool prepare_pipeline_statements(Client& c);
+
+    // meta-commands (meta_command.cpp)
+    bool run_meta(Client& c);
+    bool run_condition(Client& c, const script::Command& cmd, bool& taken);
+    bool run_pipeline_command(Client& c, const script::Command& cmd);
+    void meta_failed(Client& c, const script::Command& cmd, const char* what);
+
+    // statistics (tx_record.cpp)
+    void record_tx(Client& c, usec_t now, bool skipped);
+
+    const script::Command& current_command(const Client& c) const;
+    bool time_is_up(usec_t now) const;
+
+    RunShared& m_shared;
+    const RunConfig& m_config;
+    int m_index;
+    std::vector<std::unique_ptr<Client>> m_clients;
+    script::Prng m_choose_rs;
+    script::Prng m_throttle_rs;
+    script::Prng m_sample_rs;
+
+    int m_epoll = -1;
+    std::vector<std::pair<usec_t, int>> m_timers; ///< min-heap of (wake time, client index)
+    int m_active = 0;                             ///< clients not yet finished or aborted
+
+    usec_t m_bench_start = 0;
+    usec_t m_throttle_trigger = 0;
+    usec_t m_conn_time = 0;
+    int64_t m_aborted = 0;
+    std::string m_setup_error;
+
+    TxStats m_total;
+    std::vector<ScriptStats> m_scripts;
+    ProgressCounters m_progress;
+    TxLog m_log;
+};
+
+} // namespace pglab::bench
