@@ -1,0 +1,23 @@
+// The final report on stdout: pgbench 15's printResults() lines, byte for byte, then pglab's
+// own percentile block. Reads only RunConfig and RunResult; prints nothing else.
+#pragma once
+
+#include "bench/run_config.hpp"
+#include "bench/run_result.hpp"
+
+#include <string>
+
+namespace pglab::output {
+
+/// The report text: everything pgbench 15 prints after the run (from "transaction type:" to
+/// the per-command lines; the version banner is printed by the engine before the run), then
+/// percentile_block()'s lines.
+std::string format_report(const bench::RunConfig& config, const bench::RunResult& result);
+
+/// Only pgbench 15's lines (no pglab block): the part a pgbench output parser expects.
+std::string format_pgbench_report(const bench::RunConfig& config, const bench::RunResult& result);
+
+/// Writes format_report() to stdout (not flushed).
+void print_report(const bench::RunConfig& config, const bench::RunResult& result);
+
+} // namespace pglab::output
