@@ -15,6 +15,7 @@
 
 #include <climits>
 #include <cstring>
+#include <optional>
 
 namespace pglab::cli {
 
@@ -184,173 +185,66 @@ Result<script::QueryMode> parse_query_mode(const char* arg) {
     return make_error(fmt::format("invalid query mode (-M): \"{}\"", mode));
 }
 
-/// Applies one option returned by getopt_long. `done` is set when the option ends parsing
-/// successfully (-b list, --show-script).
-Status apply_option(BenchParseState& state, const BenchParseEnv& env, int c, const char* arg,
-                    bool& done) {
+// The apply_*_option functions below return std::optional<Status>: nullopt means "not my
+// option", so success is spelt `return Status{};` (a bare `return {};` would be nullopt).
+
+/// Connection, debug and -i options; nullopt when `c` is none of them.
+std::optional<Status> apply_common_or_init_option(BenchParseState& state, int c, const char* arg) {
     auto& run = state.out.run;
     auto& init = state.out.init;
     switch (c) {
-    case 'b': {
-        if (std::strcmp(arg, "list") == 0) {
-            state.out.action = BenchAction::list_builtins;
-            state.out.text = script::builtin_list_text();
-            done = true;
-            return {};
-        }
-        PGLAB_TRY_ASSIGN(auto spec, script::split_weight(arg));
-        PGLAB_TRY(detail::add_builtin_script(state, spec.first, spec.second));
-        state.benchmarking_option_set = true;
-        return {};
-    }
-    case 'c':
-        state.benchmarking_option_set = true;
-        PGLAB_TRY(set_int(run.clients, arg, "-c/--client", 1, INT_MAX));
-        return env.ensure_open_files(run.clients);
-    case 'C':
-        state.benchmarking_option_set = true;
-        run.connect_per_tx = true;
-        return {};
     case 'd':
         state.out.debug = true;
-        return {};
-    case 'D':
-        state.benchmarking_option_set = true;
-        return add_define(state, arg);
-    case 'f':
-        PGLAB_TRY(add_file_script(state, env, arg));
-        state.benchmarking_option_set = true;
-        return {};
-    case 'F':
-        state.initialization_option_set = true;
-        return set_int(init.fillfactor, arg, "-F/--fillfactor", 10, 100);
+        return Status{};
     case 'h':
         run.conn.host = arg;
-        return {};
+        return Status{};
+    case 'p':
+        run.conn.port = arg;
+        return Status{};
+    case 'U':
+        run.conn.user = arg;
+        return Status{};
+    case dbname:
+        state.dbname = arg;
+        return Status{};
+    case 'n':
+        state.no_vacuum = true;
+        return Status{};
+    case 's':
+        state.scale_given = true;
+        return set_int(state.scale, arg, "-s/--scale", 1, INT_MAX);
     case 'i':
         state.init_mode = true;
-        return {};
+        return Status{};
     case 'I':
         state.init_steps = arg;
         PGLAB_TRY(check_init_steps(arg));
         state.initialization_option_set = true;
-        return {};
-    case 'j':
-        state.benchmarking_option_set = true;
-        return set_int(run.threads, arg, "-j/--jobs", 1, INT_MAX);
-    case 'l':
-        state.benchmarking_option_set = true;
-        state.use_log = true;
-        return {};
-    case 'L': {
-        const double limit_ms = c_atof(arg);
-        if (limit_ms <= 0.0) {
-            return make_error(fmt::format("invalid latency limit: \"{}\"", arg));
-        }
-        state.benchmarking_option_set = true;
-        state.latency_limit_us = static_cast<int64_t>(limit_ms * 1000);
-        return {};
-    }
-    case 'M': {
-        state.benchmarking_option_set = true;
-        PGLAB_TRY_ASSIGN(run.query_mode, parse_query_mode(arg));
-        return {};
-    }
-    case 'n':
-        state.no_vacuum = true;
-        return {};
-    case 'N':
-        PGLAB_TRY(detail::add_builtin_script(state, "simple-update", 1));
-        state.benchmarking_option_set = true;
-        return {};
-    case 'p':
-        run.conn.port = arg;
-        return {};
-    case 'P':
-        state.benchmarking_option_set = true;
-        return set_int(state.progress, arg, "-P/--progress", 1, INT_MAX);
+        return Status{};
+    case 'F':
+        state.initialization_option_set = true;
+        return set_int(init.fillfactor, arg, "-F/--fillfactor", 10, 100);
     case 'q':
         state.initialization_option_set = true;
         init.quiet = true;
-        return {};
-    case 'r':
-        state.benchmarking_option_set = true;
-        run.report_per_command = true;
-        return {};
-    case 'R': {
-        const double rate = c_atof(arg);
-        state.benchmarking_option_set = true;
-        if (rate <= 0.0) {
-            return make_error(fmt::format("invalid rate limit: \"{}\"", arg));
-        }
-        run.rate_tps = rate;
-        return {};
-    }
-    case 's':
-        state.scale_given = true;
-        return set_int(state.scale, arg, "-s/--scale", 1, INT_MAX);
-    case 'S':
-        PGLAB_TRY(detail::add_builtin_script(state, "select-only", 1));
-        state.benchmarking_option_set = true;
-        return {};
-    case 't':
-        state.benchmarking_option_set = true;
-        return set_int(state.transactions, arg, "-t/--transactions", 1, INT_MAX);
-    case 'T':
-        state.benchmarking_option_set = true;
-        return set_int(state.duration, arg, "-T/--time", 1, INT_MAX);
-    case 'U':
-        run.conn.user = arg;
-        return {};
-    case 'v':
-        state.benchmarking_option_set = true;
-        run.vacuum_accounts = true;
-        return {};
+        return Status{};
     case unlogged_tables:
         state.initialization_option_set = true;
         init.unlogged = true;
-        return {};
+        return Status{};
     case tablespace:
         state.initialization_option_set = true;
         init.tablespace = arg;
-        return {};
+        return Status{};
     case index_tablespace:
         state.initialization_option_set = true;
         init.index_tablespace = arg;
-        return {};
-    case sampling_rate:
-        state.benchmarking_option_set = true;
-        state.sample_rate = c_atof(arg);
-        if (state.sample_rate <= 0.0 || state.sample_rate > 1.0) {
-            return make_error(fmt::format("invalid sampling rate: \"{}\"", arg));
-        }
-        return {};
-    case aggregate_interval:
-        state.benchmarking_option_set = true;
-        return set_int(state.agg_interval, arg, "--aggregate-interval", 1, INT_MAX);
-    case progress_timestamp:
-        run.progress_timestamp = true;
-        state.benchmarking_option_set = true;
-        return {};
-    case log_prefix:
-        state.benchmarking_option_set = true;
-        state.log_prefix = arg;
-        return {};
+        return Status{};
     case foreign_keys:
         state.initialization_option_set = true;
         state.foreign_keys = true;
-        return {};
-    case random_seed:
-        state.benchmarking_option_set = true;
-        return set_random_seed(state, env, arg);
-    case show_script: {
-        PGLAB_TRY_ASSIGN(const script::BuiltinScript* builtin, script::find_builtin(arg));
-        state.out.action = BenchAction::show_script;
-        state.out.text =
-            fmt::format("-- {}: {}\n{}\n", builtin->name, builtin->desc, builtin->text);
-        done = true;
-        return {};
-    }
+        return Status{};
     case partitions:
         state.initialization_option_set = true;
         return set_int(state.partitions, arg, "--partitions", 0, INT_MAX);
@@ -364,11 +258,142 @@ Status apply_option(BenchParseState& state, const BenchParseEnv& env, int c, con
             return make_error(fmt::format(
                 "invalid partition method, expecting \"range\" or \"hash\", got: \"{}\"", arg));
         }
-        return {};
+        return Status{};
+    default:
+        return std::nullopt;
+    }
+}
+
+/// Script selection (-b, -f, -N, -S, --show-script); `done` is set when parsing ends
+/// successfully (-b list, --show-script). nullopt when `c` is none of them.
+std::optional<Status> apply_script_option(BenchParseState& state, const BenchParseEnv& env, int c,
+                                          const char* arg, bool& done) {
+    switch (c) {
+    case 'b': {
+        if (std::strcmp(arg, "list") == 0) {
+            state.out.action = BenchAction::list_builtins;
+            state.out.text = script::builtin_list_text();
+            done = true;
+            return Status{};
+        }
+        PGLAB_TRY_ASSIGN(auto spec, script::split_weight(arg));
+        PGLAB_TRY(detail::add_builtin_script(state, spec.first, spec.second));
+        state.benchmarking_option_set = true;
+        return Status{};
+    }
+    case 'f':
+        PGLAB_TRY(add_file_script(state, env, arg));
+        state.benchmarking_option_set = true;
+        return Status{};
+    case 'N':
+        PGLAB_TRY(detail::add_builtin_script(state, "simple-update", 1));
+        state.benchmarking_option_set = true;
+        return Status{};
+    case 'S':
+        PGLAB_TRY(detail::add_builtin_script(state, "select-only", 1));
+        state.benchmarking_option_set = true;
+        return Status{};
+    case show_script: {
+        PGLAB_TRY_ASSIGN(const script::BuiltinScript* builtin, script::find_builtin(arg));
+        state.out.action = BenchAction::show_script;
+        state.out.text =
+            fmt::format("-- {}: {}\n{}\n", builtin->name, builtin->desc, builtin->text);
+        done = true;
+        return Status{};
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+/// Benchmarking options; nullopt when `c` is none of them.
+std::optional<Status> apply_bench_option(BenchParseState& state, const BenchParseEnv& env, int c,
+                                         const char* arg) {
+    auto& run = state.out.run;
+    switch (c) {
+    case 'c':
+        state.benchmarking_option_set = true;
+        PGLAB_TRY(set_int(run.clients, arg, "-c/--client", 1, INT_MAX));
+        return env.ensure_open_files(run.clients);
+    case 'C':
+        state.benchmarking_option_set = true;
+        run.connect_per_tx = true;
+        return Status{};
+    case 'D':
+        state.benchmarking_option_set = true;
+        return add_define(state, arg);
+    case 'j':
+        state.benchmarking_option_set = true;
+        return set_int(run.threads, arg, "-j/--jobs", 1, INT_MAX);
+    case 'l':
+        state.benchmarking_option_set = true;
+        state.use_log = true;
+        return Status{};
+    case 'L': {
+        const double limit_ms = c_atof(arg);
+        if (limit_ms <= 0.0) {
+            return make_error(fmt::format("invalid latency limit: \"{}\"", arg));
+        }
+        state.benchmarking_option_set = true;
+        state.latency_limit_us = static_cast<int64_t>(limit_ms * 1000);
+        return Status{};
+    }
+    case 'M': {
+        state.benchmarking_option_set = true;
+        PGLAB_TRY_ASSIGN(run.query_mode, parse_query_mode(arg));
+        return Status{};
+    }
+    case 'P':
+        state.benchmarking_option_set = true;
+        return set_int(state.progress, arg, "-P/--progress", 1, INT_MAX);
+    case 'r':
+        state.benchmarking_option_set = true;
+        run.report_per_command = true;
+        return Status{};
+    case 'R': {
+        const double rate = c_atof(arg);
+        state.benchmarking_option_set = true;
+        if (rate <= 0.0) {
+            return make_error(fmt::format("invalid rate limit: \"{}\"", arg));
+        }
+        run.rate_tps = rate;
+        return Status{};
+    }
+    case 't':
+        state.benchmarking_option_set = true;
+        return set_int(state.transactions, arg, "-t/--transactions", 1, INT_MAX);
+    case 'T':
+        state.benchmarking_option_set = true;
+        return set_int(state.duration, arg, "-T/--time", 1, INT_MAX);
+    case 'v':
+        state.benchmarking_option_set = true;
+        run.vacuum_accounts = true;
+        return Status{};
+    case sampling_rate:
+        state.benchmarking_option_set = true;
+        state.sample_rate = c_atof(arg);
+        if (state.sample_rate <= 0.0 || state.sample_rate > 1.0) {
+            return make_error(fmt::format("invalid sampling rate: \"{}\"", arg));
+        }
+        return Status{};
+    case aggregate_interval:
+        state.benchmarking_option_set = true;
+        return set_int(state.agg_interval, arg, "--aggregate-interval", 1, INT_MAX);
+    case progress_timestamp:
+        run.progress_timestamp = true;
+        state.benchmarking_option_set = true;
+        return Status{};
+    case log_prefix:
+        state.benchmarking_option_set = true;
+        state.log_prefix = arg;
+        return Status{};
+    case random_seed:
+        state.benchmarking_option_set = true;
+        return set_random_seed(state, env, arg);
     case failures_detailed:
         state.benchmarking_option_set = true;
         run.failures_detailed = true;
-        return {};
+        return Status{};
     case max_tries: {
         const int32_t tries = c_atoi(arg);
         if (tries < 0) {
@@ -376,23 +401,36 @@ Status apply_option(BenchParseState& state, const BenchParseEnv& env, int c, con
         }
         state.benchmarking_option_set = true;
         state.max_tries = static_cast<uint32_t>(tries);
-        return {};
+        return Status{};
     }
     case verbose_errors:
         state.benchmarking_option_set = true;
         run.verbose_errors = true;
-        return {};
+        return Status{};
     case exit_on_abort:
         state.benchmarking_option_set = true;
         run.exit_on_abort = true;
-        return {};
-    case dbname:
-        state.dbname = arg;
-        return {};
+        return Status{};
     default:
-        // getopt_long already complained on stderr.
-        return make_error(Error().with_hint(std::string(k_bench_try_help)));
+        return std::nullopt;
     }
+}
+
+/// Applies one option returned by getopt_long. `done` is set when the option ends parsing
+/// successfully (-b list, --show-script).
+Status apply_option(BenchParseState& state, const BenchParseEnv& env, int c, const char* arg,
+                    bool& done) {
+    if (auto status = apply_common_or_init_option(state, c, arg)) {
+        return *status;
+    }
+    if (auto status = apply_script_option(state, env, c, arg, done)) {
+        return *status;
+    }
+    if (auto status = apply_bench_option(state, env, c, arg)) {
+        return *status;
+    }
+    // getopt_long already complained on stderr.
+    return make_error(Error().with_hint(std::string(k_bench_try_help)));
 }
 
 } // namespace
