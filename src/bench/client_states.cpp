@@ -21,8 +21,8 @@ bool Worker::time_is_up(usec_t now) const {
 }
 
 bool Worker::on_choose_script(Client& c) {
-    if (g_interrupted.load(std::memory_order_relaxed) || m_shared.stop.load(std::memory_order_relaxed)
-        || time_is_up(now_us())) {
+    if (g_interrupted.load(std::memory_order_relaxed)
+        || m_shared.stop.load(std::memory_order_relaxed) || time_is_up(now_us())) {
         c.state = ClientState::finished;
         return true;
     }
@@ -51,8 +51,8 @@ bool Worker::on_choose_script(Client& c) {
 bool Worker::on_prepare_throttle(Client& c) {
     const double delay_us = 1e6 / m_config.rate_tps * m_config.threads;
     for (;;) {
-        const auto wait = static_cast<usec_t>(-std::log(1.0 - m_throttle_rs.next_double()) * delay_us
-                                              + 0.5);
+        const auto wait =
+            static_cast<usec_t>(-std::log(1.0 - m_throttle_rs.next_double()) * delay_us + 0.5);
         m_throttle_trigger += wait;
         c.tx_scheduled = m_throttle_trigger;
         if (m_config.latency_limit_us <= 0) {
@@ -186,7 +186,8 @@ bool Worker::on_sleep(Client& c) {
 
 bool Worker::on_end_command(Client& c) {
     if (m_config.report_per_command) {
-        auto& cs = m_scripts[static_cast<size_t>(c.script)].commands[static_cast<size_t>(c.command)];
+        auto& cs =
+            m_scripts[static_cast<size_t>(c.script)].commands[static_cast<size_t>(c.command)];
         cs.elapsed_us.add(static_cast<double>(now_us() - c.cmd_begin));
     }
     c.command = c.next_command;
@@ -243,8 +244,8 @@ bool Worker::on_retry(Client& c) {
         return true;
     }
     const bool tries_left = m_config.max_tries == 0 || c.tries < m_config.max_tries;
-    const bool time_left = m_config.latency_limit_us <= 0
-                           || now - c.tx_scheduled <= m_config.latency_limit_us;
+    const bool time_left =
+        m_config.latency_limit_us <= 0 || now - c.tx_scheduled <= m_config.latency_limit_us;
     if (tries_left && time_left) {
         if (m_config.verbose_errors) {
             log::info("client {} repeats the transaction after the error {}", c.id,

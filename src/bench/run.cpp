@@ -24,7 +24,9 @@ class StopSignals {
 public:
     StopSignals() {
         g_interrupted.store(false);
+
         struct sigaction sa {};
+
         sa.sa_handler = on_stop_signal;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, &m_old_int);
@@ -41,11 +43,12 @@ public:
 
 private:
     struct sigaction m_old_int {};
+
     struct sigaction m_old_term {};
 };
 
-void set_if_undefined(script::Variables& vars, const script::VariableTable& table,
-                      const char* name, script::Value v) {
+void set_if_undefined(script::Variables& vars, const script::VariableTable& table, const char* name,
+                      script::Value v) {
     const int slot = table.find(name);
     if (slot >= 0 && !vars.defined(slot)) {
         vars.set(slot, v);
@@ -87,7 +90,8 @@ void report_progress(const RunConfig& config, std::vector<std::unique_ptr<Worker
     while (running.load() > 0) {
         const usec_t now = now_us();
         if (now < next) {
-            std::this_thread::sleep_for(std::chrono::microseconds(std::min<usec_t>(next - now, 50000)));
+            std::this_thread::sleep_for(
+                std::chrono::microseconds(std::min<usec_t>(next - now, 50000)));
             continue;
         }
         stats::ProgressSnapshot cur = snapshot(workers, now);
@@ -112,13 +116,11 @@ Result<RunResult> run(RunConfig& config) {
     }
     print_banner(*setup, result);
     if (config.duration_s <= 0) {
-        log::debug("pghost: {} pgport: {} nclients: {} nxacts: {} dbName: {}",
-                   setup->host(), setup->port(),
-                   config.clients, config.transactions, setup->dbname());
+        log::debug("pghost: {} pgport: {} nclients: {} nxacts: {} dbName: {}", setup->host(),
+                   setup->port(), config.clients, config.transactions, setup->dbname());
     } else {
-        log::debug("pghost: {} pgport: {} nclients: {} duration: {} dbName: {}",
-                   setup->host(), setup->port(),
-                   config.clients, config.duration_s, setup->dbname());
+        log::debug("pghost: {} pgport: {} nclients: {} duration: {} dbName: {}", setup->host(),
+                   setup->port(), config.clients, config.duration_s, setup->dbname());
     }
     result.scale = config.scale;
     if (config.uses_builtin) {
@@ -142,7 +144,8 @@ Result<RunResult> run(RunConfig& config) {
         clients.push_back(std::move(c));
     }
     const int default_seed_slot = table.find("default_seed");
-    const bool default_seed_defined = default_seed_slot >= 0 && clients[0]->vars.defined(default_seed_slot);
+    const bool default_seed_defined =
+        default_seed_slot >= 0 && clients[0]->vars.defined(default_seed_slot);
     const auto default_seed = static_cast<int64_t>(default_seed_defined ? 0 : base.next_u64());
     for (auto& c : clients) {
         set_if_undefined(c->vars, table, "scale", script::Value::integer(result.scale));

@@ -21,7 +21,7 @@ struct Define {
 
 struct RunConfig {
     pg::ConnParams conn;
-    script::ScriptSet scripts;       ///< loaded and compiled for `query_mode`
+    script::ScriptSet scripts; ///< loaded and compiled for `query_mode`
     script::QueryMode query_mode = script::QueryMode::simple;
     std::vector<Define> defines;
 
@@ -45,12 +45,12 @@ struct RunConfig {
     bool exit_on_abort = false;      ///< --exit-on-abort
     bool log_transactions = false;   ///< -l
     std::string log_prefix = "pgbench_log";
-    double sampling_rate = 0;        ///< --sampling-rate, 0 = log every transaction
-    int aggregate_interval_s = 0;    ///< --aggregate-interval
-    bool debug = false;              ///< -d (15 meaning)
-    uint64_t random_seed = 0;        ///< the seed of the base generator (already chosen)
-    bool random_seed_given = false;  ///< --random-seed or PGBENCH_RANDOM_SEED was given
-    bool uses_builtin = false;       ///< some script is a builtin (scale read from the database)
+    double sampling_rate = 0;       ///< --sampling-rate, 0 = log every transaction
+    int aggregate_interval_s = 0;   ///< --aggregate-interval
+    bool debug = false;             ///< -d (15 meaning)
+    uint64_t random_seed = 0;       ///< the seed of the base generator (already chosen)
+    bool random_seed_given = false; ///< --random-seed or PGBENCH_RANDOM_SEED was given
+    bool uses_builtin = false;      ///< some script is a builtin (scale read from the database)
 
     /// Whether per-transaction latency is measured (pgbench: -R, -P or -L); otherwise the
     /// pgbench-compatible "latency average" is derived from duration and counts. pglab's

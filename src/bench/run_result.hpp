@@ -15,16 +15,16 @@ namespace pglab::bench {
 /// Transaction counters and latency, pgbench's StatsData. Identities:
 /// all = skipped + count + failures; failures = serialization + deadlock (other errors abort).
 struct TxStats {
-    int64_t count = 0;               ///< successful transactions
-    int64_t skipped = 0;             ///< -R with -L: not sent because already too late
+    int64_t count = 0;   ///< successful transactions
+    int64_t skipped = 0; ///< -R with -L: not sent because already too late
     int64_t serialization_failures = 0;
     int64_t deadlock_failures = 0;
-    int64_t retried = 0;             ///< successful or failed transactions retried at least once
-    int64_t retries = 0;             ///< total retries
-    int64_t late = 0;                ///< -L: successful transactions above the limit
-    stats::SimpleStats latency_us;   ///< successful transactions, from the scheduled start
-    stats::SimpleStats lag_us;       ///< -R: actual start - scheduled start
-    stats::LatencyHistogram histogram;         ///< latency from the scheduled start, always
+    int64_t retried = 0;               ///< successful or failed transactions retried at least once
+    int64_t retries = 0;               ///< total retries
+    int64_t late = 0;                  ///< -L: successful transactions above the limit
+    stats::SimpleStats latency_us;     ///< successful transactions, from the scheduled start
+    stats::SimpleStats lag_us;         ///< -R: actual start - scheduled start
+    stats::LatencyHistogram histogram; ///< latency from the scheduled start, always
     stats::LatencyHistogram service_histogram; ///< -R: latency from the actual start
 
     int64_t failures() const { return serialization_failures + deadlock_failures; }
@@ -49,23 +49,23 @@ struct ScriptStats {
 };
 
 struct RunResult {
-    std::string client_version;   ///< "15.18 (Debian 15.18-0+deb12u1)" style, for the banner
-    std::string server_version;   ///< server_version parameter
+    std::string client_version; ///< "15.18 (Debian 15.18-0+deb12u1)" style, for the banner
+    std::string server_version; ///< server_version parameter
     int server_version_num = 0;
     int scale = 1;                ///< as reported ("scaling factor")
     std::string partition_method; ///< "range"/"hash", empty when not partitioned
     int partitions = 0;
 
     TxStats total;
-    std::vector<ScriptStats> scripts;  ///< one per script, in load order
+    std::vector<ScriptStats> scripts; ///< one per script, in load order
 
-    usec_t bench_duration_us = 0;      ///< end - earliest thread start (after connections)
-    usec_t conn_total_us = 0;          ///< initial connection time (without -C) or the sum of
-                                       ///< connect/disconnect times (with -C)
-    int64_t aborted_clients = 0;       ///< clients that did not reach FINISHED
-    bool interrupted = false;          ///< stopped by SIGINT/SIGTERM
+    usec_t bench_duration_us = 0; ///< end - earliest thread start (after connections)
+    usec_t conn_total_us = 0;     ///< initial connection time (without -C) or the sum of
+                                  ///< connect/disconnect times (with -C)
+    int64_t aborted_clients = 0;  ///< clients that did not reach FINISHED
+    bool interrupted = false;     ///< stopped by SIGINT/SIGTERM
 
-    usec_t start_wall_us = 0;          ///< epoch µs when the measured period started
+    usec_t start_wall_us = 0; ///< epoch µs when the measured period started
 };
 
 } // namespace pglab::bench

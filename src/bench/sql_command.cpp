@@ -162,8 +162,8 @@ bool Worker::on_wait_result(Client& c) {
                     continue;
                 }
                 c.conn.exit_pipeline();
-                c.state = c.tx_error != TxError::none ? ClientState::error
-                                                      : ClientState::end_command;
+                c.state =
+                    c.tx_error != TxError::none ? ClientState::error : ClientState::end_command;
                 return true;
             }
             if (st == pg::ResultStatus::pipeline_aborted || c.tx_error != TxError::none) {

@@ -57,6 +57,7 @@ private:
     void forget_socket(Client& c);
     void wait_until(Client& c, usec_t when);
     void client_done(Client& c);
+    void give_up_if_overdue(usec_t now);
 
     // states (client_states.cpp); each returns true to go on, false to wait for an event
     bool on_choose_script(Client& c);
@@ -111,6 +112,7 @@ private:
     usec_t m_bench_start = 0;
     usec_t m_throttle_trigger = 0;
     usec_t m_conn_time = 0;
+    usec_t m_interrupted_at = 0;
     int64_t m_aborted = 0;
     std::string m_setup_error;
 
