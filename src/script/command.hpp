@@ -37,14 +37,14 @@ enum class ResultVars : uint8_t { none, gset, aset };
 
 /// A piece of SQL text in simple mode: constant text followed by an optional variable.
 struct SqlPiece {
-    std::string text;  ///< constant text before the variable
-    int var_slot = -1; ///< variable to substitute after `text`, -1 for none
+    std::string text;     ///< constant text before the variable
+    int var_slot = -1;    ///< variable to substitute after `text`, -1 for none
     std::string var_name; ///< the variable's name, written back as ":name" when undefined
 };
 
 /// An argument of \shell, \setshell or \sleep: a literal word or a variable reference.
 struct MetaArg {
-    std::string text; ///< the literal (for "::x", the word ":x"); the name for a variable
+    std::string text;  ///< the literal (for "::x", the word ":x"); the name for a variable
     int var_slot = -1; ///< >= 0 when the argument is ":name"
 };
 
@@ -56,21 +56,21 @@ struct Command {
     std::string first_line; ///< shown by -r and in messages (SQL: first line, max 127 bytes)
 
     // --- SQL ---
-    std::string sql;                  ///< the text as written (after \; and \: handling)
-    std::vector<SqlPiece> pieces;     ///< simple mode: text and variables, in order
-    std::string parameterized_sql;    ///< extended/prepared: ":name" replaced by $1..$n
-    std::vector<int> param_slots;     ///< extended/prepared: variable slot of $1..$n
-    std::string prepared_name;        ///< prepared: "P_<k>", numbered across all scripts
+    std::string sql;               ///< the text as written (after \; and \: handling)
+    std::vector<SqlPiece> pieces;  ///< simple mode: text and variables, in order
+    std::string parameterized_sql; ///< extended/prepared: ":name" replaced by $1..$n
+    std::vector<int> param_slots;  ///< extended/prepared: variable slot of $1..$n
+    std::string prepared_name;     ///< prepared: "P_<k>", numbered across all scripts
     ResultVars result_vars = ResultVars::none;
-    std::string var_prefix;           ///< prefix of \gset / \aset variable names
-    bool is_copy = false;             ///< a COPY statement: pgbench aborts the client on it
+    std::string var_prefix; ///< prefix of \gset / \aset variable names
+    bool is_copy = false;   ///< a COPY statement: pgbench aborts the client on it
 
     // --- meta-commands ---
-    std::string meta_name;            ///< "set", "sleep", ... as written (for messages)
-    int var_slot = -1;                ///< \set / \setshell: target variable
-    std::unique_ptr<Expr> expr;       ///< \set, \if, \elif
-    std::vector<MetaArg> args;        ///< \shell / \setshell command words; \sleep amount
-    int64_t sleep_unit_us = 1000000;  ///< \sleep: multiplier to microseconds (s, ms or us)
+    std::string meta_name;           ///< "set", "sleep", ... as written (for messages)
+    int var_slot = -1;               ///< \set / \setshell: target variable
+    std::unique_ptr<Expr> expr;      ///< \set, \if, \elif
+    std::vector<MetaArg> args;       ///< \shell / \setshell command words; \sleep amount
+    int64_t sleep_unit_us = 1000000; ///< \sleep: multiplier to microseconds (s, ms or us)
     /// \if / \elif: index of the next \elif, \else or \endif of the same \if, taken when the
     /// condition is false.
     int jump = -1;

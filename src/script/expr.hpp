@@ -15,10 +15,43 @@ namespace pglab::script {
 
 /// Function and operator codes (pgbench's PgBenchFunction).
 enum class Func : uint8_t {
-    add, sub, mul, div, mod, eq, ne, le, lt, is, bitand_, bitor_, bitxor, lshift, rshift,
-    and_, or_, not_, case_,
-    abs, debug, double_, exp, greatest, hash_fnv1a, hash_murmur2, int_, least, ln, permute, pi,
-    pow, random, random_exponential, random_gaussian, random_zipfian, sqrt,
+    add,
+    sub,
+    mul,
+    div,
+    mod,
+    eq,
+    ne,
+    le,
+    lt,
+    is,
+    bitand_,
+    bitor_,
+    bitxor,
+    lshift,
+    rshift,
+    and_,
+    or_,
+    not_,
+    case_,
+    abs,
+    debug,
+    double_,
+    exp,
+    greatest,
+    hash_fnv1a,
+    hash_murmur2,
+    int_,
+    least,
+    ln,
+    permute,
+    pi,
+    pow,
+    random,
+    random_exponential,
+    random_gaussian,
+    random_zipfian,
+    sqrt,
 };
 
 enum class ExprKind : uint8_t { constant, variable, function };
@@ -27,9 +60,9 @@ enum class ExprKind : uint8_t { constant, variable, function };
 /// nothing.
 struct Expr {
     ExprKind kind = ExprKind::constant;
-    Value constant;                        ///< kind == constant
-    int var_slot = -1;                     ///< kind == variable
-    Func func = Func::add;                 ///< kind == function
+    Value constant;                          ///< kind == constant
+    int var_slot = -1;                       ///< kind == variable
+    Func func = Func::add;                   ///< kind == function
     std::vector<std::unique_ptr<Expr>> args; ///< kind == function, in order
 };
 
@@ -40,6 +73,8 @@ struct EvalContext {
     Prng& prng;
     int script_index = 0;  ///< 0-based, for debug()
     int command_index = 0; ///< 1-based, for debug()
+    /// When set, debug() appends its line here instead of writing it to stderr (tests).
+    std::string* debug_capture = nullptr;
 };
 
 /// Evaluates `e`. Errors are pgbench's runtime messages (the client aborts with them), e.g.

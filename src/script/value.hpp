@@ -2,6 +2,7 @@
 // Pure: no libpq, no clock, no I/O.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -47,5 +48,9 @@ struct Value {
 /// booleans as "true"/"false", integers as %lld, doubles as %.15g with PostgreSQL's spelling
 /// "Infinity", "-Infinity", "NaN". (An undefined variable has no text: see Variables.)
 void append_value_text(const Value& v, std::string& out);
+
+/// Writes `d` as pgbench prints doubles ("%.15g", "Infinity", "-Infinity", "NaN") into `buf`
+/// (NUL-terminated) and returns the length; 32 bytes are always enough.
+int format_double(double d, char* buf, size_t size);
 
 } // namespace pglab::script

@@ -59,6 +59,9 @@ public:
     void set_string(int slot, std::string_view s);
 
 private:
+    /// Makes `slot` addressable (the table may have grown after this object was made).
+    void grow(int slot);
+
     struct Slot {
         enum class State : uint8_t { undefined, typed, text } state = State::undefined;
         bool text_typed = false; ///< a text slot whose typed value is cached in `value`

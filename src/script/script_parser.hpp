@@ -1,0 +1,19 @@
+// Parsing one script's text into Commands (pgbench's ParseScript): SQL splitting, backslash
+// commands with all their load-time checks, \gset/\aset attachment, conditional structure.
+#pragma once
+
+#include "script/command.hpp"
+#include "script/variables.hpp"
+#include "util/result.hpp"
+
+#include <string_view>
+#include <vector>
+
+namespace pglab::script {
+
+/// Parses `source`. `name` prefixes syntax errors ("name:line: ..."), `desc` names the script in
+/// condition errors. Errors are load errors (exit 1) with pgbench's text and trailer lines.
+Result<std::vector<Command>> parse_script(std::string_view name, std::string_view desc,
+                                          std::string_view source, VariableTable& vars);
+
+} // namespace pglab::script
