@@ -92,7 +92,8 @@ std::string database_state() {
 }
 
 void drop_tables() {
-    query_text("drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, "
+    query_text("set client_min_messages = warning; drop table if exists pgbench_accounts, "
+               "pgbench_branches, pgbench_history, "
                "pgbench_tellers cascade");
 }
 
@@ -163,7 +164,8 @@ class InitCompatTest : public testing::Test {
 protected:
     static void TearDownTestSuite() {
         drop_tables();
-        query_text(std::string("drop tablespace if exists ") + k_tablespace);
+        query_text(std::string("set client_min_messages = warning; drop tablespace if exists ")
+                   + k_tablespace);
     }
 };
 
@@ -209,7 +211,8 @@ TEST_F(InitCompatTest, Tablespaces) {
     if (::chown(dir.c_str(), st.st_uid, st.st_gid) != 0) {
         GTEST_SKIP() << "cannot give " << dir << " to the server's user";
     }
-    query_text(std::string("drop tablespace if exists ") + k_tablespace);
+    query_text(std::string("set client_min_messages = warning; drop tablespace if exists ")
+               + k_tablespace);
     ASSERT_EQ(query_text(std::string("create tablespace ") + k_tablespace + " location '"
                          + dir.string() + "'"),
               "");

@@ -82,7 +82,8 @@ std::vector<std::string> banners(const std::vector<std::string>& lines) {
 
 void drop_all() {
     pg::Connection conn = connect_or_fail();
-    ASSERT_TRUE(conn.exec_command("drop table if exists pgbench_accounts, pgbench_branches, "
+    ASSERT_TRUE(conn.exec_command("set client_min_messages = warning; drop table if exists "
+                                  "pgbench_accounts, pgbench_branches, "
                                   "pgbench_history, pgbench_tellers cascade"));
 }
 
