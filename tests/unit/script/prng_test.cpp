@@ -1,9 +1,10 @@
 // The PRNG and distributions reproduce pgbench 15's numbers for --random-seed=5432.
 #include "script/prng.hpp"
 #include "script/random.hpp"
-#include "script_test_util.hpp"
 
 #include <gtest/gtest.h>
+
+#include "script_test_util.hpp"
 
 namespace pglab::script {
 namespace {
