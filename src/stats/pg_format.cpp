@@ -42,7 +42,8 @@ void append_non_finite(std::string& out, double v, bool plus, bool left, int wid
     } else {
         text = "-Infinity";
     }
-    const size_t pad = width > static_cast<int>(text.size()) ? width - text.size() : 0;
+    const size_t w = width > 0 ? static_cast<size_t>(width) : 0;
+    const size_t pad = w > text.size() ? w - text.size() : 0;
     if (!left) {
         out.append(pad, ' ');
     }
