@@ -30,17 +30,18 @@ const char* type_name(const Value& v) {
     return "none";
 }
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-
-/// Formats one of the fixed runtime messages below (only called with literal formats).
-std::string printf_string(const char* fmt, double a, double b = 0.0) {
-    char buf[256];
-    const int n = std::snprintf(buf, sizeof(buf), fmt, a, b);
+/// "%f" as PostgreSQL's snprintf prints it ("NaN", "Infinity", "-Infinity" when not finite).
+std::string fmt_f(double d) {
+    if (std::isnan(d)) {
+        return "NaN";
+    }
+    if (std::isinf(d)) {
+        return d < 0 ? "-Infinity" : "Infinity";
+    }
+    char buf[400];
+    const int n = std::snprintf(buf, sizeof(buf), "%f", d);
     return std::string(buf, static_cast<size_t>(n));
 }
-
-#pragma GCC diagnostic pop
 
 /// The evaluator: returns false with `m_err` set on a runtime error.
 class Evaluator {
@@ -95,7 +96,7 @@ private:
             const double d = std::rint(v.u.d);
             // FLOAT8_FITS_IN_INT64: [-2^63, 2^63)
             if (std::isnan(d) || !(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) {
-                return error(printf_string("double to int overflow for %f", d));
+                return error("double to int overflow for " + fmt_f(d));
             }
             i = static_cast<int64_t>(d);
             return true;
@@ -296,23 +297,20 @@ private:
         }
         if (f == Func::random_gaussian) {
             if (param < k_min_gaussian_param) {
-                return error(printf_string("gaussian parameter must be at least %f (not %f)",
-                                           k_min_gaussian_param, param));
+                return error("gaussian parameter must be at least " + fmt_f(k_min_gaussian_param)
+                             + " (not " + fmt_f(param) + ")");
             }
             out = Value::integer(random_gaussian(prng, lo, hi, param));
         } else if (f == Func::random_zipfian) {
             if (param < k_min_zipfian_param || param > k_max_zipfian_param) {
-                char buf[256];
-                const int n = std::snprintf(
-                    buf, sizeof(buf), "zipfian parameter must be in range [%.3f, %.0f] (not %f)",
-                    k_min_zipfian_param, k_max_zipfian_param, param);
-                return error(std::string(buf, static_cast<size_t>(n)));
+                return error("zipfian parameter must be in range [1.001, 1000] (not " + fmt_f(param)
+                             + ")");
             }
             out = Value::integer(random_zipfian(prng, lo, hi, param));
         } else {
             if (param <= 0.0) {
-                return error(printf_string(
-                    "exponential parameter must be greater than zero (not %f)", param));
+                return error("exponential parameter must be greater than zero (not " + fmt_f(param)
+                             + ")");
             }
             out = Value::integer(random_exponential(prng, lo, hi, param));
         }
