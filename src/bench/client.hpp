@@ -75,6 +75,7 @@ struct Client {
     bool want_write = false; ///< waiting for the socket to become writable
     bool registered = false; ///< socket registered in the worker's epoll set
     int registered_fd = -1;
+    uint32_t registered_events = 0;
 
     std::vector<uint8_t> prepared; ///< per prepared statement: prepared on this connection
     std::string sql_buffer;        ///< simple mode: substituted text

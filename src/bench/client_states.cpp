@@ -84,8 +84,7 @@ bool Worker::on_prepare_throttle(Client& c) {
 
 bool Worker::on_throttle(Client& c) {
     if (now_us() < c.tx_scheduled) {
-        forget_socket(c);
-        wait_until(c, c.tx_scheduled);
+        wait_for_time(c, c.tx_scheduled);
         return false;
     }
     c.state = ClientState::start_tx;
@@ -176,8 +175,7 @@ bool Worker::on_start_command(Client& c) {
 
 bool Worker::on_sleep(Client& c) {
     if (now_us() < c.wake_at) {
-        forget_socket(c); // an early socket event: stop listening until the sleep ends
-        wait_until(c, c.wake_at);
+        wait_for_time(c, c.wake_at);
         return false;
     }
     c.state = ClientState::end_command;

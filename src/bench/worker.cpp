@@ -136,7 +136,7 @@ bool Worker::connect_all() {
             case pg::PollStatus::ok:
                 c.want_write = false;
                 c.conn.set_nonblocking(true);
-                forget_socket(c);
+                wait_socket(c);
                 --pending;
                 break;
             case pg::PollStatus::failed: {
@@ -292,13 +292,17 @@ void Worker::wait_socket(Client& c) {
     ev.events = EPOLLIN | (c.want_write ? EPOLLOUT : 0u);
     ev.data.u32 = c.slot;
     if (c.registered && c.registered_fd == fd) {
-        epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &ev);
+        if (c.registered_events != ev.events) { // a syscall only when the interest changes
+            epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &ev);
+            c.registered_events = ev.events;
+        }
         return;
     }
     if (c.registered) {
         epoll_ctl(m_epoll, EPOLL_CTL_DEL, c.registered_fd, nullptr);
     }
     epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev);
+    c.registered_events = ev.events;
     c.registered = true;
     c.registered_fd = fd;
 }
@@ -319,6 +323,17 @@ void Worker::wait_until(Client& c, usec_t when) {
     c.timer_armed = true;
     m_timers.emplace_back(when, static_cast<int>(c.slot));
     std::push_heap(m_timers.begin(), m_timers.end(), timer_later);
+}
+
+/// Waits for a point in time (\sleep, -R). A socket event while waiting (the server closed
+/// the connection, say) unregisters the socket so that it cannot wake us in a loop; the next
+/// SQL command registers it again.
+void Worker::wait_for_time(Client& c, usec_t when) {
+    if (c.timer_armed) {
+        forget_socket(c);
+        return;
+    }
+    wait_until(c, when);
 }
 
 void Worker::client_done(Client& c) {

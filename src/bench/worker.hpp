@@ -56,6 +56,7 @@ private:
     void wait_socket(Client& c);
     void forget_socket(Client& c);
     void wait_until(Client& c, usec_t when);
+    void wait_for_time(Client& c, usec_t when);
     void client_done(Client& c);
     void give_up_if_overdue(usec_t now);
 
