@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/close_range.h>
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
@@ -174,6 +175,9 @@ struct ChildFds {
     ::dup2(fds.in, STDIN_FILENO);
     ::dup2(fds.out, STDOUT_FILENO);
     ::dup2(fds.err, STDERR_FILENO);
+    // Descriptors the parent left inheritable (a test's pipe, a listening socket) must not leak
+    // into a server, where they would keep a pipe open for as long as it runs.
+    ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
     if (!o.working_dir.empty() && ::chdir(o.working_dir.c_str()) != 0) {
         child_fail(report_fd, ChildStage::change_dir);
     }
