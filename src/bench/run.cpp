@@ -157,6 +157,7 @@ Result<RunResult> run(RunConfig& config) {
         }
     }
 
+    read_settings(*setup, result);
     vacuum_before_run(*setup, config);
     setup->close();
 
@@ -228,6 +229,7 @@ Result<RunResult> run(RunConfig& config) {
     }
     result.start_wall_us = wall_now_us() - (now_us() - start);
     result.interrupted = g_interrupted.load();
+    result.series = shared.series.finish();
     return result;
 }
 

@@ -2,12 +2,14 @@
 // (output/) and the exporters read only this, so text and JSON always agree.
 #pragma once
 
+#include "bench/time_series.hpp"
 #include "stats/latency_histogram.hpp"
 #include "stats/simple_stats.hpp"
 #include "util/clock.hpp"
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pglab::bench {
@@ -66,6 +68,11 @@ struct RunResult {
     bool interrupted = false;     ///< stopped by SIGINT/SIGTERM
 
     usec_t start_wall_us = 0; ///< epoch µs when the measured period started
+
+    /// Server settings that shape the results (name, current_setting()), read on the setup
+    /// connection; empty when they could not be read.
+    std::vector<std::pair<std::string, std::string>> settings;
+    std::vector<SecondStats> series; ///< one entry per wall-clock second, in order
 };
 
 } // namespace pglab::bench

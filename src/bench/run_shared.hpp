@@ -3,6 +3,7 @@
 #pragma once
 
 #include "bench/run_config.hpp"
+#include "bench/time_series.hpp"
 #include "util/clock.hpp"
 
 #include <atomic>
@@ -25,7 +26,8 @@ struct alignas(64) ProgressCounters {
 };
 
 struct RunShared {
-    explicit RunShared(const RunConfig& c, int workers) : config(c), go(workers) {}
+    explicit RunShared(const RunConfig& c, int workers)
+        : config(c), go(workers), series(c.duration_s) {}
 
     const RunConfig& config;
     std::barrier<> go; ///< all initial connections are made: start measuring
@@ -33,6 +35,7 @@ struct RunShared {
     std::atomic<bool> stop{false};   ///< SIGINT/SIGTERM: start no new transaction
     std::atomic<usec_t> end_time{0}; ///< -T: no transaction starts after this (0: none)
     std::atomic<usec_t> earliest_start{0};
+    TimeSeriesCollector series; ///< per-second figures, fed once per second by each worker
 };
 
 /// Set by the SIGINT/SIGTERM handler; workers poll it between transactions.

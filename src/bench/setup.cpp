@@ -89,6 +89,24 @@ Status discover_tables(pg::Connection& conn, const RunConfig& config, RunResult&
     return {};
 }
 
+void read_settings(pg::Connection& conn, RunResult& result) {
+    auto rows = conn.exec(
+        "select name, current_setting(name) from pg_catalog.pg_settings where name in ("
+        "'shared_buffers', 'effective_cache_size', 'work_mem', 'maintenance_work_mem', "
+        "'max_connections', 'synchronous_commit', 'fsync', 'full_page_writes', 'wal_level', "
+        "'wal_buffers', 'wal_compression', 'commit_delay', 'max_wal_size', 'min_wal_size', "
+        "'checkpoint_timeout', 'checkpoint_completion_target', 'huge_pages', 'jit', "
+        "'default_transaction_isolation', 'random_page_cost', 'effective_io_concurrency', "
+        "'max_worker_processes', 'max_parallel_workers_per_gather', 'autovacuum') order by name");
+    if (!rows) {
+        log::debug("could not read server settings: {}", trim(rows.error().message));
+        return;
+    }
+    for (int i = 0; i < rows->ntuples(); ++i) {
+        result.settings.emplace_back(rows->value(i, 0), rows->value(i, 1));
+    }
+}
+
 void vacuum_before_run(pg::Connection& conn, const RunConfig& config) {
     if (config.no_vacuum) {
         return;

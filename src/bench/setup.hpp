@@ -16,6 +16,10 @@ void print_banner(pg::Connection& conn, RunResult& result);
 /// (exit 1) carry pgbench's hint to run initialization.
 Status discover_tables(pg::Connection& conn, const RunConfig& config, RunResult& result);
 
+/// Reads the server settings that shape benchmark results (memory, durability, WAL,
+/// checkpoints, connections) into `result.settings`; leaves them empty if the query fails.
+void read_settings(pg::Connection& conn, RunResult& result);
+
 /// Unless -n: vacuums the small tables and truncates history (errors are reported and
 /// ignored, as pgbench does); with -v also vacuums pgbench_accounts.
 void vacuum_before_run(pg::Connection& conn, const RunConfig& config);

@@ -42,6 +42,17 @@ void Worker::record_tx(Client& c, usec_t now, bool skipped) {
     add_tx(m_scripts[static_cast<size_t>(c.script)].tx, c, skipped, latency, lag, service,
            m_config);
 
+    roll_second(now);
+    if (skipped) {
+        ++m_second.skipped;
+    } else if (c.tx_error != TxError::none) {
+        ++m_second.failures;
+    } else {
+        ++m_second.count;
+        m_second.latency_sum_us += latency;
+        m_second.histogram.record(static_cast<int64_t>(latency));
+    }
+
     if (m_log.enabled()) {
         const char* outcome = nullptr;
         if (skipped) {
@@ -67,6 +78,15 @@ void Worker::record_tx(Client& c, usec_t now, bool skipped) {
         m_progress.latency_sum.store(m_total.latency_us.sum, relaxed);
         m_progress.latency_sum2.store(m_total.latency_us.sum2, relaxed);
         m_progress.lag_sum.store(m_total.lag_us.sum, relaxed);
+    }
+}
+
+void Worker::roll_second(usec_t now) {
+    const int64_t second = (now + m_epoch_shift_us) / 1000000;
+    if (second > m_second.epoch_s) {
+        m_shared.series.add(m_second); // once per second: a short lock
+        m_second.clear();
+        m_second.epoch_s = second;
     }
 }
 

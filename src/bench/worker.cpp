@@ -89,12 +89,15 @@ void Worker::run() {
         }
     }
     m_log.start(m_bench_start);
+    m_epoch_shift_us = wall_now_us() - now_us();
     for (auto& c : m_clients) {
         c->state = ClientState::choose_script;
         advance(*c);
     }
     loop();
     m_log.finish(now_us());
+    m_shared.series.add(m_second);
+    m_second.clear();
 }
 
 /// Starts every client's connection at once and drives them together with epoll, instead of
@@ -188,6 +191,7 @@ void Worker::loop() {
     while (m_active > 0) {
         usec_t now = now_us();
         give_up_if_overdue(now);
+        roll_second(now);
         while (!m_timers.empty() && m_timers.front().first <= now) {
             std::pop_heap(m_timers.begin(), m_timers.end(), timer_later);
             const int idx = m_timers.back().second;

@@ -94,6 +94,8 @@ private:
 
     // statistics (tx_record.cpp)
     void record_tx(Client& c, usec_t now, bool skipped);
+    /// Hands the current second to the run's time series once `now` is past it.
+    void roll_second(usec_t now);
 
     const script::Command& current_command(const Client& c) const;
     bool time_is_up(usec_t now) const;
@@ -121,6 +123,8 @@ private:
     std::vector<ScriptStats> m_scripts;
     ProgressCounters m_progress;
     TxLog m_log;
+    SecondAccumulator m_second;  ///< the current wall-clock second of the time series
+    usec_t m_epoch_shift_us = 0; ///< wall clock - monotonic clock, fixed at the start
 };
 
 } // namespace pglab::bench
