@@ -29,6 +29,7 @@ public:
 
         sa.sa_handler = on_stop_signal;
         sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND; // a second Ctrl-C ends the process at once
         sigaction(SIGINT, &sa, &m_old_int);
         sigaction(SIGTERM, &sa, &m_old_term);
     }
