@@ -1,15 +1,21 @@
 // `pglab bench`: --help/--version, option parsing, then initialization or a benchmark run with
-// its report; pgbench's exit statuses (0, 1, 2).
+// its report and exports; pgbench's exit statuses (0, 1, 2; 2 also for an interrupted run).
 #include "cli/bench_command.hpp"
 
 #include "bench/run.hpp"
 #include "cli/bench_help.hpp"
 #include "cli/bench_options.hpp"
 #include "init/initialize.hpp"
+#include "output/csv_export.hpp"
+#include "output/json_export.hpp"
 #include "output/report.hpp"
 #include "util/log.hpp"
 
+#include <fmt/format.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,7 +39,49 @@ int fail(const Error& error) {
     return error.exit_code;
 }
 
-int run_benchmark(bench::RunConfig& config) {
+/// Creates (or truncates) an export file before the run, so that an unwritable path is an
+/// error before any connection is made (pgbench checks its log files only after connecting).
+Status create_export_file(const std::string& path) {
+    if (path.empty()) {
+        return {};
+    }
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (f == nullptr) {
+        return make_error(
+            fmt::format("could not open export file \"{}\": {}", path, std::strerror(errno)));
+    }
+    std::fclose(f);
+    return {};
+}
+
+/// Writes the requested exports; false (after printing the error) when one failed.
+bool write_exports(const BenchOptions& options, const bench::RunResult& result) {
+    bool ok = true;
+    if (!options.export_json.empty()) {
+        if (auto st = output::write_json(options.export_json, options.run, result); !st) {
+            log::print(st.error());
+            ok = false;
+        }
+    }
+    if (!options.export_csv.empty()) {
+        if (auto st = output::write_csv(options.export_csv, options.run, result); !st) {
+            log::print(st.error());
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/// The run, its report and exports. Exit status: 0; 1 for setup failures (and when an export
+/// could not be written after a successful run); 2 when clients aborted or the run was
+/// interrupted by SIGINT/SIGTERM (the report and exports still cover what was completed).
+int run_benchmark(BenchOptions& options) {
+    bench::RunConfig& config = options.run;
+    for (const std::string* path : {&options.export_json, &options.export_csv}) {
+        if (auto st = create_export_file(*path); !st) {
+            return fail(st.error());
+        }
+    }
     auto result = bench::run(config);
     if (!result) {
         return fail(result.error());
@@ -41,11 +89,19 @@ int run_benchmark(bench::RunConfig& config) {
     std::fflush(stdout);
     output::print_report(config, *result);
     std::fflush(stdout);
+    const bool exported = write_exports(options, *result);
+    int status = exported ? 0 : 1;
     if (result->aborted_clients > 0) {
         log::error("Run was aborted; the above results are incomplete.");
-        return 2;
+        status = 2;
     }
-    return 0;
+    if (result->interrupted) {
+        log::warning("run interrupted by signal; the results cover only the transactions "
+                     "completed in the first {:.3f} s",
+                     0.000001 * static_cast<double>(result->bench_duration_us));
+        status = 2;
+    }
+    return status;
 }
 
 } // namespace
@@ -84,7 +140,7 @@ int bench_command(int argc, char** argv) {
         return status ? 0 : fail(status.error());
     }
     case BenchAction::benchmark:
-        return run_benchmark(options.run);
+        return run_benchmark(options);
     }
     return 1;
 }

@@ -72,6 +72,10 @@ Benchmarking options:
   --verbose-errors         print messages of all errors
   --exit-on-abort          exit when any client is aborted
 
+pglab extensions:
+  --export-json=FILE       write the results as JSON (schema pglab.bench/1) to FILE
+  --export-csv=FILE        write a one-line CSV summary of the results to FILE
+
 Common options:
   -d, --debug              print debugging output
   --dbname=DBNAME          database name to connect to

@@ -45,6 +45,8 @@ enum LongOnly : int {
     verbose_errors,
     exit_on_abort,
     dbname,
+    export_json,
+    export_csv,
 };
 
 constexpr option k_long_options[] = {
@@ -92,6 +94,8 @@ constexpr option k_long_options[] = {
     {"verbose-errors", no_argument, nullptr, verbose_errors},
     {"exit-on-abort", no_argument, nullptr, exit_on_abort},
     {"dbname", required_argument, nullptr, dbname},
+    {"export-json", required_argument, nullptr, export_json},
+    {"export-csv", required_argument, nullptr, export_csv},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -410,6 +414,14 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
     case exit_on_abort:
         state.benchmarking_option_set = true;
         run.exit_on_abort = true;
+        return Status{};
+    case export_json:
+        state.benchmarking_option_set = true;
+        state.out.export_json = arg;
+        return Status{};
+    case export_csv:
+        state.benchmarking_option_set = true;
+        state.out.export_csv = arg;
         return Status{};
     default:
         return std::nullopt;

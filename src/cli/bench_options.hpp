@@ -26,10 +26,12 @@ enum class BenchAction : uint8_t {
 
 struct BenchOptions {
     BenchAction action = BenchAction::benchmark;
-    bench::RunConfig run;   ///< filled for `benchmark`
-    init::InitOptions init; ///< filled for `initialize`
-    std::string text;       ///< stderr output of `list_builtins` / `show_script`
-    bool debug = false;     ///< -d / --debug was given
+    bench::RunConfig run;    ///< filled for `benchmark`
+    init::InitOptions init;  ///< filled for `initialize`
+    std::string text;        ///< stderr output of `list_builtins` / `show_script`
+    bool debug = false;      ///< -d / --debug was given
+    std::string export_json; ///< --export-json FILE (pglab), empty when not given
+    std::string export_csv;  ///< --export-csv FILE (pglab), empty when not given
 };
 
 /// The process environment as the parser sees it. Defaults use the real process (see
@@ -58,7 +60,9 @@ constexpr std::string_view k_bench_try_help = "Try \"pglab bench --help\" for mo
 
 /// Parses `args` (the arguments after `bench`; --help/--version are handled by the caller) as
 /// pgbench 15 does, with glibc getopt_long (option permutation, long-option abbreviations; its own
-/// complaints are printed on stderr with the name "pglab"). Adds --dbname, --exit-on-abort.
+/// complaints are printed on stderr with the name "pglab"). Adds --dbname, --exit-on-abort, and
+/// pglab's
+/// --export-json and --export-csv.
 /// Errors are exit-1 errors with pgbench's wording; an Error with an empty message means getopt
 /// already complained (only the hint remains to print).
 Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,

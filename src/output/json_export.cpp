@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -193,6 +194,46 @@ json script_json(const bench::RunConfig& config, const bench::RunResult& result,
     return out;
 }
 
+/// Server settings as an object of strings (current_setting() text, units included).
+json settings_json(const bench::RunResult& result) {
+    json out = json::object();
+    for (const auto& [name, value] : result.settings) {
+        out[name] = value;
+    }
+    return out;
+}
+
+/// The per-second series. Each point covers one wall-clock second; `duration_s` is the part
+/// of it inside the measured period (less than 1 at the edges), and tps is per that part.
+json series_json(const bench::RunResult& result) {
+    json points = json::array();
+    const usec_t begin = result.start_wall_us;
+    const usec_t end = result.start_wall_us + result.bench_duration_us;
+    for (const bench::SecondStats& s : result.series) {
+        const usec_t from = std::max(begin, s.epoch_s * 1000000);
+        const usec_t to = std::min(end, (s.epoch_s + 1) * 1000000);
+        const double covered_s = to > from ? 0.000001 * static_cast<double>(to - from) : 0.0;
+        const bool any = s.count > 0;
+        points.push_back(json{
+            {"time_s", s.epoch_s},
+            {"elapsed_s", 0.000001 * static_cast<double>(s.epoch_s * 1000000 - begin)},
+            {"duration_s", covered_s},
+            {"transactions", s.count},
+            {"tps",
+             covered_s > 0 ? number(static_cast<double>(s.count) / covered_s) : json(nullptr)},
+            {"failures", s.failures},
+            {"skipped", s.skipped},
+            {"latency_mean_ms",
+             any ? json(0.001 * s.latency_sum_us / static_cast<double>(s.count)) : json(nullptr)},
+            {"latency_p99_ms",
+             any ? json(0.001 * static_cast<double>(s.latency_p99_us)) : json(nullptr)},
+            {"latency_max_ms",
+             any ? json(0.001 * static_cast<double>(s.latency_max_us)) : json(nullptr)},
+        });
+    }
+    return json{{"interval_s", 1}, {"points", std::move(points)}};
+}
+
 } // namespace
 
 nlohmann::json to_json(const bench::RunConfig& config, const bench::RunResult& result) {
@@ -206,6 +247,7 @@ nlohmann::json to_json(const bench::RunConfig& config, const bench::RunResult& r
         {"client_version", result.client_version},
         {"server_version", result.server_version},
         {"server_version_num", result.server_version_num},
+        {"settings", settings_json(result)},
         {"start_time_us", result.start_wall_us},
         {"options", options_json(config, result)},
         {"totals", totals_json(config, result)},
@@ -213,6 +255,7 @@ nlohmann::json to_json(const bench::RunConfig& config, const bench::RunResult& r
         {"service_time",
          config.rate_tps > 0 ? histogram_json(result.total.service_histogram) : json(nullptr)},
         {"scripts", std::move(scripts)},
+        {"series", series_json(result)},
     };
     return out;
 }
