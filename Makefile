@@ -30,6 +30,18 @@ demo: bootstrap build
 compare: bootstrap build
 	bench/compare-pgbench $(BUILD_DIR)/pglab
 
+# The script fuzzer (fuzz/) for 60 s: clang, libFuzzer + ASan + UBSan, in its own build dir.
+# A finding is written to build-fuzz/crash-* (or leak-*, timeout-*); keep it as a regression file
+# under tests/golden/script/fuzz/.
+fuzz-quick:
+	cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DPGLAB_SANITIZE=fuzzer -DPGLAB_BUILD_TESTS=OFF -DPGLAB_BUILD_BENCH=OFF
+	cmake --build build-fuzz -j $(JOBS) --target pglab_script_fuzz
+	mkdir -p build-fuzz/corpus
+	build-fuzz/fuzz/pglab_script_fuzz -max_total_time=60 -timeout=10 -rss_limit_mb=2048 \
+		-dict=fuzz/script.dict -artifact_prefix=build-fuzz/ build-fuzz/corpus fuzz/corpus \
+		tests/golden/script/fuzz
+
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
 
