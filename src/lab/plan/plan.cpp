@@ -1,0 +1,174 @@
+// lab/plan: matrix expansion and run ordering.
+#include "lab/plan/plan.hpp"
+
+#include "lab/plan/plan_rng.hpp"
+
+namespace pglab::lab::plan {
+
+const spec::Scalar* Cell::find(std::string_view name) const {
+    for (const auto& b : bindings) {
+        if (b.name == name) {
+            return &b.value;
+        }
+    }
+    return nullptr;
+}
+
+std::string Cell::label() const {
+    if (bindings.empty()) {
+        return "(no variables)";
+    }
+    std::string out;
+    for (const auto& b : bindings) {
+        if (!out.empty()) {
+            out += ' ';
+        }
+        out += b.name + "=" + b.value.text();
+    }
+    return out;
+}
+
+namespace {
+
+Unexpected plan_error(const spec::SourcePos& pos, const std::string& message,
+                      const std::string& hint) {
+    return make_error(Error(pos.to_string() + ": " + message).with_hint(hint));
+}
+
+} // namespace
+
+Result<std::vector<Cell>> expand_matrix(const spec::ExperimentSpec& spec) {
+    const auto& vars = spec.matrix.variables;
+    const spec::SourcePos matrix_pos =
+        vars.empty() ? spec::SourcePos{spec.file, 0, 0} : vars.front().pos;
+    const std::size_t per_cell = std::size_t{spec.repeat} + spec.warmup;
+    std::size_t total = 1;
+    for (const auto& v : vars) {
+        if (v.values.empty() || total > k_max_runs / v.values.size()) {
+            total = k_max_runs + 1;
+            break;
+        }
+        total *= v.values.size();
+    }
+    if (total > k_max_runs || total * per_cell > k_max_runs) {
+        return plan_error(matrix_pos,
+                          "the matrix and repetitions give more than " + std::to_string(k_max_runs)
+                              + " runs",
+                          "use fewer values, a filter, or fewer repetitions");
+    }
+    std::vector<Cell> cells;
+    std::vector<std::size_t> digit(vars.size(), 0); // odometer over the value lists
+    for (std::size_t n = 0; n < total; ++n) {
+        Cell cell;
+        for (std::size_t i = 0; i < vars.size(); ++i) {
+            cell.bindings.push_back(Binding{vars[i].name, vars[i].values[digit[i]]});
+        }
+        const spec::Scalar* server = cell.find("server");
+        cell.server = server != nullptr ? server->text() : spec.default_server;
+        bool keep = true;
+        if (spec.matrix.filter) {
+            auto verdict = spec.matrix.filter->evaluate(
+                [&](std::string_view name) -> std::optional<spec::Scalar> {
+                    if (const auto* v = cell.find(name)) {
+                        return *v;
+                    }
+                    if (name == "server") {
+                        return spec::Scalar{cell.server, {}};
+                    }
+                    return std::nullopt;
+                });
+            if (!verdict) {
+                return plan_error(spec.matrix.filter_pos,
+                                  "filter fails for cell " + cell.label() + ": "
+                                      + verdict.error().message,
+                                  "compare numbers with numbers and strings with strings");
+            }
+            keep = *verdict;
+        }
+        if (keep) {
+            cell.index = cells.size();
+            cells.push_back(std::move(cell));
+        }
+        for (std::size_t i = vars.size(); i-- > 0;) { // the last variable varies fastest
+            if (++digit[i] < vars[i].values.size()) {
+                break;
+            }
+            digit[i] = 0;
+        }
+    }
+    if (cells.empty()) {
+        return plan_error(spec.matrix.filter_pos, "the filter leaves no cell to run",
+                          "relax the filter; it must be true for at least one combination");
+    }
+    return cells;
+}
+
+std::uint64_t choose_seed(const spec::ExperimentSpec& spec, std::uint64_t fallback) {
+    return spec.seed.value_or(fallback);
+}
+
+namespace {
+
+/// Numbers each cell's measured runs 1, 2... in execution order and puts its warm-ups right
+/// before the first one; then numbers the whole plan.
+std::vector<PlannedRun> finish_order(const std::vector<PlannedRun>& measured, std::size_t cells,
+                                     std::uint32_t warmup) {
+    std::vector<std::uint32_t> seen(cells, 0);
+    std::vector<PlannedRun> out;
+    out.reserve(measured.size() + cells * warmup);
+    for (PlannedRun run : measured) {
+        if (seen[run.cell] == 0) {
+            for (std::uint32_t w = 1; w <= warmup; ++w) {
+                out.push_back(PlannedRun{0, run.cell, w, true, run.round});
+            }
+        }
+        run.repetition = ++seen[run.cell];
+        out.push_back(run);
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        out[i].ordinal = i;
+    }
+    return out;
+}
+
+} // namespace
+
+Result<Plan> build_plan(const spec::ExperimentSpec& spec, std::uint64_t seed) {
+    PGLAB_TRY_ASSIGN(std::vector<Cell> cells, expand_matrix(spec));
+    Plan plan;
+    plan.seed = seed;
+    plan.order = spec.order;
+    PlanRng rng(seed);
+    std::vector<PlannedRun> measured;
+    switch (spec.order) {
+    case spec::RunOrder::as_written:
+    case spec::RunOrder::random:
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            for (std::uint32_t r = 0; r < spec.repeat; ++r) {
+                measured.push_back(PlannedRun{0, c, 0, false, 0});
+            }
+        }
+        if (spec.order == spec::RunOrder::random) {
+            rng.shuffle(measured);
+        }
+        break;
+    case spec::RunOrder::interleaved: {
+        std::vector<std::size_t> order(cells.size());
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            order[c] = c;
+        }
+        for (std::uint32_t round = 1; round <= spec.repeat; ++round) {
+            rng.shuffle(order);
+            for (const std::size_t c : order) {
+                measured.push_back(PlannedRun{0, c, 0, false, round});
+            }
+        }
+        break;
+    }
+    }
+    plan.runs = finish_order(measured, cells.size(), spec.warmup);
+    plan.cells = std::move(cells);
+    return plan;
+}
+
+} // namespace pglab::lab::plan

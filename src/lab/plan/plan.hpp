@@ -1,0 +1,71 @@
+// lab/plan: the ordered list of runs of an experiment: the matrix's cells (cross product,
+// filtered), each run `repeat` times plus flagged warm-up runs, in the order the file asks for.
+// Pure: the same spec and seed always give the same plan. No I/O, no server.
+#pragma once
+
+#include "lab/spec/experiment_spec.hpp"
+#include "util/result.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::plan {
+
+/// One matrix variable's value in a cell.
+struct Binding {
+    std::string name; ///< the variable's full name ("clients", "settings.work_mem")
+    spec::Scalar value;
+};
+
+/// One combination of matrix values.
+struct Cell {
+    std::size_t index = 0;         ///< position among the plan's cells (0-based, matrix order)
+    std::vector<Binding> bindings; ///< one per matrix variable, in matrix order
+    std::string server;            ///< the server the cell's runs use
+
+    /// The value of `name`, or null.
+    const spec::Scalar* find(std::string_view name) const;
+
+    /// "clients=4 settings.shared_buffers=1GB" ("(no variables)" for an empty matrix).
+    std::string label() const;
+};
+
+/// One run of the plan.
+struct PlannedRun {
+    std::size_t ordinal = 0;      ///< position in the plan, from 0
+    std::size_t cell = 0;         ///< index into Plan::cells
+    std::uint32_t repetition = 0; ///< 1..repeat for measured runs, 1..warmup for warm-ups,
+                                  ///< increasing in execution order within a cell
+    bool warmup = false;          ///< executed and kept, but flagged and left out of statistics
+    std::uint32_t round = 0;      ///< interleaved order: the round (from 1); otherwise 0
+};
+
+struct Plan {
+    std::uint64_t seed = 0;
+    spec::RunOrder order = spec::RunOrder::as_written;
+    std::vector<Cell> cells;
+    std::vector<PlannedRun> runs;
+};
+
+/// The most runs a plan may have; larger matrices are refused before anything is expanded.
+inline constexpr std::size_t k_max_runs = 1'000'000;
+
+/// The cells of the spec's matrix: the cross product in file order (the first variable varies
+/// slowest), keeping those for which the filter holds. Error (with the filter's position) when
+/// the filter cannot be evaluated, no cell is left, or there would be more than k_max_runs.
+Result<std::vector<Cell>> expand_matrix(const spec::ExperimentSpec& spec);
+
+/// The plan for `spec` ordered with `seed` (used by "random" and "interleaved"; recorded in any
+/// case). Orders:
+///   as-written:  cell after cell, each cell's warm-ups then its repetitions;
+///   random:      all measured runs shuffled together;
+///   interleaved: `repeat` rounds, each running every cell once in a freshly shuffled order.
+/// In every order a cell's warm-up runs come right before its first measured run.
+Result<Plan> build_plan(const spec::ExperimentSpec& spec, std::uint64_t seed);
+
+/// The file's `seed` if it has one, else `fallback` (the orchestrator passes a fresh one, for
+/// instance from the clock, and records it with the plan).
+std::uint64_t choose_seed(const spec::ExperimentSpec& spec, std::uint64_t fallback);
+
+} // namespace pglab::lab::plan

@@ -1,0 +1,221 @@
+// lab/spec: the validated experiment, as read from an experiment file: servers, sessions,
+// scripts, the parameter matrix, the steps of each run, repetitions and order. Plain data that
+// the plan and the orchestrator read; every part keeps where it was written. No I/O.
+#pragma once
+
+#include "lab/spec/filter_expr.hpp"
+#include "lab/spec/scalar.hpp"
+#include "lab/spec/source_pos.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::spec {
+
+/// A string from the file that may hold `${name}` references (checked at parse time: every
+/// name is defined), expanded per run with expand_template().
+struct TextField {
+    std::string text;
+    SourcePos pos; ///< of the string value (its opening quote)
+};
+
+/// One postgresql.conf setting: `name = value`.
+struct Setting {
+    std::string name; ///< as written (PostgreSQL setting names are case-insensitive)
+    Scalar value;
+    SourcePos pos; ///< of the name
+};
+
+enum class AuthMode {
+    trust,        ///< trust on the private unix socket (and loopback when `tcp`)
+    scram_sha_256 ///< scram-sha-256 everywhere, with a password pglab generates
+};
+
+/// A PostgreSQL server of the experiment: a cluster pglab creates (from an installation), or an
+/// existing server reached by conninfo (then nothing is created, started or restarted, and
+/// settings needing a restart are refused by the orchestrator).
+struct ServerSpec {
+    std::string name;      ///< the key of `[servers.NAME]`; "default" for the embedded default
+    SourcePos pos;         ///< of the `[servers.NAME]` header; unknown for the embedded default
+    bool implicit = false; ///< the embedded default (the file has no `[servers]`)
+
+    std::string version; ///< "16", "17.8": resolved by the orchestrator; "" = not given
+    std::string bin_dir; ///< an installation's bin directory; "" = not given
+    ///< neither version nor bin_dir: the newest installation found
+
+    std::string conninfo; ///< non-empty: an existing server; the fields below are then unset
+
+    std::vector<Setting> settings;         ///< postgresql.conf, in file order
+    std::vector<TextField> initdb_options; ///< extra initdb arguments ("--data-checksums")
+    std::string data_dir;                  ///< parent directory of the cluster; "" = temporary
+    AuthMode auth = AuthMode::trust;
+    bool tcp = false;                                             ///< also listen on 127.0.0.1
+    std::vector<std::pair<std::string, std::string>> environment; ///< extra server environment
+    std::string standby_of; ///< a replica of this server; "" = a primary
+    SourcePos standby_of_pos;
+
+    bool is_existing() const { return !conninfo.empty(); }
+};
+
+/// A named SQL session (one connection kept open across steps of a run). The session "default"
+/// always exists for each server and need not be declared.
+struct SessionSpec {
+    std::string name;
+    std::string server;   ///< "" = the run's server
+    std::string database; ///< "" = the server's default database
+    SourcePos pos;
+};
+
+/// A pgbench-language script, written inline or read from a file when the spec was parsed.
+struct ScriptSpec {
+    std::string name;
+    std::string text; ///< the script itself
+    std::string file; ///< the file it came from, resolved against the experiment's directory
+    SourcePos pos;
+};
+
+/// What a matrix variable controls.
+enum class VariableKind {
+    clients,      ///< bench --client
+    threads,      ///< bench --jobs
+    scale,        ///< init --scale
+    rate,         ///< bench --rate
+    duration,     ///< bench --time (seconds)
+    transactions, ///< bench --transactions
+    server,       ///< which `[servers.NAME]` the run uses
+    setting,      ///< `settings.NAME`: a postgresql.conf setting of the run's server
+    script_var,   ///< `vars.NAME`: a script variable (bench --define NAME=value)
+    param         ///< `params.NAME`: only substituted into step fields with `${params.NAME}`
+};
+
+/// One axis of the matrix.
+struct MatrixVariable {
+    std::string name; ///< full name: "clients", "settings.shared_buffers", "vars.nrows"
+    VariableKind kind = VariableKind::param;
+    std::string key; ///< the part after the dot for setting/script_var/param; else == name
+    std::vector<Scalar> values; ///< at least one, no duplicates, in file order
+    SourcePos pos;              ///< of the key
+};
+
+/// The parameter matrix: cells are the cross product of the variables' values, the first
+/// variable varying slowest, keeping those for which `filter` is true.
+struct Matrix {
+    std::vector<MatrixVariable> variables; ///< in file order
+    std::optional<FilterExpr> filter;
+    SourcePos filter_pos;
+
+    const MatrixVariable* find(std::string_view name) const {
+        for (const auto& v : variables) {
+            if (v.name == name) {
+                return &v;
+            }
+        }
+        return nullptr;
+    }
+};
+
+enum class StepType {
+    init,       ///< pgbench -i with `options`
+    sql,        ///< `statements` in `session`
+    bench,      ///< pglab bench with `options` and `scripts`
+    timed_sql,  ///< one statement, timed by the client and with probes
+    explain,    ///< EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) of one statement
+    restart,    ///< restart the server (`mode`)
+    stop,       ///< stop the server (`mode`)
+    start,      ///< start a stopped server
+    promote,    ///< promote a standby
+    checkpoint, ///< CHECKPOINT
+    sleep,      ///< wait `duration_ms`
+    shell       ///< `command` through /bin/sh -c, logged
+};
+
+/// The name of a step type as written in files ("timed-sql").
+const char* step_type_name(StepType type);
+
+/// A bench script chosen by a bench step, with its weight (pgbench `-f name@weight`).
+struct ScriptRef {
+    std::string name; ///< a `[scripts.NAME]`, or "builtin:tpcb-like" and the like
+    std::int64_t weight = 1;
+    SourcePos pos;
+};
+
+/// One step of every run. Which fields matter depends on `type` (see docs/experiments.md);
+/// the others stay at their defaults.
+struct Step {
+    StepType type = StepType::sql;
+    std::string name;               ///< unique when given; "" = none (reports use "<index>:<type>")
+    SourcePos pos;                  ///< of the `[[steps]]` table
+    std::string server;             ///< "" = the run's server
+    std::string session;            ///< sql, timed-sql, explain; "" = "default"
+    std::optional<FilterExpr> when; ///< run the step only in cells where this holds
+    SourcePos when_pos;
+
+    std::vector<TextField> statements; ///< sql: one or more; timed-sql, explain: exactly one
+    std::vector<TextField> options;    ///< init, bench: arguments ("--client=4", "-n")
+    std::vector<ScriptRef> scripts;    ///< bench
+    TextField command;                 ///< shell
+    std::int64_t duration_ms = 0;      ///< sleep
+    std::int64_t timeout_ms = 0;       ///< sql, timed-sql, explain, shell; 0 = none
+    std::string mode = "fast";         ///< restart, stop: "smart" | "fast" | "immediate"
+    bool wait = true;                  ///< sql: false = send and go on without the result
+    std::string expect_error;          ///< sql: must fail with this SQLSTATE or message part
+    std::string expect_plan;           ///< explain: a node type the plan must contain
+    bool analyze = true;               ///< explain
+    bool measure = true;               ///< probes around this step (false: not recorded)
+};
+
+enum class RunOrder {
+    as_written, ///< cell after cell in matrix order, each cell's repetitions together
+    random,     ///< every run of the plan shuffled with the seed
+    interleaved ///< rounds: each round runs every cell once, cells shuffled per round
+};
+
+const char* run_order_name(RunOrder order);
+
+enum class OnError {
+    stop,     ///< a failed run ends the plan (it is recorded first)
+    continue_ ///< a failed run is recorded and the plan goes on
+};
+
+/// The whole experiment.
+struct ExperimentSpec {
+    std::string file; ///< the path as given (messages use it)
+    std::string name; ///< `name`, or the file's stem
+    std::string description;
+
+    std::vector<ServerSpec> servers; ///< at least one (the embedded default if none declared)
+    std::string default_server;      ///< the server a run uses when the matrix has no `server`
+    std::vector<SessionSpec> sessions;
+    std::vector<ScriptSpec> scripts;
+    Matrix matrix;
+    std::vector<Step> steps; ///< at least one
+
+    std::uint32_t repeat = 1; ///< measured runs of each cell
+    std::uint32_t warmup = 0; ///< flagged runs of each cell before its first measured run
+    RunOrder order = RunOrder::as_written;
+    std::optional<std::uint64_t> seed; ///< none: the orchestrator picks one and records it
+    OnError on_error = OnError::stop;
+    std::int64_t run_timeout_ms = 0; ///< 0 = none
+
+    const ServerSpec* find_server(std::string_view n) const {
+        for (const auto& s : servers) {
+            if (s.name == n) {
+                return &s;
+            }
+        }
+        return nullptr;
+    }
+
+    const ScriptSpec* find_script(std::string_view n) const {
+        for (const auto& s : scripts) {
+            if (s.name == n) {
+                return &s;
+            }
+        }
+        return nullptr;
+    }
+};
+
+} // namespace pglab::lab::spec

@@ -1,0 +1,59 @@
+// lab/spec: the parts of the experiment-file parser, one per section of the file, and the
+// cross-reference checks. Internal to the spec parser: use parse_experiment.hpp.
+#pragma once
+
+#include "lab/spec/diagnostics.hpp"
+#include "lab/spec/experiment_spec.hpp"
+
+#include <toml++/toml.h>
+
+#include <filesystem>
+#include <string>
+
+namespace pglab::lab::spec {
+
+/// What every part of the parser shares.
+struct ParseContext {
+    std::string file;               ///< for messages
+    std::filesystem::path base_dir; ///< relative script files are read from here
+    bool read_files = true;         ///< false: script files are not read (fuzzing)
+    Diagnostics& diag;
+};
+
+/// `[servers.NAME]` tables. With no `[servers]`, the embedded default.
+void parse_servers(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
+
+/// `[sessions.NAME]` tables.
+void parse_sessions(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
+
+/// `[scripts.NAME]` tables (reads script files when ctx.read_files).
+void parse_scripts(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
+
+/// `[matrix]`.
+void parse_matrix(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
+
+/// `[[steps]]`.
+void parse_steps(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
+
+/// Checks what refers to what: servers, sessions and scripts named by steps, `${name}` and
+/// filter names, standby chains, the default server. Runs after every part was parsed.
+void check_references(ParseContext& ctx, ExperimentSpec& spec);
+
+/// A table under `node` or a diagnostic saying `what` must be a table.
+const toml::table* expect_table(const toml::node* node, std::string_view what,
+                                std::string_view example, ParseContext& ctx);
+
+/// Whether `name` is a usable name for a server, session, script or step: letters, digits, `_`
+/// and `-`, starting with a letter. Reports a diagnostic at `pos` when not.
+bool check_name(std::string_view name, std::string_view what, const SourcePos& pos,
+                ParseContext& ctx);
+
+} // namespace pglab::lab::spec
+
+namespace pglab::lab::spec {
+
+/// Checks the top-level `server` (at `server_pos`) or picks the only primary as the runs'
+/// default server.
+void check_default_server(ParseContext& ctx, ExperimentSpec& spec, const SourcePos& server_pos);
+
+} // namespace pglab::lab::spec

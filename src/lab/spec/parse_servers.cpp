@@ -1,0 +1,276 @@
+// lab/spec: the `[servers]`, `[sessions]` and `[scripts]` sections of an experiment file.
+#include "lab/spec/parse_parts.hpp"
+#include "lab/spec/toml_reader.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace pglab::lab::spec {
+
+const toml::table* expect_table(const toml::node* node, std::string_view what,
+                                std::string_view example, ParseContext& ctx) {
+    if (node == nullptr) {
+        return nullptr;
+    }
+    if (const auto* t = node->as_table()) {
+        return t;
+    }
+    ctx.diag.add(pos_of(node->source(), ctx.file),
+                 std::string(what) + " must be a table, not a " + toml_type_name(*node),
+                 "write it as: " + std::string(example));
+    return nullptr;
+}
+
+bool check_name(std::string_view name, std::string_view what, const SourcePos& pos,
+                ParseContext& ctx) {
+    bool ok = !name.empty() && name.size() <= 63
+              && ((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z'));
+    for (const char c : name) {
+        ok = ok
+             && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                 || c == '_' || c == '-');
+    }
+    if (!ok) {
+        ctx.diag.add(pos, "invalid " + std::string(what) + " name \"" + std::string(name) + "\"",
+                     "use up to 63 letters, digits, \"_\" and \"-\", starting with a letter");
+    }
+    return ok;
+}
+
+namespace {
+
+void read_settings(const toml::node* node, TableReader& r, ParseContext& ctx, ServerSpec& s) {
+    const auto* t = expect_table(node, "\"settings\" in " + r.where(),
+                                 "settings = { shared_buffers = \"256MB\", fsync = false }", ctx);
+    if (t == nullptr) {
+        return;
+    }
+    for (const auto& [k, v] : *t) {
+        const SourcePos kp = pos_of(k.source(), ctx.file);
+        if (v.is_table()) {
+            // `settings.auto_explain.log_min_duration`: custom settings are dotted names
+            for (const auto& [k2, v2] : *v.as_table()) {
+                auto sc = to_scalar(v2, ctx.file,
+                                    "setting \"" + std::string(k.str()) + "."
+                                        + std::string(k2.str()) + "\"",
+                                    ctx.diag);
+                if (sc) {
+                    s.settings.push_back(Setting{std::string(k.str()) + "." + std::string(k2.str()),
+                                                 *sc, pos_of(k2.source(), ctx.file)});
+                }
+            }
+            continue;
+        }
+        auto sc = to_scalar(v, ctx.file, "setting \"" + std::string(k.str()) + "\"", ctx.diag);
+        if (sc) {
+            s.settings.push_back(Setting{std::string(k.str()), *sc, kp});
+        }
+    }
+}
+
+void read_environment(const toml::node* node, TableReader& r, ParseContext& ctx, ServerSpec& s) {
+    const auto* t = expect_table(node, "\"environment\" in " + r.where(),
+                                 "environment = { LD_PRELOAD = \"/usr/lib/libslowsync.so\" }", ctx);
+    if (t == nullptr) {
+        return;
+    }
+    for (const auto& [k, v] : *t) {
+        if (const auto* str = v.as_string()) {
+            s.environment.emplace_back(std::string(k.str()), str->get());
+        } else {
+            ctx.diag.add(pos_of(v.source(), ctx.file),
+                         "environment variable \"" + std::string(k.str())
+                             + "\" must be a string, not a " + toml_type_name(v),
+                         "quote the value: " + std::string(k.str()) + " = \"...\"");
+        }
+    }
+}
+
+ServerSpec read_server(const std::string& name, const toml::table& t, ParseContext& ctx) {
+    TableReader r(t, "[servers." + name + "]", ctx.file, ctx.diag);
+    ServerSpec s;
+    s.name = name;
+    s.pos = r.pos();
+    const auto version = r.string("version", "version = \"16\"");
+    const auto bin_dir = r.string("bin_dir", "bin_dir = \"/usr/lib/postgresql/16/bin\"");
+    const auto conninfo = r.string("conninfo", "conninfo = \"host=db1 port=5432 dbname=bench\"");
+    if (version) {
+        s.version = *version;
+        bool ok = !version->empty();
+        for (const char c : *version) {
+            ok = ok && ((c >= '0' && c <= '9') || c == '.');
+        }
+        if (!ok) {
+            ctx.diag.add(r.value_pos(*t.get("version")),
+                         "invalid PostgreSQL version \"" + *version + "\" in " + r.where(),
+                         "write a major version or a release: version = \"16\" or \"17.8\"");
+        }
+    }
+    if (bin_dir) {
+        s.bin_dir = *bin_dir;
+    }
+    if (version && bin_dir) {
+        ctx.diag.add(r.key_pos("bin_dir"),
+                     "\"version\" and \"bin_dir\" cannot both be given in " + r.where(),
+                     "keep one: a version pglab looks up, or the bin directory to use");
+    }
+    if (conninfo) {
+        s.conninfo = *conninfo;
+        if (conninfo->empty()) {
+            ctx.diag.add(r.value_pos(*t.get("conninfo")), "empty \"conninfo\" in " + r.where(),
+                         "write the server's connection string: conninfo = \"host=... port=...\"");
+        }
+    }
+    const auto mark_existing_conflict = [&](std::string_view key) {
+        if (conninfo && t.get(key) != nullptr) {
+            ctx.diag.add(r.key_pos(key),
+                         "\"" + std::string(key) + "\" cannot be used with \"conninfo\" in "
+                             + r.where() + ": pglab does not manage an existing server",
+                         "remove \"" + std::string(key)
+                             + "\", or remove \"conninfo\" to let pglab create the server");
+        }
+    };
+    for (const char* key :
+         {"version", "bin_dir", "initdb", "data_dir", "auth", "tcp", "environment", "standby_of"}) {
+        mark_existing_conflict(key);
+    }
+    read_settings(r.get("settings"), r, ctx, s);
+    if (auto init = r.string_list("initdb", "initdb = [\"--data-checksums\"]")) {
+        s.initdb_options = *init;
+    }
+    if (auto dd = r.string("data_dir", "data_dir = \"/mnt/zfs-8k/pglab\"")) {
+        s.data_dir = *dd;
+    }
+    if (auto auth = r.choice("auth", {"trust", "scram-sha-256"})) {
+        s.auth = *auth == "trust" ? AuthMode::trust : AuthMode::scram_sha_256;
+    }
+    if (auto tcp = r.boolean("tcp", "tcp = true")) {
+        s.tcp = *tcp;
+    }
+    read_environment(r.get("environment"), r, ctx, s);
+    if (auto standby = r.string("standby_of", "standby_of = \"primary\"")) {
+        s.standby_of = *standby;
+        s.standby_of_pos = r.value_pos(*t.get("standby_of"));
+    }
+    r.finish();
+    return s;
+}
+
+} // namespace
+
+void parse_servers(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
+    const auto* t = expect_table(node, "\"servers\"", "[servers.pg16] then version = \"16\"", ctx);
+    if (t == nullptr || t->empty()) {
+        if (node == nullptr) {
+            ServerSpec def;
+            def.name = "default";
+            def.implicit = true;
+            def.pos.file = ctx.file;
+            spec.servers.push_back(def);
+        } else if (t != nullptr) {
+            ctx.diag.add(pos_of(t->source(), ctx.file), "[servers] declares no server",
+                         "add [servers.NAME] tables, or remove [servers] to use the embedded "
+                         "default server");
+        }
+        return;
+    }
+    for (const auto& [k, v] : *t) {
+        const std::string name(k.str());
+        const SourcePos kp = pos_of(k.source(), ctx.file);
+        check_name(name, "server", kp, ctx);
+        const auto* st = expect_table(&v, "server \"" + name + "\"",
+                                      "[servers." + name + "] then version = \"16\"", ctx);
+        if (st != nullptr) {
+            spec.servers.push_back(read_server(name, *st, ctx));
+        }
+    }
+}
+
+void parse_sessions(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
+    const auto* t = expect_table(node, "\"sessions\"", "[sessions.writer]", ctx);
+    if (t == nullptr) {
+        return;
+    }
+    for (const auto& [k, v] : *t) {
+        const std::string name(k.str());
+        const SourcePos kp = pos_of(k.source(), ctx.file);
+        check_name(name, "session", kp, ctx);
+        if (name == "default") {
+            ctx.diag.add(kp, "session \"default\" cannot be declared",
+                         "it always exists; give this session another name");
+        }
+        const auto* st =
+            expect_table(&v, "session \"" + name + "\"", name + " = { server = \"pg16\" }", ctx);
+        if (st == nullptr) {
+            continue;
+        }
+        TableReader r(*st, "[sessions." + name + "]", ctx.file, ctx.diag);
+        SessionSpec s;
+        s.name = name;
+        s.pos = kp;
+        s.server = r.string("server", "server = \"pg16\"").value_or("");
+        s.database = r.string("database", "database = \"postgres\"").value_or("");
+        r.finish();
+        spec.sessions.push_back(s);
+    }
+}
+
+void parse_scripts(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
+    const auto* t = expect_table(node, "\"scripts\"", "[scripts.tx] then file = \"tx.sql\"", ctx);
+    if (t == nullptr) {
+        return;
+    }
+    for (const auto& [k, v] : *t) {
+        const std::string name(k.str());
+        const SourcePos kp = pos_of(k.source(), ctx.file);
+        check_name(name, "script", kp, ctx);
+        const auto* st = expect_table(&v, "script \"" + name + "\"",
+                                      name + " = { file = \"" + name + ".sql\" }", ctx);
+        if (st == nullptr) {
+            continue;
+        }
+        TableReader r(*st, "[scripts." + name + "]", ctx.file, ctx.diag);
+        ScriptSpec s;
+        s.name = name;
+        s.pos = kp;
+        const auto text = r.string("text", "text = \"\"\"\\set aid random(1, 100000)\\n...\"\"\"");
+        const auto file = r.string("file", "file = \"tx.sql\"");
+        if (text && file) {
+            ctx.diag.add(r.key_pos("file"),
+                         "script \"" + name + "\" has both \"text\" and \"file\"",
+                         "keep one: the script inline in \"text\", or its path in \"file\"");
+        } else if (!text && !file) {
+            if (st->get("text") == nullptr && st->get("file") == nullptr) {
+                ctx.diag.add(kp, "script \"" + name + "\" has neither \"text\" nor \"file\"",
+                             "add text = \"\"\"...\"\"\" or file = \"" + name + ".sql\"");
+            }
+        } else if (text) {
+            s.text = *text;
+        } else {
+            std::filesystem::path p(*file);
+            if (p.is_relative()) {
+                p = ctx.base_dir / p;
+            }
+            s.file = p.string();
+            if (ctx.read_files) {
+                std::ifstream in(p, std::ios::binary);
+                std::ostringstream buf;
+                if (in.is_open()) {
+                    buf << in.rdbuf();
+                }
+                if (!in.is_open() || in.bad()) {
+                    ctx.diag.add(r.value_pos(*st->get("file")),
+                                 "could not read script file \"" + s.file + "\"",
+                                 "check the path; relative paths start at the experiment "
+                                 "file's directory");
+                } else {
+                    s.text = buf.str();
+                }
+            }
+        }
+        r.finish();
+        spec.scripts.push_back(s);
+    }
+}
+
+} // namespace pglab::lab::spec
