@@ -34,6 +34,9 @@ enum SlotState : int { k_free = 0, k_filling = 1, k_live = 2 };
 struct Slot {
     std::atomic<int> state{k_free};
     std::atomic<pid_t> pid{0};
+    /// The process that registered the slot: a forked child inherits the registry but must
+    /// not stop its parent's servers.
+    std::atomic<pid_t> owner{0};
     char dir[k_path_max] = {};
 };
 
@@ -189,6 +192,7 @@ Result<int> register_dir(const std::string& dir) {
         if (g_slots[i].state.compare_exchange_strong(expected, k_filling)) {
             std::memcpy(g_slots[i].dir, dir.c_str(), dir.size() + 1);
             g_slots[i].pid.store(0);
+            g_slots[i].owner.store(::getpid());
             g_slots[i].state.store(k_live);
             return i;
         }
@@ -211,8 +215,9 @@ void unregister(int slot) {
 
 void cleanup_all() noexcept {
     pid_t pids[k_slots] = {};
+    const pid_t self = ::getpid();
     for (int i = 0; i < k_slots; ++i) {
-        if (g_slots[i].state.load() == k_live) {
+        if (g_slots[i].state.load() == k_live && g_slots[i].owner.load() == self) {
             pids[i] = g_slots[i].pid.exchange(0);
             if (pids[i] > 0) {
                 ::kill(pids[i], SIGQUIT);
@@ -229,7 +234,7 @@ void cleanup_all() noexcept {
     }
     for (auto& slot : g_slots) {
         int expected = k_live;
-        if (slot.state.compare_exchange_strong(expected, k_filling)) {
+        if (slot.owner.load() == self && slot.state.compare_exchange_strong(expected, k_filling)) {
             remove_tree(slot.dir);
             slot.state.store(k_free);
         }

@@ -28,8 +28,9 @@ void set_server_pid(int slot, pid_t pid);
 /// Forgets `slot` (its owner has stopped the server and removed the directory itself).
 void unregister(int slot);
 
-/// Stops every registered server and removes every registered directory now (what the signal
-/// handlers do, without re-raising). Async-signal-safe.
+/// Stops every server and removes every directory registered by this process (not those a
+/// forked child inherited from its parent) now: what the signal handlers do, without
+/// re-raising. Async-signal-safe.
 void cleanup_all() noexcept;
 
 /// Removes `path` and everything under it, without following symbolic links, using only

@@ -243,6 +243,7 @@ class SignalTest : public ::testing::TestWithParam<int> {};
 TEST_P(SignalTest, FatalSignalToTheOwnerLeavesNothingBehind) {
     SKIP_WITHOUT_POSTGRES();
     ParentDir parent;
+    ThrowawayCluster ours = make_cluster(); // inherited by the holder, which must not touch it
     const Holder h = start_holder(parent.path());
     ASSERT_GT(h.server, 0) << "holder could not start a cluster";
     ASSERT_TRUE(fs::exists(h.base / "data"));
@@ -254,6 +255,7 @@ TEST_P(SignalTest, FatalSignalToTheOwnerLeavesNothingBehind) {
     EXPECT_TRUE(pid_gone(h.server));
     EXPECT_TRUE(no_process_in(h.base));
     EXPECT_FALSE(fs::exists(h.base));
+    EXPECT_EQ(*ours.psql("SELECT 1"), "1\n");
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, SignalTest, ::testing::Values(SIGINT, SIGTERM, SIGHUP),

@@ -1,0 +1,23 @@
+// Finding processes from a test: what still runs in a directory (a server and its backends).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <vector>
+
+namespace support {
+
+/// Pids of the processes whose working directory is `dir` or below it (PostgreSQL's server
+/// and backends work in their data directory), read from /proc/<pid>/cwd.
+std::vector<pid_t> processes_in(const std::filesystem::path& dir);
+
+/// Waits until no process works in `dir`; false when some still do after `timeout`.
+bool wait_no_process_in(const std::filesystem::path& dir,
+                        std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+/// Waits until `pid` does not exist; false when it still does after `timeout`.
+bool wait_pid_gone(pid_t pid, std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+} // namespace support

@@ -1,0 +1,95 @@
+// run_command and the locations of the programs under test.
+#include "support/run_command.hpp"
+
+#include "lab/server/installation.hpp"
+#include "util/subprocess.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace support {
+
+namespace {
+
+/// libpq's environment variables: none of the caller's may change what a test talks to.
+const std::vector<std::string> k_libpq_env = {"PGHOST",
+                                              "PGHOSTADDR",
+                                              "PGPORT",
+                                              "PGUSER",
+                                              "PGDATABASE",
+                                              "PGPASSWORD",
+                                              "PGPASSFILE",
+                                              "PGOPTIONS",
+                                              "PGSERVICE",
+                                              "PGSERVICEFILE",
+                                              "PGAPPNAME",
+                                              "PGSSLMODE",
+                                              "PGREQUIRESSL",
+                                              "PGCONNECT_TIMEOUT",
+                                              "PGCLIENTENCODING",
+                                              "PGTARGETSESSIONATTRS",
+                                              "PGGSSENCMODE",
+                                              "PGSYSCONFDIR",
+                                              "PGTZ",
+                                              "PGDATESTYLE",
+                                              "PGLOCALEDIR",
+                                              "PSQLRC",
+                                              "LANGUAGE",
+                                              "LANG"};
+
+} // namespace
+
+CommandResult run_command(const std::vector<std::string>& argv, const EnvOverrides& env,
+                          const std::string& stdin_text, std::chrono::seconds timeout) {
+    pglab::util::SpawnOptions o;
+    o.argv = argv;
+    o.unset_env = k_libpq_env;
+    o.env = {{"LC_ALL", "C"}};
+    o.env.insert(o.env.end(), env.begin(), env.end());
+    if (!stdin_text.empty()) {
+        o.stdin_text = stdin_text;
+    }
+    o.timeout = timeout;
+    o.group = pglab::util::ProcessGroup::own;
+    CommandResult r;
+    auto run = pglab::util::run_process(o);
+    if (!run) {
+        r.err = run.error().message;
+        return r;
+    }
+    r.exit_code = run->status.code;
+    r.signal = run->status.signal;
+    r.out = std::move(run->out);
+    r.err = std::move(run->err);
+    r.timed_out = run->timed_out;
+    return r;
+}
+
+std::string describe(const CommandResult& r) {
+    const std::string how = r.signal != 0 ? fmt::format("signal {}", r.signal)
+                                          : fmt::format("exit code {}", r.exit_code);
+    return fmt::format("{}{}\n--- stdout ---\n{}--- stderr ---\n{}", how,
+                       r.timed_out ? " (timed out)" : "", r.out, r.err);
+}
+
+std::string pglab_binary() {
+    return PGLAB_BINARY;
+}
+
+std::string pgbench_binary() {
+    namespace server = pglab::lab::server;
+    const char* bin = std::getenv("PGLAB_TEST_PG_BIN");
+    auto inst = bin != nullptr && *bin != '\0' ? server::installation_at(bin)
+                                               : server::find_newest_installation();
+    if (inst) {
+        const std::filesystem::path p = inst->client_tool("pgbench");
+        if (p.is_absolute()) {
+            return p.string();
+        }
+    }
+    return "/usr/bin/pgbench";
+}
+
+} // namespace support

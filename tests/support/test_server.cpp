@@ -1,0 +1,56 @@
+// test_server(): a lazily created, process-wide throwaway cluster.
+#include "support/test_server.hpp"
+
+#include "util/log.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+namespace support {
+
+namespace server = pglab::lab::server;
+
+server::ThrowawayCluster& test_server() {
+    // A function-local static: destroyed (server stopped, directory removed) when the test
+    // binary returns from main; the cleanup registry covers signals and crashes.
+    static server::ThrowawayCluster cluster = [] {
+        server::ClusterOptions o;
+        if (const char* bin = std::getenv("PGLAB_TEST_PG_BIN"); bin != nullptr && *bin != '\0') {
+            o.bin_dir = bin;
+        }
+        o.settings = {{"fsync", "off"}};
+        auto c = server::ThrowawayCluster::create(std::move(o));
+        if (!c) {
+            pglab::log::print(c.error());
+            std::fprintf(stderr, "test server could not start: no test can run\n");
+            std::exit(1);
+        }
+        return std::move(*c);
+    }();
+    return cluster;
+}
+
+EnvOverrides server_env(const std::string& dbname) {
+    return test_server().client_env(dbname);
+}
+
+std::vector<std::string> server_args() {
+    const server::ThrowawayCluster& c = test_server();
+    return {"-h", c.socket_dir().string(), "-p", std::to_string(c.port()), "-U", c.user()};
+}
+
+std::string run_sql(const std::string& sql, const std::string& dbname) {
+    auto r = test_server().psql(sql, dbname);
+    if (!r) {
+        ADD_FAILURE() << "SQL failed: " << sql << "\n"
+                      << r.error().message << "\n"
+                      << r.error().detail;
+        return {};
+    }
+    return *r;
+}
+
+} // namespace support
