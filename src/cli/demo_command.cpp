@@ -43,7 +43,7 @@ int run_bench(const std::vector<std::string>& args) {
         argv.push_back(a.data());
     }
     argv.push_back(nullptr);
-    say(util::quote_command(args));
+    say("pglab bench " + util::quote_command({args.begin() + 1, args.end()}));
     return bench_command(static_cast<int>(storage.size()), argv.data());
 }
 
