@@ -56,6 +56,12 @@ constexpr int k_add = 7;
 constexpr int k_mul = 8;
 constexpr int k_unary = 9;
 
+/// pgbench's bison parser fails with "memory exhausted" when its stack would exceed YYMAXDEPTH
+/// (10000) entries; with the initial state, 9998 pending symbols are the most it accepts (9996
+/// nested parentheses around a constant). The parser counts the symbols bison would hold, which
+/// also bounds the recursion of parsing, evaluating and destroying a tree.
+constexpr int k_max_pending_symbols = 9998;
+
 struct BinaryOp {
     int level = 0; ///< 0: not a binary operator
     Func func = Func::add;
@@ -174,6 +180,17 @@ private:
         return m_tok;
     }
 
+    /// Counts `n` more symbols on bison's stack; fails as bison does when it would overflow.
+    void push(int n) {
+        m_pending += n;
+        if (m_pending > k_max_pending_symbols) {
+            const Token& t = peek();
+            fail("memory exhausted", {}, false, t.end > 0 ? t.end - 1 : 0, t.kind == Tok::end);
+        }
+    }
+
+    void pop(int n) { m_pending -= n; }
+
     [[noreturn]] void syntax_error() {
         // Position of the last byte of the lookahead token (of the newline for an end of
         // line; of the last byte of input at the end).
@@ -235,7 +252,9 @@ private:
                 syntax_error(); // non-associative: a < b < c
             }
             take();
+            push(2); // the left operand and the operator
             ExprPtr rhs = parse_expr(op.level + 1);
+            pop(2);
             lhs = op.swap ? make_op(op.func, std::move(rhs), std::move(lhs))
                           : make_op(op.func, std::move(lhs), std::move(rhs));
             last_cmp = op.level == k_cmp ? k_cmp : 0;
@@ -270,32 +289,42 @@ private:
         return negate ? make_not(std::move(e)) : std::move(e);
     }
 
+    /// parse_expr(min_level) after a prefix token that stays on bison's stack meanwhile.
+    ExprPtr parse_operand(int min_level) {
+        push(1);
+        ExprPtr e = parse_expr(min_level);
+        pop(1);
+        return e;
+    }
+
     ExprPtr parse_prefix() {
+        push(1); // the operand itself
+        pop(1);
         const Token t = peek();
         switch (t.kind) {
         case Tok::lparen: {
             take();
-            ExprPtr e = parse_expr(0);
+            ExprPtr e = parse_operand(0);
             expect(Tok::rparen);
             return e;
         }
         case Tok::plus:
             take();
-            return parse_expr(k_unary);
+            return parse_operand(k_unary);
         case Tok::minus:
             take();
             if (peek().kind == Tok::maxint_plus_one) {
                 take();
                 return make_const(Value::integer(INT64_MIN));
             }
-            return make_op(Func::sub, make_const(Value::integer(0)), parse_expr(k_unary));
+            return make_op(Func::sub, make_const(Value::integer(0)), parse_operand(k_unary));
         case Tok::tilde:
             // `'~' expr` has the bitwise level in exprparse.y: ~1 + 2 is ~(1 + 2).
             take();
-            return make_op(Func::bitxor, make_const(Value::integer(-1)), parse_expr(k_bit + 1));
+            return make_op(Func::bitxor, make_const(Value::integer(-1)), parse_operand(k_bit + 1));
         case Tok::not_kw:
             take();
-            return make_not(parse_expr(k_not));
+            return make_not(parse_operand(k_not));
         case Tok::null_kw:
             take();
             return make_const(Value::null());
@@ -340,6 +369,7 @@ private:
             fail("unexpected function name", std::string(name.text), true, name.end - 1, false);
         }
         expect(Tok::lparen);
+        push(2); // the function name and '('
         ExprPtr call = make_func(info->func);
         // elist: empty | expr | elist ',' expr  (so "f(,1)" is f(1), as in pgbench)
         if (peek().kind != Tok::rparen && peek().kind != Tok::comma) {
@@ -350,6 +380,7 @@ private:
             call->args.push_back(parse_expr(0));
         }
         expect(Tok::rparen);
+        pop(2);
         check_arity(*info, *call);
         return call;
     }
@@ -386,6 +417,7 @@ private:
     ExprPtr parse_case() {
         // Arguments: when1, then1, ..., whenN, thenN, else (NULL when absent).
         ExprPtr e = make_func(Func::case_);
+        push(2); // CASE and the pending WHEN ... THEN ... list
         if (peek().kind != Tok::when_kw) {
             syntax_error();
         }
@@ -402,6 +434,7 @@ private:
             e->args.push_back(make_const(Value::null()));
         }
         expect(Tok::end_kw);
+        pop(2);
         return e;
     }
 
@@ -412,6 +445,7 @@ private:
     Token m_tok;
     bool m_peeked = false;
     size_t m_last_end = 0;
+    int m_pending = 1; ///< symbols (and the initial state) bison's stack would hold
 };
 
 } // namespace

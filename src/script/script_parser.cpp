@@ -321,7 +321,8 @@ private:
             unit = words[2].text;
             unit_offset = words[2].offset;
         }
-        const std::string& amount = words[1].text;
+        // A copy: splitting "10ms" appends the unit to `words`, which may reallocate it.
+        const std::string amount = words[1].text;
         if (amount[0] != ':') {
             // Split "10ms" into the number and the unit; the number must start with a digit.
             size_t i = 0;
