@@ -1,0 +1,81 @@
+// The engine under conditions pgbench handles badly: hundreds of clients on two threads, and a
+// server that dies during the run.
+#include "lab/server/throwaway_cluster.hpp"
+#include "support/run_command.hpp"
+#include "util/subprocess.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
+namespace {
+
+using pglab::lab::server::ClusterOptions;
+using pglab::lab::server::ThrowawayCluster;
+
+ThrowawayCluster make_cluster(int max_connections) {
+    ClusterOptions opts;
+    opts.settings.push_back({"max_connections", std::to_string(max_connections)});
+    opts.settings.push_back({"fsync", "off"});
+    auto c = ThrowawayCluster::create(opts);
+    if (!c) {
+        ADD_FAILURE() << c.error().message;
+        std::exit(1);
+    }
+    return std::move(*c);
+}
+
+std::vector<std::string> bench_args(const ThrowawayCluster& c, std::vector<std::string> args) {
+    std::vector<std::string> argv = {
+        support::pglab_binary(),  "bench", "-h",    c.socket_dir().string(), "-p",
+        std::to_string(c.port()), "-U",    c.user()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.emplace_back("postgres");
+    return argv;
+}
+
+TEST(BenchEngine, FiveHundredClientsOnTwoThreads) {
+    ThrowawayCluster c = make_cluster(520);
+    auto init = support::run_command(bench_args(c, {"-i", "-q"}));
+    ASSERT_EQ(init.exit_code, 0) << support::describe(init);
+    auto r = support::run_command(bench_args(c, {"-c", "500", "-j", "2", "-t", "4", "-S", "-n"}));
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+    EXPECT_NE(r.out.find("number of transactions actually processed: 2000/2000"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
+}
+
+TEST(BenchEngine, ServerDeathEndsTheRunWithExitTwo) {
+    ThrowawayCluster c = make_cluster(50);
+    auto init = support::run_command(bench_args(c, {"-i", "-q"}));
+    ASSERT_EQ(init.exit_code, 0) << support::describe(init);
+
+    pglab::util::SpawnOptions opts;
+    opts.argv = bench_args(c, {"-c", "4", "-j", "2", "-T", "60", "-n"});
+    opts.output = pglab::util::Output::file;
+    opts.output_path = c.base_dir().string() + "/bench.out";
+    auto child = pglab::util::ChildProcess::start(opts);
+    ASSERT_TRUE(child) << child.error().message;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    const auto killed_at = std::chrono::steady_clock::now();
+    ASSERT_TRUE(c.stop_server());
+    auto status = child->wait(std::chrono::milliseconds(15000));
+    ASSERT_TRUE(status.has_value()) << "pglab bench still running 15 s after the server died";
+    const auto took = std::chrono::steady_clock::now() - killed_at;
+    EXPECT_EQ(status->code, 2) << status->describe();
+    EXPECT_LT(took, std::chrono::seconds(10));
+    std::ifstream in(opts.output_path);
+    const std::string output((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+    EXPECT_NE(output.find("number of transactions actually processed: "), std::string::npos)
+        << output;
+    EXPECT_NE(output.find("Run was aborted; the above results are incomplete."), std::string::npos)
+        << output;
+}
+
+} // namespace
