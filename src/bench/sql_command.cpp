@@ -20,7 +20,7 @@ std::string_view trim_newline(const char* msg) {
 }
 
 int prepared_index(const script::Command& cmd) {
-    return std::atoi(cmd.prepared_name.c_str() + 2); // "P_<k>"
+    return cmd.prepared_index;
 }
 
 } // namespace

@@ -39,8 +39,10 @@ void Worker::record_tx(Client& c, usec_t now, bool skipped) {
     const double lag = static_cast<double>(c.tx_begin - c.tx_scheduled);
     const usec_t service = now - c.tx_begin;
     add_tx(m_total, c, skipped, latency, lag, service, m_config);
-    add_tx(m_scripts[static_cast<size_t>(c.script)].tx, c, skipped, latency, lag, service,
-           m_config);
+    if (m_scripts.size() > 1) { // with one script its statistics are the totals (see run())
+        add_tx(m_scripts[static_cast<size_t>(c.script)].tx, c, skipped, latency, lag, service,
+               m_config);
+    }
 
     roll_second(now);
     if (skipped) {

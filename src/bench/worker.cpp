@@ -96,6 +96,9 @@ void Worker::run() {
     }
     loop();
     m_log.finish(now_us());
+    if (m_scripts.size() == 1) {
+        m_scripts[0].tx = m_total; // record_tx keeps only the totals when there is one script
+    }
     m_shared.series.add(m_second);
     m_second.clear();
 }

@@ -61,6 +61,7 @@ struct Command {
     std::string parameterized_sql; ///< extended/prepared: ":name" replaced by $1..$n
     std::vector<int> param_slots;  ///< extended/prepared: variable slot of $1..$n
     std::string prepared_name;     ///< prepared: "P_<k>", numbered across all scripts
+    int prepared_index = -1;       ///< prepared: k, for per-connection bookkeeping
     ResultVars result_vars = ResultVars::none;
     std::string var_prefix; ///< prefix of \gset / \aset variable names
     bool is_copy = false;   ///< a COPY statement: pgbench aborts the client on it

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 
 namespace pglab::script {
 
@@ -56,7 +57,7 @@ public:
         case ExprKind::variable: {
             Result<Value> r = m_ctx.vars.get(e.var_slot);
             if (!r) {
-                m_err = std::move(r.error());
+                m_err.emplace(std::move(r.error()));
                 return false;
             }
             out = *r;
@@ -71,11 +72,12 @@ public:
         return false;
     }
 
-    Error m_err;
+    /// Set on failure only: an engaged Error costs four strings, the success path pays nothing.
+    std::optional<Error> m_err;
 
 private:
     bool error(std::string msg) {
-        m_err = Error(std::move(msg));
+        m_err.emplace(std::move(msg));
         return false;
     }
 
@@ -551,7 +553,7 @@ Result<Value> evaluate(const Expr& e, EvalContext& ctx) {
     Evaluator ev(ctx);
     Value out;
     if (!ev.eval(e, out)) {
-        return Unexpected{std::move(ev.m_err)};
+        return Unexpected{std::move(*ev.m_err)};
     }
     return out;
 }

@@ -88,6 +88,7 @@ Status ScriptSet::compile(QueryMode mode) {
                 continue;
             }
             if (mode == QueryMode::prepared) {
+                c.prepared_index = prepared;
                 c.prepared_name = "P_" + std::to_string(prepared++);
             }
             const bool ok = scan_variables(

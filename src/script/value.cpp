@@ -2,6 +2,7 @@
 // spelling).
 #include "script/value.hpp"
 
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -18,9 +19,12 @@ void append_value_text(const Value& v, std::string& out) {
     case ValueType::boolean:
         out.append(v.u.b ? "true" : "false");
         return;
-    case ValueType::integer:
-        n = std::snprintf(buf, sizeof(buf), "%" PRId64, v.u.i);
+    case ValueType::integer: {
+        // to_chars: the hot path of every substituted integer, ~10x cheaper than snprintf
+        const auto r = std::to_chars(buf, buf + sizeof(buf), v.u.i);
+        n = static_cast<int>(r.ptr - buf);
         break;
+    }
     case ValueType::real:
         n = format_double(v.u.d, buf, sizeof(buf));
         break;
