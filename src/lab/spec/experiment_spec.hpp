@@ -106,14 +106,8 @@ struct Matrix {
     std::optional<FilterExpr> filter;
     SourcePos filter_pos;
 
-    const MatrixVariable* find(std::string_view name) const {
-        for (const auto& v : variables) {
-            if (v.name == name) {
-                return &v;
-            }
-        }
-        return nullptr;
-    }
+    /// The variable with full name `name`, or null.
+    const MatrixVariable* find(std::string_view name) const;
 };
 
 enum class StepType {
@@ -164,6 +158,10 @@ struct Step {
     std::string expect_plan;           ///< explain: a node type the plan must contain
     bool analyze = true;               ///< explain
     bool measure = true;               ///< probes around this step (false: not recorded)
+    /// false: the step runs in every run. true: it runs on a server only when it has not run
+    /// there yet with the same expanded fields (see RunValues::fingerprint): `init` with
+    /// `--scale=${scale}` runs once per server and scale, not before every run.
+    bool once = false;
 };
 
 enum class RunOrder {
@@ -199,23 +197,11 @@ struct ExperimentSpec {
     OnError on_error = OnError::stop;
     std::int64_t run_timeout_ms = 0; ///< 0 = none
 
-    const ServerSpec* find_server(std::string_view n) const {
-        for (const auto& s : servers) {
-            if (s.name == n) {
-                return &s;
-            }
-        }
-        return nullptr;
-    }
+    /// The server named `n`, or null.
+    const ServerSpec* find_server(std::string_view n) const;
 
-    const ScriptSpec* find_script(std::string_view n) const {
-        for (const auto& s : scripts) {
-            if (s.name == n) {
-                return &s;
-            }
-        }
-        return nullptr;
-    }
+    /// The script named `n`, or null.
+    const ScriptSpec* find_script(std::string_view n) const;
 };
 
 } // namespace pglab::lab::spec

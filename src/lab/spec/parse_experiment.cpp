@@ -71,10 +71,14 @@ ParseOutcome parse_experiment_text(std::string_view text, const std::string& fil
     try {
         root = toml::parse(text, file);
     } catch (const toml::parse_error& e) {
-        out.diagnostics.add(pos_of(e.source(), file),
-                            "invalid TOML: " + std::string(e.description()),
-                            "fix the TOML syntax at this place (strings need quotes, arrays are "
-                            "[a, b], tables start with [name])");
+        const std::string what(e.description());
+        std::string hint = "fix the TOML syntax at this place (strings need quotes, arrays are "
+                           "[a, b], tables start with [name])";
+        if (what.find("escape sequence") != std::string::npos) {
+            hint = "in \"...\" and \"\"\"...\"\"\" strings a backslash starts an escape: write "
+                   "scripts (\\set, \\sleep) in '''...''' literal strings, or double the backslash";
+        }
+        out.diagnostics.add(pos_of(e.source(), file), "invalid TOML: " + what, hint);
         return out;
     }
     ExperimentSpec spec;

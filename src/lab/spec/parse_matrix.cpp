@@ -216,6 +216,13 @@ void parse_matrix(const toml::node* node, ParseContext& ctx, ExperimentSpec& spe
     for (const auto& e : entries) {
         add_variable(e, ctx, spec);
     }
+    const auto* duration = spec.matrix.find("duration");
+    if (duration != nullptr && spec.matrix.find("transactions") != nullptr) {
+        ctx.diag.add(spec.matrix.find("transactions")->pos,
+                     "\"duration\" and \"transactions\" cannot both be matrix variables",
+                     "a bench run is bounded by time (--time) or by transactions (--transactions), "
+                     "not both: keep one");
+    }
     if (filter != nullptr) {
         const auto* s = filter->as_string();
         spec.matrix.filter_pos = pos_of(filter->source(), ctx.file);

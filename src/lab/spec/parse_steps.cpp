@@ -292,6 +292,7 @@ std::optional<Step> read_step(const toml::table& t, std::size_t index, ParseCont
     step.measure = step.type == StepType::bench || step.type == StepType::timed_sql
                    || step.type == StepType::explain;
     step.measure = typed.boolean("measure", "measure = false").value_or(step.measure);
+    step.once = typed.boolean("once", "once = true").value_or(false);
     read_when(typed, ctx, step);
     read_type_keys(typed, ctx, step);
     typed.finish(k_step_keys, "other step types");

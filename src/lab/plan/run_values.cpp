@@ -1,0 +1,171 @@
+// lab/plan: per-run variable values, step expansion and implied arguments.
+#include "lab/plan/run_values.hpp"
+
+#include "lab/spec/template_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace pglab::lab::plan {
+
+std::optional<spec::Scalar> RunValues::lookup(std::string_view name) const {
+    if (const auto* v = m_cell.find(name)) {
+        return *v;
+    }
+    if (name == "server") {
+        return spec::Scalar{m_cell.server, {}};
+    }
+    if (name == "repetition") {
+        return spec::Scalar{std::int64_t{m_run.repetition}, {}};
+    }
+    if (name == "warmup") {
+        return spec::Scalar{m_run.warmup, {}};
+    }
+    if (name == "run") {
+        return spec::Scalar{static_cast<std::int64_t>(m_run.ordinal), {}};
+    }
+    return std::nullopt;
+}
+
+Result<std::string> RunValues::expand(const spec::TextField& field) const {
+    auto out = spec::expand_template(field.text, [&](std::string_view name) {
+        auto v = lookup(name);
+        return v ? std::optional<std::string>(v->text()) : std::nullopt;
+    });
+    if (!out) {
+        return make_error(field.pos.to_string() + ": " + out.error().message);
+    }
+    return out;
+}
+
+Result<bool> RunValues::applies(const spec::Step& step) const {
+    if (!step.when) {
+        return true;
+    }
+    auto verdict = step.when->evaluate([&](std::string_view name) { return lookup(name); });
+    if (!verdict) {
+        return make_error(Error(step.when_pos.to_string() + ": \"when\" fails for cell "
+                                + m_cell.label() + ": " + verdict.error().message)
+                              .with_hint("compare numbers with numbers, strings with strings"));
+    }
+    return verdict;
+}
+
+namespace {
+
+/// Whether `args` sets the option with the short form `short_opt` ('\0' for none) or the long
+/// form `long_opt` ("--long" or "--long=value"; abbreviations of long options, which getopt
+/// also accepts, are not recognised: experiment files spell options out).
+bool sets_option(const std::vector<std::string>& args, char short_opt, std::string_view long_opt) {
+    for (const auto& a : args) {
+        if (short_opt != '\0' && a.size() >= 2 && a[0] == '-' && a[1] == short_opt) {
+            return true;
+        }
+        const std::string l = "--" + std::string(long_opt);
+        if (a == l || a.rfind(l + "=", 0) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+Result<std::vector<std::string>> RunValues::arguments(const spec::Step& step) const {
+    std::vector<std::string> own;
+    for (const auto& f : step.options) {
+        PGLAB_TRY_ASSIGN(std::string a, expand(f));
+        own.push_back(std::move(a));
+    }
+    std::vector<std::string> implied;
+    const auto imply = [&](std::string_view var, char short_opt, std::string_view long_opt,
+                           char conflict_short = '\0', std::string_view conflict_long = {}) {
+        const auto* v = m_cell.find(var);
+        if (v == nullptr || sets_option(own, short_opt, long_opt)
+            || (!conflict_long.empty() && sets_option(own, conflict_short, conflict_long))) {
+            return;
+        }
+        implied.push_back("--" + std::string(long_opt) + "=" + v->text());
+    };
+    if (step.type == spec::StepType::init) {
+        imply("scale", 's', "scale");
+    } else if (step.type == spec::StepType::bench) {
+        imply("clients", 'c', "client");
+        imply("threads", 'j', "jobs");
+        imply("duration", 'T', "time", 't', "transactions");
+        imply("transactions", 't', "transactions", 'T', "time");
+        imply("rate", 'R', "rate");
+        for (const auto& b : m_cell.bindings) {
+            if (b.name.rfind("vars.", 0) == 0) {
+                implied.push_back("--define=" + b.name.substr(5) + "=" + b.value.text());
+            }
+        }
+    }
+    implied.insert(implied.end(), own.begin(), own.end());
+    return implied;
+}
+
+std::string RunValues::server_of(const spec::ExperimentSpec& spec, const spec::Step& step) const {
+    if (!step.server.empty()) {
+        return step.server;
+    }
+    for (const auto& s : spec.sessions) {
+        if (s.name == step.session && !s.server.empty()) {
+            return s.server;
+        }
+    }
+    return m_cell.server;
+}
+
+Result<std::string> RunValues::fingerprint(const spec::ExperimentSpec& spec,
+                                           const spec::Step& step) const {
+    // fields joined with a unit separator, which experiment files do not use in fields
+    std::string out = server_of(spec, step) + '\x1f' + spec::step_type_name(step.type);
+    for (const auto& f : step.statements) {
+        PGLAB_TRY_ASSIGN(std::string s, expand(f));
+        out += '\x1f' + s;
+    }
+    PGLAB_TRY_ASSIGN(std::vector<std::string> args, arguments(step));
+    for (const auto& a : args) {
+        out += '\x1f' + a;
+    }
+    for (const auto& ref : step.scripts) {
+        out += '\x1f' + ref.name + "@" + std::to_string(ref.weight);
+    }
+    PGLAB_TRY_ASSIGN(std::string command, expand(step.command));
+    out += '\x1f' + command + '\x1f' + step.mode + '\x1f' + std::to_string(step.duration_ms);
+    return out;
+}
+
+std::vector<spec::Setting> effective_settings(const spec::ExperimentSpec& spec, const Cell& cell,
+                                              std::string_view server) {
+    const auto same = [](std::string_view a, std::string_view b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+            return std::tolower(static_cast<unsigned char>(x))
+                   == std::tolower(static_cast<unsigned char>(y));
+        });
+    };
+    std::vector<spec::Setting> out;
+    if (const auto* s = spec.find_server(server)) {
+        out = s->settings;
+    }
+    if (server != cell.server) {
+        return out;
+    }
+    for (const auto& var : spec.matrix.variables) {
+        if (var.kind != spec::VariableKind::setting) {
+            continue;
+        }
+        const auto* v = cell.find(var.name);
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const spec::Setting& x) { return same(x.name, var.key); });
+        if (it != out.end()) {
+            it->value = *v;
+        } else {
+            out.push_back(spec::Setting{var.key, *v, var.pos});
+        }
+    }
+    return out;
+}
+
+} // namespace pglab::lab::plan
