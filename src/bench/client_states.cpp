@@ -254,6 +254,7 @@ bool Worker::on_retry(Client& c) {
         ++cs.retries;
         ++c.tries;
         c.prng = c.prng_at_start;
+        c.tx_error = TxError::none; // the new attempt starts clean: its outcome is its own
         c.command = 0;
         c.state = ClientState::start_command;
         return true;
