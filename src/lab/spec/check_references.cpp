@@ -71,7 +71,7 @@ void choose_default_server(ParseContext& ctx, ExperimentSpec& spec, const Source
         spec.default_server = primaries.front();
     } else if (spec.matrix.find("server") == nullptr && !primaries.empty()) {
         ctx.diag.add(spec.servers.front().pos,
-                     "several servers (" + quoted_list(primaries)
+                     "several servers (" + quoted_list(primaries, ", ")
                          + ") and nothing says which one the runs use",
                      "add server = \"" + primaries.front()
                          + "\" at the top of the file, or a \"server\" variable in [matrix]");

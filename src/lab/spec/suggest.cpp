@@ -63,11 +63,11 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
     return best.empty() ? std::string() : " (did you mean \"" + best + "\"?)";
 }
 
-std::string quoted_list(const std::vector<std::string>& names) {
+std::string quoted_list(const std::vector<std::string>& names, std::string_view last) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) {
         if (i > 0) {
-            out += i + 1 == names.size() ? " or " : ", ";
+            out += i + 1 == names.size() ? last : std::string_view(", ");
         }
         out += "\"" + names[i] + "\"";
     }

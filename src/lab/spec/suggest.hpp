@@ -15,7 +15,7 @@ std::string closest_name(std::string_view word, const std::vector<std::string>& 
 /// " (did you mean "x"?)" for the closest candidate, or "" when there is none.
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 
-/// "a", "b" and "c" (quoted, for hints listing the allowed values).
-std::string quoted_list(const std::vector<std::string>& names);
+/// "a", "b" or "c" (quoted, for hints listing the allowed values); `last` replaces " or ".
+std::string quoted_list(const std::vector<std::string>& names, std::string_view last = " or ");
 
 } // namespace pglab::lab::spec
