@@ -140,7 +140,10 @@ Result<RunResult> run(RunConfig& config) {
         c->id = i;
         c->prng.seed(base.next_u64());
         for (const auto& d : config.defines) {
-            c->vars.set_string(table.find(d.name), d.value);
+            // A -D variable that no script mentions has no slot and is never read.
+            if (const int slot = table.find(d.name); slot >= 0) {
+                c->vars.set_string(slot, d.value);
+            }
         }
         clients.push_back(std::move(c));
     }
