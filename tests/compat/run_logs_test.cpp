@@ -1,0 +1,266 @@
+// pgbench's throttling, latency-limit and -l log cases (001_pgbench_with_server.pl, PGBENCH.md
+// §8.4) run with pgbench and with `pglab bench`: same exit code, same stdout keys in order, the
+// TAP regexes on both, the same log file shapes; plus an aggregated log that must add up to the
+// reported total.
+#include "support/compat.hpp"
+#include "support/run_command.hpp"
+#include "support/test_server.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* k_db = "h8_logs";
+
+/// A fresh directory for one program's files.
+fs::path make_dir(const std::string& name) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("pglab_run_logs_" + std::to_string(::getpid())) / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::vector<std::string> words(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;) {
+        out.push_back(w);
+    }
+    return out;
+}
+
+/// Runs `program` (pgbench or pglab bench) with `args` on the test database.
+support::CommandResult run_bench(bool pglab, const std::vector<std::string>& args) {
+    std::vector<std::string> argv;
+    if (pglab) {
+        argv = {support::pglab_binary(), "bench"};
+    } else {
+        argv = {support::pgbench_binary()};
+    }
+    argv.insert(argv.end(), args.begin(), args.end());
+    return support::run_command(argv, support::server_env(k_db), {}, std::chrono::seconds(120));
+}
+
+/// stdout keys without the version banner (pgbench's and pglab's differ by design) and with
+/// numbers masked (-r lines start with measured figures).
+std::vector<std::string> keys(const std::string& out) {
+    static const std::regex number(R"(-?\d+(\.\d+)?)");
+    std::vector<std::string> k = support::stdout_keys(out);
+    if (!k.empty()
+        && (k.front().rfind("pgbench (", 0) == 0 || k.front().rfind("pglab (", 0) == 0)) {
+        k.erase(k.begin());
+    }
+    for (auto& key : k) {
+        key = std::regex_replace(key, number, "N");
+    }
+    return k;
+}
+
+/// Same exit code; pglab's keys start with pgbench's (pglab adds its percentile block).
+void expect_same_shape(const support::CommandResult& pg, const support::CommandResult& lab) {
+    EXPECT_EQ(pg.exit_code, lab.exit_code) << support::describe(pg) << support::describe(lab);
+    const auto a = keys(pg.out);
+    auto b = keys(lab.out);
+    ASSERT_GE(b.size(), a.size()) << support::describe(lab);
+    b.resize(a.size());
+    EXPECT_EQ(a, b) << support::describe(pg) << support::describe(lab);
+}
+
+void expect_matches(const std::string& text, const std::string& re, const std::string& what) {
+    EXPECT_TRUE(std::regex_search(text, std::regex(re))) << what << " !~ /" << re << "/:\n" << text;
+}
+
+std::vector<fs::path> files_in(const fs::path& dir) {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        out.push_back(e.path());
+    }
+    return out;
+}
+
+std::vector<std::string> read_lines(const fs::path& p) {
+    std::ifstream in(p);
+    std::vector<std::string> out;
+    for (std::string line; std::getline(in, line);) {
+        out.push_back(line);
+    }
+    return out;
+}
+
+/// pgbench_log_check(): `n` files named prefix\.\d+(\.\d+)?, between min and max lines in all,
+/// each matching `line_re`.
+void check_logs(const fs::path& dir, const std::string& prefix, size_t nfiles, size_t min_lines,
+                size_t max_lines, const std::string& line_re) {
+    const auto files = files_in(dir);
+    ASSERT_EQ(files.size(), nfiles) << dir;
+    const std::regex name_re(prefix + R"(\.\d+(\.\d+)?)");
+    const std::regex line(line_re);
+    size_t total = 0;
+    for (const auto& f : files) {
+        EXPECT_TRUE(std::regex_match(f.filename().string(), name_re)) << f;
+        for (const auto& l : read_lines(f)) {
+            EXPECT_TRUE(std::regex_match(l, line)) << f << ": " << l;
+            ++total;
+        }
+    }
+    EXPECT_GE(total, min_lines);
+    EXPECT_LE(total, max_lines);
+}
+
+class RunLogsTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        support::run_sql(std::string("drop database if exists ") + k_db);
+        support::run_sql(std::string("create database ") + k_db);
+        const auto init = support::run_command({support::pgbench_binary(), "-i", "-q"},
+                                               support::server_env(k_db));
+        ASSERT_EQ(init.exit_code, 0) << support::describe(init);
+        s_dir = make_dir("scripts");
+        std::ofstream(s_dir / "001_pgbench_sleep") << "\\sleep 2ms\n";
+    }
+
+    static void TearDownTestSuite() {
+        fs::remove_all(s_dir.parent_path());
+        support::run_sql(std::string("drop database if exists ") + k_db);
+    }
+
+    static fs::path s_dir;
+};
+
+fs::path RunLogsTest::s_dir;
+
+TEST_F(RunLogsTest, Throttling) {
+    const auto args = words("-t 100 -S --rate=100000 --latency-limit=1000000 -c 2 -n -r");
+    const auto pg = run_bench(false, args);
+    const auto lab = run_bench(true, args);
+    expect_same_shape(pg, lab);
+    for (const auto* r : {&pg, &lab}) {
+        EXPECT_EQ(r->exit_code, 0);
+        expect_matches(r->out, R"(processed: 200/200)", "stdout");
+        expect_matches(r->out, R"(builtin: select only)", "stdout");
+        EXPECT_EQ(r->err, "");
+    }
+}
+
+TEST_F(RunLogsTest, LateThrottling) {
+    auto args = words("-t 10 --rate=100000 --latency-limit=1 -n -r");
+    args.push_back("-f");
+    args.push_back((s_dir / "001_pgbench_sleep").string());
+    const auto pg = run_bench(false, args);
+    const auto lab = run_bench(true, args);
+    expect_same_shape(pg, lab);
+    for (const auto* r : {&pg, &lab}) {
+        EXPECT_EQ(r->exit_code, 0);
+        expect_matches(r->out, R"(processed: [01]/10)", "stdout");
+        expect_matches(r->out, R"(type: .*/001_pgbench_sleep)", "stdout");
+        expect_matches(r->out, R"(above the 1.0 ms latency limit: [01]/)", "stdout");
+        EXPECT_EQ(r->err, "");
+    }
+}
+
+TEST_F(RunLogsTest, LogsWithSampling) {
+    for (const bool pglab : {false, true}) {
+        SCOPED_TRACE(pglab ? "pglab" : "pgbench");
+        const fs::path dir = make_dir(pglab ? "sampling_pglab" : "sampling_pgbench");
+        auto args = words("-n -S -t 50 -c 2 --log --sampling-rate=0.5");
+        args.push_back("--log-prefix=" + (dir / "001_pgbench_log_2").string());
+        const auto r = run_bench(pglab, args);
+        EXPECT_EQ(r.exit_code, 0) << support::describe(r);
+        expect_matches(r.out, "select only", "stdout");
+        expect_matches(r.out, "processed: 100/100", "stdout");
+        EXPECT_EQ(r.err, "");
+        check_logs(dir, "001_pgbench_log_2", 1, 8, 92, R"([01] \d{1,2} \d+ \d \d+ \d+)");
+    }
+}
+
+TEST_F(RunLogsTest, LogsContents) {
+    for (const bool pglab : {false, true}) {
+        SCOPED_TRACE(pglab ? "pglab" : "pgbench");
+        const fs::path dir = make_dir(pglab ? "contents_pglab" : "contents_pgbench");
+        auto args = words("-n -b select-only -t 10 -l");
+        args.push_back("--log-prefix=" + (dir / "001_pgbench_log_3").string());
+        const auto r = run_bench(pglab, args);
+        EXPECT_EQ(r.exit_code, 0) << support::describe(r);
+        expect_matches(r.out, "select only", "stdout");
+        expect_matches(r.out, "processed: 10/10", "stdout");
+        EXPECT_EQ(r.err, "");
+        check_logs(dir, "001_pgbench_log_3", 1, 10, 10, R"(0 \d{1,2} \d+ \d \d+ \d+)");
+    }
+}
+
+/// -l with a prefix in a missing directory: pgbench's message and exit 1, no report.
+TEST_F(RunLogsTest, UnwritableLogPrefixFailsBeforeTheRun) {
+    const auto args = words("-n -S -t 10 -l --log-prefix=/nonexistent/dir/pfx");
+    const auto pg = run_bench(false, args);
+    const auto lab = run_bench(true, args);
+    EXPECT_EQ(pg.exit_code, 1) << support::describe(pg);
+    EXPECT_EQ(lab.exit_code, 1) << support::describe(lab);
+    for (const auto* r : {&pg, &lab}) {
+        expect_matches(r->err,
+                       R"(could not open logfile "/nonexistent/dir/pfx\.\d+": No such file or )"
+                       R"(directory)",
+                       "stderr");
+        EXPECT_EQ(r->out.find("transaction type"), std::string::npos) << r->out;
+    }
+    // The file names hold each process's pid.
+    static const std::regex pid(R"(pfx\.\d+)");
+    EXPECT_EQ(std::regex_replace(support::normalise_stderr(pg.err), pid, "pfx.PID"),
+              std::regex_replace(support::normalise_stderr(lab.err), pid, "pfx.PID"));
+}
+
+/// --aggregate-interval 1 over -T 3 with 2 threads: the per-thread interval lines (pgbench's 15
+/// columns) of pglab add up to the reported number of transactions.
+TEST_F(RunLogsTest, AggregatedLogSumsToReportedTotal) {
+    for (const bool pglab : {false, true}) {
+        SCOPED_TRACE(pglab ? "pglab" : "pgbench");
+        const fs::path dir = make_dir(pglab ? "agg_pglab" : "agg_pgbench");
+        auto args = words("-n -S -T 3 -c 2 -j 2 -l --aggregate-interval 1");
+        args.push_back("--log-prefix=" + (dir / "agg").string());
+        const auto r = run_bench(pglab, args);
+        ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(actually processed: (\d+))")));
+        const long long reported = std::stoll(m[1]);
+        const auto files = files_in(dir);
+        ASSERT_EQ(files.size(), 2u);
+        long long sum = 0;
+        for (const auto& f : files) {
+            const auto lines = read_lines(f);
+            EXPECT_GE(lines.size(), 3u) << f; // 3 s aligned to wall-clock seconds: 3 or 4
+            EXPECT_LE(lines.size(), 5u) << f;
+            long long prev = 0;
+            for (const auto& l : lines) {
+                const auto cols = words(l);
+                ASSERT_EQ(cols.size(), 15u) << l;
+                const long long start = std::stoll(cols[0]);
+                if (prev != 0) {
+                    EXPECT_EQ(start, prev + 1) << "intervals are consecutive: " << l;
+                }
+                prev = start;
+                sum += std::stoll(cols[1]);
+            }
+        }
+        if (pglab) {
+            EXPECT_EQ(sum, reported);
+        } else {
+            // pgbench 15 drops each thread's last, partial interval at the end of the run;
+            // pglab writes it, so that the log adds up.
+            EXPECT_LE(sum, reported);
+        }
+        EXPECT_GT(reported, 0);
+    }
+}
+
+} // namespace
