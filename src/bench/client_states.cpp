@@ -280,6 +280,9 @@ bool Worker::on_end_tx(Client& c) {
         abort_client(c);
         return true;
     }
+    // As pgbench's CSTATE_END_TX: the transaction is counted before the open-block check.
+    usec_t now = now_us();
+    record_tx(c, now, false);
     if (c.tx_error == TxError::none && c.conn.in_transaction_block()) {
         log::error("client {} aborted: end of script reached without completing the last "
                    "transaction",
@@ -287,8 +290,6 @@ bool Worker::on_end_tx(Client& c) {
         abort_client(c);
         return true;
     }
-    usec_t now = now_us();
-    record_tx(c, now, false);
     ++c.tx_done;
     if (m_config.connect_per_tx) {
         c.conn.close();
