@@ -2,6 +2,7 @@
 #include "lab/spec/parse_parts.hpp"
 #include "lab/spec/toml_reader.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -66,6 +67,10 @@ void read_settings(const toml::node* node, TableReader& r, ParseContext& ctx, Se
             s.settings.push_back(Setting{std::string(k.str()), *sc, kp});
         }
     }
+    // TOML tables iterate in key order; keep the order of the file
+    std::stable_sort(s.settings.begin(), s.settings.end(), [](const Setting& a, const Setting& b) {
+        return std::pair(a.pos.line, a.pos.column) < std::pair(b.pos.line, b.pos.column);
+    });
 }
 
 void read_environment(const toml::node* node, TableReader& r, ParseContext& ctx, ServerSpec& s) {

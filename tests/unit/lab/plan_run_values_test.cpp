@@ -1,0 +1,184 @@
+// tests/unit/lab: what a run makes of the steps: `${name}` values, `when`, the bench and init
+// arguments the matrix implies, `once` fingerprints and effective server settings.
+#include "lab/plan/run_values.hpp"
+
+#include <gmock/gmock.h>
+
+#include "spec_test_util.hpp"
+
+namespace pglab::lab::plan {
+namespace {
+
+using spec::testing::parse_ok;
+using ::testing::ElementsAre;
+
+struct Fixture {
+    spec::ExperimentSpec spec;
+    Plan plan;
+};
+
+Fixture make(const std::string& text, std::uint64_t seed = 1) {
+    Fixture f{parse_ok(text), {}};
+    auto p = build_plan(f.spec, seed);
+    EXPECT_TRUE(p) << p.error().message;
+    if (p) {
+        f.plan = *p;
+    }
+    return f;
+}
+
+TEST(PlanRunValuesTest, BenchArgumentsFromTheMatrix) {
+    auto f = make(R"toml(
+[matrix]
+clients = [4]
+threads = 2
+duration = "1min"
+rate = 100.5
+vars.delay = [80]
+[[steps]]
+type = "bench"
+options = ["-n", "--progress=${duration}"]
+)toml");
+    const RunValues rv(f.plan.cells[0], f.plan.runs[0]);
+    auto args = rv.arguments(f.spec.steps[0]);
+    ASSERT_TRUE(args) << args.error().message;
+    EXPECT_THAT(*args, ElementsAre("--client=4", "--jobs=2", "--time=60", "--rate=100.5",
+                                   "--define=delay=80", "-n", "--progress=60"));
+}
+
+TEST(PlanRunValuesTest, OptionsTheStepSetsWin) {
+    auto f = make(R"toml(
+[matrix]
+clients = [4]
+duration = [10]
+[[steps]]
+type = "bench"
+options = ["-c8", "-t", "1000"]
+[[steps]]
+type = "bench"
+options = { client = 2 }
+[[steps]]
+type = "init"
+options = ["-s", "7"]
+)toml");
+    const RunValues rv(f.plan.cells[0], f.plan.runs[0]);
+    EXPECT_THAT(*rv.arguments(f.spec.steps[0]), ElementsAre("-c8", "-t", "1000"));
+    EXPECT_THAT(*rv.arguments(f.spec.steps[1]), ElementsAre("--time=10", "--client=2"));
+    EXPECT_THAT(*rv.arguments(f.spec.steps[2]), ElementsAre("-s", "7"));
+}
+
+TEST(PlanRunValuesTest, InitGetsScale) {
+    auto f = make("[matrix]\nscale = [5, 50]\n[[steps]]\ntype = \"init\"\noptions = [\"-q\"]\n");
+    const RunValues rv(f.plan.cells[1], f.plan.runs[1]);
+    EXPECT_THAT(*rv.arguments(f.spec.steps[0]), ElementsAre("--scale=50", "-q"));
+}
+
+TEST(PlanRunValuesTest, BuiltinsAndExpansion) {
+    auto f = make(R"toml(
+repeat = 2
+warmup = 1
+[matrix]
+params.where = ["id % 20 != 1"]
+[[steps]]
+type = "sql"
+sql = "UPDATE t SET v = 'y' WHERE ${params.where} -- ${server} ${repetition} ${warmup} ${run}"
+)toml");
+    const RunValues rv(f.plan.cells[0], f.plan.runs[2]);
+    auto sql = rv.expand(f.spec.steps[0].statements[0]);
+    ASSERT_TRUE(sql) << sql.error().message;
+    EXPECT_EQ(*sql, "UPDATE t SET v = 'y' WHERE id % 20 != 1 -- default 2 false 2");
+    const RunValues warm(f.plan.cells[0], f.plan.runs[0]);
+    EXPECT_EQ(*warm.expand(f.spec.steps[0].statements[0]),
+              "UPDATE t SET v = 'y' WHERE id % 20 != 1 -- default 1 true 0");
+}
+
+TEST(PlanRunValuesTest, WhenSelectsSteps) {
+    auto f = make(R"toml(
+[matrix]
+params.index = [true, false]
+[[steps]]
+type = "sql"
+sql = "CREATE INDEX ON t (id)"
+when = "params.index"
+)toml");
+    EXPECT_TRUE(*RunValues(f.plan.cells[0], f.plan.runs[0]).applies(f.spec.steps[0]));
+    EXPECT_FALSE(*RunValues(f.plan.cells[1], f.plan.runs[1]).applies(f.spec.steps[0]));
+}
+
+TEST(PlanRunValuesTest, WhenTypeErrorHasPosition) {
+    auto f = make("[matrix]\nclients = [1]\n[[steps]]\ntype = \"checkpoint\"\nwhen = "
+                  "\"clients\"\n");
+    auto r = RunValues(f.plan.cells[0], f.plan.runs[0]).applies(f.spec.steps[0]);
+    ASSERT_FALSE(r);
+    EXPECT_THAT(r.error().message, ::testing::StartsWith("t.toml:5:8: \"when\" fails for cell "
+                                                         "clients=1: condition"));
+}
+
+TEST(PlanRunValuesTest, OnceFingerprintChangesWithExpandedFields) {
+    auto f = make(R"toml(
+[matrix]
+scale = [5, 10]
+clients = [1, 2]
+[[steps]]
+type = "init"
+once = true
+)toml");
+    const auto fp = [&](std::size_t run) {
+        const PlannedRun& r = f.plan.runs[run];
+        return *RunValues(f.plan.cells[r.cell], r).fingerprint(f.spec, f.spec.steps[0]);
+    };
+    EXPECT_EQ(fp(0), fp(1)); // clients changes, scale does not: no new init
+    EXPECT_NE(fp(1), fp(2)); // scale 5 -> 10
+}
+
+TEST(PlanRunValuesTest, ServerOfStep) {
+    auto f = make(R"toml(
+server = "primary"
+[servers.primary]
+[servers.standby]
+standby_of = "primary"
+[sessions.replica]
+server = "standby"
+[[steps]]
+type = "sql"
+sql = "SELECT 1"
+session = "replica"
+[[steps]]
+type = "checkpoint"
+[[steps]]
+type = "promote"
+server = "standby"
+)toml");
+    const RunValues rv(f.plan.cells[0], f.plan.runs[0]);
+    EXPECT_EQ(rv.server_of(f.spec, f.spec.steps[0]), "standby");
+    EXPECT_EQ(rv.server_of(f.spec, f.spec.steps[1]), "primary");
+    EXPECT_EQ(rv.server_of(f.spec, f.spec.steps[2]), "standby");
+}
+
+TEST(PlanRunValuesTest, EffectiveSettings) {
+    auto f = make(R"toml(
+[servers.pg]
+settings = { shared_buffers = "128MB", fsync = true }
+[servers.other]
+standby_of = "pg"
+settings = { hot_standby = true }
+[matrix]
+settings.Shared_Buffers = ["1GB"]
+settings.work_mem = ["64MB"]
+[[steps]]
+type = "bench"
+)toml");
+    const auto settings = effective_settings(f.spec, f.plan.cells[0], "pg");
+    ASSERT_EQ(settings.size(), 3u);
+    EXPECT_EQ(settings[0].name, "shared_buffers");
+    EXPECT_EQ(settings[0].value.setting_text(), "1GB");
+    EXPECT_EQ(settings[1].value.setting_text(), "on");
+    EXPECT_EQ(settings[2].name, "work_mem");
+    // matrix settings apply to the cell's server only
+    const auto standby = effective_settings(f.spec, f.plan.cells[0], "other");
+    ASSERT_EQ(standby.size(), 1u);
+    EXPECT_EQ(standby[0].name, "hot_standby");
+}
+
+} // namespace
+} // namespace pglab::lab::plan
