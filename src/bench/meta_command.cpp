@@ -40,7 +40,9 @@ bool Worker::run_meta(Client& c) {
         script::EvalContext ctx{c.vars, c.prng, c.script, c.command + 1};
         auto v = script::evaluate(*cmd.expr, ctx);
         if (!v) {
-            log::error("{}", v.error().message);
+            if (!v.error().message.empty()) { // empty: pgbench says nothing (empty variable)
+                log::error("{}", v.error().message);
+            }
             meta_failed(c, cmd, "evaluation of meta-command failed");
             return true;
         }
@@ -122,7 +124,9 @@ bool Worker::run_condition(Client& c, const script::Command& cmd, bool& taken) {
         script::EvalContext ctx{c.vars, c.prng, c.script, c.command + 1};
         auto v = script::evaluate(*cmd.expr, ctx);
         if (!v) {
-            log::error("{}", v.error().message);
+            if (!v.error().message.empty()) { // empty: pgbench says nothing (empty variable)
+                log::error("{}", v.error().message);
+            }
             meta_failed(c, cmd, "evaluation of meta-command failed");
             return false;
         }

@@ -53,8 +53,10 @@ bool looks_like_int(std::string_view s) {
 Result<Value> parse_c_string(std::string_view name, const char* text, size_t len) {
     const std::string_view sv(text, len);
     if (len == 0) {
-        // pgbench fails silently here; we say why.
-        return make_error("malformed variable \"" + std::string(name) + "\" value: \"\"");
+        // pgbench's makeVariableValue() fails here without a message (an empty -D value, or a
+        // NULL or empty column stored by \gset); the client then aborts with only "evaluation
+        // of meta-command failed". The empty message tells the engine to print nothing.
+        return make_error(std::string());
     }
     if (equals_ci(sv, "null")) {
         return Value::null();
