@@ -314,7 +314,7 @@ inline std::string check_script_input(std::string_view data) {
             } else {
                 Result<Value> v = evaluate(*c.expr, ctx);
                 if (!v) {
-                    return v.error().message.empty() ? "a runtime error without a message" : "";
+                    return ""; // (an empty message is pgbench's silent empty-variable error)
                 }
                 if (c.meta == MetaKind::set) {
                     vars.set(c.var_slot, *v);

@@ -38,8 +38,8 @@ TEST_P(FuzzRegressionTest, PassesHarnessChecks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, FuzzRegressionTest, testing::ValuesIn(regression_files()),
-                         [](const testing::TestParamInfo<std::filesystem::path>& info) {
-                             std::string name = info.param.filename().string();
+                         [](const testing::TestParamInfo<std::filesystem::path>& p) {
+                             std::string name = p.param.filename().string();
                              for (char& c : name) {
                                  if (std::isalnum(static_cast<unsigned char>(c)) == 0) {
                                      c = '_';
