@@ -200,6 +200,9 @@ void check_step(const Step& step, std::size_t index, ParseContext& ctx, const Ex
         check_template(f, names, ctx);
     }
     check_template(step.command, names, ctx);
+    if (step.expect) {
+        check_template(*step.expect, names, ctx);
+    }
     if (step.when) {
         check_condition(*step.when, step.when_pos, names, "\"when\"", ctx);
     }

@@ -155,9 +155,12 @@ struct Step {
     std::string mode = "fast";         ///< restart, stop: "smart" | "fast" | "immediate"
     bool wait = true;                  ///< sql: false = send and go on without the result
     std::string expect_error;          ///< sql: must fail with this SQLSTATE or message part
-    std::string expect_plan;           ///< explain: a node type the plan must contain
-    bool analyze = true;               ///< explain
-    bool measure = true;               ///< probes around this step (false: not recorded)
+    /// sql: the first column of the first row of the last statement's result, as text, must
+    /// equal this (functional checks: `expect = "100"`); `${name}` is expanded
+    std::optional<TextField> expect;
+    std::string expect_plan; ///< explain: a node type the plan must contain
+    bool analyze = true;     ///< explain
+    bool measure = true;     ///< probes around this step (false: not recorded)
     /// false: the step runs in every run. true: it runs on a server only when it has not run
     /// there yet with the same expanded fields (see RunValues::fingerprint): `init` with
     /// `--scale=${scale}` runs once per server and scale, not before every run.

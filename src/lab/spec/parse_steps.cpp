@@ -45,9 +45,9 @@ constexpr StepType k_all_types[] = {StepType::init,       StepType::sql,     Ste
                                     StepType::checkpoint, StepType::sleep,   StepType::shell};
 
 /// Every key some step type takes (for "does not apply" messages).
-const std::vector<std::string> k_step_keys = {"sql",         "session", "wait",     "expect_error",
-                                              "timeout",     "options", "scripts",  "analyze",
-                                              "expect_plan", "mode",    "duration", "command"};
+const std::vector<std::string> k_step_keys = {
+    "sql",     "session", "wait",        "expect_error", "expect",   "timeout", "options",
+    "scripts", "analyze", "expect_plan", "mode",         "duration", "command"};
 
 std::vector<std::string> type_names() {
     std::vector<std::string> names;
@@ -214,6 +214,12 @@ void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
         }
         step.wait = r.boolean("wait", "wait = false").value_or(true);
         step.expect_error = r.string("expect_error", "expect_error = \"23P01\"").value_or("");
+        step.expect = r.text("expect", "expect = \"100\"");
+        if (step.expect && !step.expect_error.empty()) {
+            ctx.diag.add(r.key_pos("expect"),
+                         "a \"sql\" step cannot have both \"expect\" and \"expect_error\"",
+                         "keep one: the value the statement returns, or the error it raises");
+        }
         break;
     }
     case StepType::timed_sql:

@@ -177,7 +177,7 @@ delay = [80, 100]
 }
 
 TEST(SpecParseTest, EveryStepType) {
-    const ExperimentSpec s = parse_ok(R"toml(
+    ExperimentSpec s = parse_ok(R"toml(
 [sessions.s1]
 [sessions.s2]
 database = "postgres"
@@ -225,6 +225,10 @@ mode = "immediate"
 [[steps]]
 type = "stop"
 [[steps]]
+type = "sql"
+sql = "SELECT abalance FROM pgbench_accounts WHERE aid = 1"
+expect = "${clients}00"
+[[steps]]
 type = "start"
 [[steps]]
 type = "promote"
@@ -238,7 +242,10 @@ type = "shell"
 command = "sync; echo ${clients}"
 timeout = "10s"
 )toml");
-    ASSERT_EQ(s.steps.size(), 12u);
+    ASSERT_EQ(s.steps.size(), 13u);
+    ASSERT_TRUE(s.steps[7].expect.has_value());
+    EXPECT_EQ(s.steps[7].expect->text, "${clients}00");
+    s.steps.erase(s.steps.begin() + 7);
     const Step& init = s.steps[0];
     EXPECT_EQ(init.type, StepType::init);
     EXPECT_TRUE(init.once);
