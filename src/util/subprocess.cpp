@@ -178,14 +178,15 @@ struct ChildFds {
     // Descriptors the parent left inheritable (a test's pipe, a listening socket) must not leak
     // into a server, where they would keep a pipe open for as long as it runs.
     ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-    if (!o.working_dir.empty() && ::chdir(o.working_dir.c_str()) != 0) {
-        child_fail(report_fd, ChildStage::change_dir);
-    }
     if (o.run_as) {
         if (::setgroups(0, nullptr) != 0 || ::setgid(o.run_as->gid) != 0
             || ::setuid(o.run_as->uid) != 0) {
             child_fail(report_fd, ChildStage::switch_user);
         }
+    }
+    // After the user switch, so that the directory is checked with the child's own rights.
+    if (!o.working_dir.empty() && ::chdir(o.working_dir.c_str()) != 0) {
+        child_fail(report_fd, ChildStage::change_dir);
     }
     // After setuid: a change of credentials clears the parent-death signal.
     if (o.parent_death_signal != 0) {

@@ -52,7 +52,6 @@ CommandResult run_command(const std::vector<std::string>& argv, const EnvOverrid
         o.stdin_text = stdin_text;
     }
     o.timeout = timeout;
-    o.group = pglab::util::ProcessGroup::own;
     CommandResult r;
     auto run = pglab::util::run_process(o);
     if (!run) {

@@ -209,7 +209,14 @@ Status ThrowawayCluster::run_initdb() {
     util::SpawnOptions o = server_spawn_options(argv);
     o.env.clear(); // the server environment (LD_PRELOAD...) is for the server only
     log::debug("running {}", util::quote_command(argv));
-    PGLAB_TRY_ASSIGN(const util::ProcessResult r, util::run_process(o));
+    auto run = util::run_process(o);
+    if (!run && m_run_as) {
+        run.error().with_hint(fmt::format(
+            "As root, initdb and the server run as \"{}\", who must reach \"{}\": set TMPDIR "
+            "to a directory open to that user, such as /tmp.",
+            m_run_as->name, m_base_dir.string()));
+    }
+    PGLAB_TRY_ASSIGN(const util::ProcessResult r, std::move(run));
     if (!r.status.success()) {
         return make_error(Error(fmt::format("initdb {}{}", r.status.describe(),
                                             r.timed_out ? " (timed out)" : ""))
