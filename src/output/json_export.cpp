@@ -234,6 +234,41 @@ json series_json(const bench::RunResult& result) {
     return json{{"interval_s", 1}, {"points", std::move(points)}};
 }
 
+/// Whether an array holds only scalars or arrays of scalars (histogram buckets): printed on
+/// one line, which keeps a long run's document small (a bucket costs ~12 bytes, not ~45).
+bool is_flat(const json& array) {
+    return std::all_of(array.begin(), array.end(), [](const json& e) {
+        return !e.is_object()
+               && (!e.is_array() || std::none_of(e.begin(), e.end(), [](const json& x) {
+                      return x.is_structured();
+                  }));
+    });
+}
+
+/// dump(2), except that flat arrays stay on one line.
+void write_pretty(const json& v, size_t indent, std::string& out) {
+    const bool object = v.is_object();
+    if (v.empty() || !(object || (v.is_array() && !is_flat(v)))) {
+        out += v.dump();
+        return;
+    }
+    out += object ? "{\n" : "[\n";
+    bool first = true;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+        out += first ? "" : ",\n";
+        first = false;
+        out.append(indent + 2, ' ');
+        if (object) {
+            out += json(it.key()).dump();
+            out += ": ";
+        }
+        write_pretty(*it, indent + 2, out);
+    }
+    out += '\n';
+    out.append(indent, ' ');
+    out += object ? '}' : ']';
+}
+
 } // namespace
 
 nlohmann::json to_json(const bench::RunConfig& config, const bench::RunResult& result) {
@@ -262,7 +297,9 @@ nlohmann::json to_json(const bench::RunConfig& config, const bench::RunResult& r
 
 Status write_json(const std::string& path, const bench::RunConfig& config,
                   const bench::RunResult& result) {
-    const std::string text = to_json(config, result).dump(2) + "\n";
+    std::string text;
+    write_pretty(to_json(config, result), 0, text);
+    text += '\n';
     std::FILE* f = std::fopen(path.c_str(), "w");
     if (f == nullptr) {
         return make_error(
