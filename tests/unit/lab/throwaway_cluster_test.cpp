@@ -188,6 +188,23 @@ TEST(ThrowawayClusterTest, BadSettingFailsWithTheServerLog) {
     EXPECT_TRUE(fs::is_empty(parent.path())); // the failed cluster removed its directory
 }
 
+TEST(ThrowawayClusterTest, ServerEnvironmentAndParentDirectory) {
+    SKIP_WITHOUT_POSTGRES();
+    ParentDir parent;
+    ClusterOptions o;
+    o.parent_dir = parent.path();
+    o.major = find_newest_installation()->major;
+    o.server_env = {{"PGLAB_STORAGE_MARK", "slow-disk"}};
+    ThrowawayCluster c = make_cluster(o);
+    EXPECT_EQ(c.base_dir().parent_path(), parent.path());
+    std::ifstream environ_file("/proc/" + std::to_string(c.server_pid()) + "/environ");
+    bool found = false;
+    for (std::string entry; std::getline(environ_file, entry, '\0');) {
+        found = found || entry == "PGLAB_STORAGE_MARK=slow-disk";
+    }
+    EXPECT_TRUE(found);
+}
+
 TEST(ThrowawayClusterTest, PsqlErrorCarriesTheMessage) {
     SKIP_WITHOUT_POSTGRES();
     ThrowawayCluster c = make_cluster();
