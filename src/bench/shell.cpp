@@ -31,10 +31,11 @@ Result<int64_t> run_setshell(const std::string& name, const std::string& command
     if (::pclose(fp) < 0) {
         return make_error(fmt::format("{}: could not run shell command", name));
     }
-    char* end = nullptr;
+    char* parsed_end = nullptr;
     errno = 0;
-    const long long value = std::strtoll(line, &end, 10);
-    while (end != nullptr && *end != '\0' && std::isspace(static_cast<unsigned char>(*end))) {
+    const long long value = std::strtoll(line, &parsed_end, 10);
+    const char* end = parsed_end != nullptr ? parsed_end : line;
+    while (*end != '\0' && std::isspace(static_cast<unsigned char>(*end))) {
         ++end;
     }
     if (end == line || *end != '\0' || errno != 0) {

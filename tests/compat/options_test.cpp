@@ -202,8 +202,8 @@ TEST_P(OptionErrorTest, FailsLikePgbench) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Pgbench002, OptionErrorTest, ::testing::ValuesIn(option_cases()),
-                         [](const ::testing::TestParamInfo<OptionCase>& info) {
-                             return info.param.name;
+                         [](const ::testing::TestParamInfo<OptionCase>& param_info) {
+                             return param_info.param.name;
                          });
 
 TEST(OptionTest, BadSeedInEnvironmentFailsLikePgbench) {

@@ -7,9 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 
@@ -28,6 +27,19 @@ ThrowawayCluster make_cluster(int max_connections) {
         std::exit(1);
     }
     return std::move(*c);
+}
+
+std::string read_file(const std::string& path) {
+    std::string text;
+    if (FILE* f = std::fopen(path.c_str(), "r")) {
+        char buf[4096];
+        size_t n = 0;
+        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+            text.append(buf, n);
+        }
+        std::fclose(f);
+    }
+    return text;
 }
 
 std::vector<std::string> bench_args(const ThrowawayCluster& c, std::vector<std::string> args) {
@@ -69,9 +81,7 @@ TEST(BenchEngine, ServerDeathEndsTheRunWithExitTwo) {
     const auto took = std::chrono::steady_clock::now() - killed_at;
     EXPECT_EQ(status->code, 2) << status->describe();
     EXPECT_LT(took, std::chrono::seconds(10));
-    std::ifstream in(opts.output_path);
-    const std::string output((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+    const std::string output = read_file(opts.output_path);
     EXPECT_NE(output.find("number of transactions actually processed: "), std::string::npos)
         << output;
     EXPECT_NE(output.find("Run was aborted; the above results are incomplete."), std::string::npos)

@@ -43,12 +43,25 @@ std::string join(const std::vector<std::string>& v) {
 } // namespace
 
 std::vector<std::string> stdout_keys(std::string_view out) {
+    // Measured numbers inside a key (the per-command lines of -r start with their latency)
+    // are masked; counts are compared separately where they are deterministic.
+    static const std::regex number(R"(\d+(\.\d+)?)");
     std::vector<std::string> keys;
+    bool first = true;
     for (const std::string_view line : lines_of(out)) {
         const std::string_view t = trim(line);
-        if (!t.empty()) {
-            keys.emplace_back(trim(t.substr(0, t.find_first_of(":="))));
+        if (t.empty()) {
+            continue;
         }
+        // The banner names the program and its version: "pgbench (15.20)", "pglab (0.1.0, ...)".
+        if (first && (t.substr(0, 9) == "pgbench (" || t.substr(0, 7) == "pglab (")) {
+            keys.emplace_back("<banner>");
+            first = false;
+            continue;
+        }
+        first = false;
+        const std::string key(trim(t.substr(0, t.find_first_of(":="))));
+        keys.push_back(std::regex_replace(key, number, "#"));
     }
     return keys;
 }
