@@ -1,0 +1,117 @@
+// Probes around a measured step: a Snapshot of the server's and the client's cumulative counters
+// before and after it, and their differences. Names, units and versions: docs/probes.md.
+#pragma once
+
+#include "util/result.hpp"
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pglab::pg {
+class Connection;
+}
+
+namespace pglab::lab::probe {
+
+/// What a snapshot may use besides the connection. Every field is optional: a probe whose input
+/// is missing is left out of the snapshot, it never fails it.
+struct ProbeContext {
+    /// The postmaster's pid, for the server CPU probe (/proc/<pid>/stat and its children's).
+    /// 0: taken from the parent of the connection's backend when the connection goes through a
+    /// unix socket (the server is on this machine), else the server CPU probe is absent.
+    pid_t postmaster_pid = 0;
+
+    /// The server's data directory, for counting WAL segment files when pg_ls_waldir() is not
+    /// allowed (not a superuser). Empty: only pg_ls_waldir().
+    std::filesystem::path data_dir;
+
+    /// Where /proc is (tests point it at a fixture directory).
+    std::filesystem::path proc_root = "/proc";
+};
+
+/// Whether a value is a cumulative counter (its delta is after - before) or a level (the delta
+/// reports the level after the step, e.g. the number of WAL segment files).
+enum class Kind : uint8_t { counter, level };
+
+/// One value a probe read.
+struct Sample {
+    std::string name; ///< stable, e.g. "wal.bytes", "db.xact_commit": docs/probes.md
+    double value = 0;
+    std::string unit; ///< "bytes", "s", "count", "blocks", "ms"
+    Kind kind = Kind::counter;
+};
+
+/// Everything read at one instant. Values are in a fixed order (the order of docs/probes.md), a
+/// probe that is unavailable on this server simply has no Sample.
+struct Snapshot {
+    int server_version_num = 0; ///< 150010 for 15.10
+    std::chrono::steady_clock::time_point taken_at{};
+    std::vector<Sample> samples;
+    /// Why probes were left out ("pg_stat_wal: needs PostgreSQL 14"), for logs; not errors.
+    std::vector<std::string> notes;
+
+    /// The sample named `name`, or nullptr.
+    const Sample* find(std::string_view name) const;
+};
+
+/// A difference between two snapshots.
+struct Delta {
+    std::string name;
+    double value = 0;
+    std::string unit;
+};
+
+/// In the order of the snapshots' samples, only names present in both; "elapsed_s" first.
+using Deltas = std::vector<Delta>;
+
+/// Reads every probe. The queries run in one transaction on `conn` (they count as one commit in
+/// db.xact_commit of the next snapshot). Error only when the connection itself fails; a view,
+/// column, function or /proc file that is missing or not permitted leaves its samples out.
+Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context = {});
+
+/// after - before for counters, after for levels; "elapsed_s" from taken_at.
+Deltas diff(const Snapshot& before, const Snapshot& after);
+
+/// The delta named `name`, or nullopt.
+std::optional<double> find(const Deltas& deltas, std::string_view name);
+
+// --- pieces, public for tests ---
+
+/// CPU times of one process from a /proc/<pid>/stat line, in clock ticks.
+struct ProcStat {
+    pid_t pid = 0;
+    pid_t ppid = 0;
+    unsigned long long utime = 0;
+    unsigned long long stime = 0;
+    long long cutime = 0; ///< of reaped (exited and waited-for) children
+    long long cstime = 0;
+};
+
+/// Parses a /proc/<pid>/stat line ("1234 (postgres: wal writer) S 1200 ..."); the command may
+/// hold spaces and parentheses. nullopt when malformed.
+std::optional<ProcStat> parse_proc_stat(std::string_view line);
+
+/// User and system CPU seconds of the postmaster and everything it started: its own times, its
+/// reaped children's (exited backends, once the postmaster has waited for them), and each live
+/// child's own and reaped times. nullopt when /proc/<postmaster_pid>/stat cannot be read.
+struct CpuTimes {
+    double user_s = 0;
+    double system_s = 0;
+};
+
+std::optional<CpuTimes> server_cpu_times(pid_t postmaster_pid,
+                                         const std::filesystem::path& proc_root = "/proc");
+
+/// This process's CPU seconds (getrusage RUSAGE_SELF: every thread).
+CpuTimes client_cpu_times();
+
+/// Parses an LSN "16/B374D848" into a byte position. nullopt when malformed.
+std::optional<unsigned long long> parse_lsn(std::string_view text);
+
+} // namespace pglab::lab::probe
