@@ -7,6 +7,8 @@
 #include <strings.h>
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <optional>
 
 namespace pglab::script {
@@ -223,6 +225,9 @@ private:
                 kind = m.kind;
             }
         }
+        if (equals_ci(cmd_name, "setrandom")) {
+            kind = MetaKind::set; // the legacy command becomes \set NAME random...(...)
+        }
         if (equals_ci(cmd_name, "gset")) {
             attach = Attach::gset;
         } else if (equals_ci(cmd_name, "aset")) {
@@ -235,7 +240,9 @@ private:
         c.line = lineno;
         c.meta_name = cmd_name;
 
-        if (kind == MetaKind::set || kind == MetaKind::if_ || kind == MetaKind::elif) {
+        const bool legacy_setrandom = equals_ci(cmd_name, "setrandom");
+        if (!legacy_setrandom
+            && (kind == MetaKind::set || kind == MetaKind::if_ || kind == MetaKind::elif)) {
             if (kind == MetaKind::set) {
                 std::optional<Word> var = lex_word(m_src, pos);
                 if (!var) {
@@ -269,7 +276,9 @@ private:
         const std::string& line = c.first_line;
         const auto col = [&](size_t offset) { return static_cast<int>(offset - bs); };
 
-        if (kind == MetaKind::sleep) {
+        if (legacy_setrandom) {
+            PGLAB_TRY(setrandom_args(c, words, lineno, col));
+        } else if (kind == MetaKind::sleep) {
             PGLAB_TRY(sleep_args(c, words, lineno, col));
         } else if (kind == MetaKind::setshell) {
             if (words.size() < 3) {
@@ -301,6 +310,77 @@ private:
             return syntax_error(m_name, lineno, &line, &cmd_name, "invalid command", nullptr, -1);
         }
         m_commands.push_back(std::move(c));
+        return {};
+    }
+
+    /// pglab extension: pgbench 9.5's `\setrandom NAME MIN MAX [uniform | gaussian P |
+    /// exponential P]`, which pgbench removed in 9.6 but published scripts still use. It is
+    /// compiled to the \set expression 9.6 documents as its replacement, so it draws the same
+    /// values as `\set NAME random...(MIN, MAX[, P])`.
+    template <class Col>
+    Status setrandom_args(Command& c, const std::vector<Word>& words, int lineno, const Col& col) {
+        const std::string& line = c.first_line;
+        const std::string& cmd_name = c.meta_name;
+        if (words.size() < 4) {
+            return syntax_error(m_name, lineno, &line, &cmd_name, "missing argument", nullptr, -1);
+        }
+        Func func = Func::random;
+        size_t expected = 4;
+        if (words.size() > 4) {
+            const std::string& dist = words[4].text;
+            if (equals_ci(dist, "uniform")) {
+                expected = 5;
+            } else if (equals_ci(dist, "gaussian") || equals_ci(dist, "exponential")) {
+                func =
+                    equals_ci(dist, "gaussian") ? Func::random_gaussian : Func::random_exponential;
+                expected = 6;
+                if (words.size() < 6) {
+                    return syntax_error(m_name, lineno, &line, &cmd_name,
+                                        "missing parameter for the distribution", &dist,
+                                        col(words[4].offset));
+                }
+            } else {
+                return syntax_error(m_name, lineno, &line, &cmd_name,
+                                    "invalid distribution, expecting uniform, gaussian or "
+                                    "exponential",
+                                    &dist, col(words[4].offset));
+            }
+        }
+        if (words.size() > expected) {
+            return syntax_error(m_name, lineno, &line, &cmd_name, "too many arguments", nullptr,
+                                col(words[expected].offset));
+        }
+        c.var_slot = m_vars.intern(words[1].text);
+        auto call = std::make_unique<Expr>();
+        call->kind = ExprKind::function;
+        call->func = func;
+        for (size_t i = 2; i < expected; ++i) {
+            if (i == 4) {
+                continue; // the distribution's name
+            }
+            const std::string& word = words[i].text;
+            auto arg = std::make_unique<Expr>();
+            if (word.size() > 1 && word[0] == ':') {
+                arg->kind = ExprKind::variable;
+                arg->var_slot = m_vars.intern(std::string_view(word).substr(1));
+            } else {
+                char* end = nullptr;
+                errno = 0;
+                if (i == 5) {
+                    const double d = std::strtod(word.c_str(), &end);
+                    arg->constant = Value::real(d);
+                } else {
+                    const long long v = std::strtoll(word.c_str(), &end, 10);
+                    arg->constant = Value::integer(v);
+                }
+                if (word.empty() || end == nullptr || *end != '\0' || errno != 0) {
+                    return syntax_error(m_name, lineno, &line, &cmd_name, "invalid number", &word,
+                                        col(words[i].offset));
+                }
+            }
+            call->args.push_back(std::move(arg));
+        }
+        c.expr = std::move(call);
         return {};
     }
 
