@@ -1,0 +1,83 @@
+// Descriptive and inferential statistics for reports and comparisons: summaries with a 95%
+// confidence interval of the mean, Student's t distribution, and Welch's two-sample test with
+// intervals for the difference and the ratio of means. Pure functions: no I/O, no allocation
+// beyond the copies median() needs.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+
+namespace pglab::lab::report {
+
+/// A closed interval [low, high]. For a ratio whose denominator is not clearly non-zero the
+/// Fieller interval is unbounded: `bounded` is then false and low/high are meaningless.
+struct Interval {
+    double low = 0;
+    double high = 0;
+    bool bounded = true;
+};
+
+/// What a table row shows for one cell. Fields that need more values than there are (a
+/// standard deviation of one value) are empty optionals; n == 0 leaves everything empty.
+struct Summary {
+    size_t n = 0;
+    double mean = 0;
+    double min = 0;
+    double max = 0;
+    double median = 0;
+    std::optional<double> stddev; ///< sample standard deviation (n - 1 denominator), n >= 2
+    std::optional<Interval> ci95; ///< 95% CI of the mean: mean ± t(0.975, n-1) · sd / √n
+    std::optional<double> cv;     ///< coefficient of variation sd / |mean| (mean != 0)
+};
+
+double mean(std::span<const double> values);
+
+/// Sample standard deviation (n - 1 denominator); empty for fewer than two values.
+std::optional<double> sample_stddev(std::span<const double> values);
+
+/// Median (mean of the two middle values for an even count); 0 when empty.
+double median(std::span<const double> values);
+
+/// n, mean, sd, median, min, max, 95% CI of the mean and CV of `values`.
+Summary summarize(std::span<const double> values);
+
+/// ln Γ(x) for x > 0.
+double log_gamma(double x);
+
+/// Regularized incomplete beta function I_x(a, b) for a, b > 0 and 0 <= x <= 1, by the
+/// continued fraction of Numerical Recipes (§6.4) evaluated with Lentz's method; relative
+/// accuracy about 1e-14.
+double incomplete_beta(double a, double b, double x);
+
+/// P(T <= t) for Student's t with `df` > 0 degrees of freedom (df need not be an integer).
+double student_t_cdf(double t, double df);
+
+/// The `p` quantile (0 < p < 1) of Student's t with `df` > 0 degrees of freedom: bisection on
+/// student_t_cdf to a relative accuracy of 1e-12.
+double student_t_quantile(double p, double df);
+
+/// Welch's unequal-variance comparison of two independent samples `a` and `b`.
+struct WelchResult {
+    double mean_a = 0;
+    double mean_b = 0;
+    double difference = 0;  ///< mean_a - mean_b
+    double ratio = 0;       ///< mean_a / mean_b (0 when mean_b == 0)
+    double t = 0;           ///< (mean_a - mean_b) / √(s_a²/n_a + s_b²/n_b)
+    double df = 0;          ///< Welch–Satterthwaite degrees of freedom
+    double p_value = 1;     ///< two-sided
+    Interval difference_ci; ///< 95% CI of mean_a - mean_b (Welch)
+    Interval ratio_ci;      ///< 95% CI of mean_a / mean_b (Fieller, see welch())
+};
+
+/// Welch's t-test of `a` against `b` with 95% intervals. Needs at least two values on each
+/// side; empty otherwise. When both samples have zero variance, t is ±infinity (p = 0) if the
+/// means differ and 0 (p = 1) if not, and the intervals collapse to points.
+///
+/// The ratio interval is Fieller's: the set of ρ for which mean_a - ρ·mean_b is not
+/// significantly different from 0, i.e. (m_a - ρ m_b)² <= t² (v_a + ρ² v_b) with v = s²/n and
+/// t the 0.975 quantile at the Welch–Satterthwaite degrees of freedom of m_a - R·m_b
+/// (R = m_a / m_b). It is unbounded when m_b is itself not significantly different from 0.
+std::optional<WelchResult> welch(std::span<const double> a, std::span<const double> b);
+
+} // namespace pglab::lab::report
