@@ -51,6 +51,7 @@ struct Sample {
 /// probe that is unavailable on this server simply has no Sample.
 struct Snapshot {
     int server_version_num = 0; ///< 150010 for 15.10
+    pid_t postmaster_pid = 0;   ///< whose CPU times server.cpu_* hold; 0 when absent
     std::chrono::steady_clock::time_point taken_at{};
     std::vector<Sample> samples;
     /// Why probes were left out ("pg_stat_wal: needs PostgreSQL 14"), for logs; not errors.
@@ -75,7 +76,9 @@ using Deltas = std::vector<Delta>;
 /// column, function or /proc file that is missing or not permitted leaves its samples out.
 Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context = {});
 
-/// after - before for counters, after for levels; "elapsed_s" from taken_at.
+/// after - before for counters, after for levels; "elapsed_s" from taken_at. A counter that went
+/// down (statistics reset, server restarted) and server.cpu_* of a different postmaster are left
+/// out rather than reported wrong.
 Deltas diff(const Snapshot& before, const Snapshot& after);
 
 /// The delta named `name`, or nullopt.

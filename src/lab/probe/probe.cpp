@@ -1,0 +1,333 @@
+// Snapshots of the server's statistics views and of CPU times, and their differences. Views
+// and columns differ between PostgreSQL 11 and 18: the catalog says which exist, and each
+// probe reads only those. See docs/probes.md.
+#include "lab/probe/probe.hpp"
+
+#include "pg/connection.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <system_error>
+#include <utility>
+
+namespace pglab::lab::probe {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// One statistics column and the sample it becomes. Several columns may give the same name
+/// on different versions (pg_stat_bgwriter.checkpoints_timed before 17,
+/// pg_stat_checkpointer.num_timed from 17): only one of them exists on a given server.
+struct Column {
+    const char* view;
+    const char* column;
+    const char* name;
+    const char* unit;
+};
+
+// In output order; docs/probes.md lists the same.
+constexpr Column k_wal_columns[] = {
+    {"pg_stat_wal", "wal_records", "wal.records", "count"},
+    {"pg_stat_wal", "wal_fpi", "wal.fpi", "count"},
+    {"pg_stat_wal", "wal_bytes", "wal.stat_bytes", "bytes"},
+    {"pg_stat_wal", "wal_buffers_full", "wal.buffers_full", "count"},
+};
+
+constexpr Column k_database_columns[] = {
+    {"pg_stat_database", "xact_commit", "db.xact_commit", "count"},
+    {"pg_stat_database", "xact_rollback", "db.xact_rollback", "count"},
+    {"pg_stat_database", "blks_read", "db.blks_read", "blocks"},
+    {"pg_stat_database", "blks_hit", "db.blks_hit", "blocks"},
+    {"pg_stat_database", "tup_returned", "db.tup_returned", "rows"},
+    {"pg_stat_database", "tup_fetched", "db.tup_fetched", "rows"},
+    {"pg_stat_database", "tup_inserted", "db.tup_inserted", "rows"},
+    {"pg_stat_database", "tup_updated", "db.tup_updated", "rows"},
+    {"pg_stat_database", "tup_deleted", "db.tup_deleted", "rows"},
+    {"pg_stat_database", "conflicts", "db.conflicts", "count"},
+    {"pg_stat_database", "temp_files", "db.temp_files", "count"},
+    {"pg_stat_database", "temp_bytes", "db.temp_bytes", "bytes"},
+    {"pg_stat_database", "deadlocks", "db.deadlocks", "count"},
+    {"pg_stat_database", "blk_read_time", "db.blk_read_time", "ms"},
+    {"pg_stat_database", "blk_write_time", "db.blk_write_time", "ms"},
+};
+
+constexpr Column k_background_columns[] = {
+    {"pg_stat_checkpointer", "num_timed", "checkpointer.num_timed", "count"},
+    {"pg_stat_bgwriter", "checkpoints_timed", "checkpointer.num_timed", "count"},
+    {"pg_stat_checkpointer", "num_requested", "checkpointer.num_requested", "count"},
+    {"pg_stat_bgwriter", "checkpoints_req", "checkpointer.num_requested", "count"},
+    {"pg_stat_checkpointer", "num_done", "checkpointer.num_done", "count"},
+    {"pg_stat_checkpointer", "write_time", "checkpointer.write_time", "ms"},
+    {"pg_stat_bgwriter", "checkpoint_write_time", "checkpointer.write_time", "ms"},
+    {"pg_stat_checkpointer", "sync_time", "checkpointer.sync_time", "ms"},
+    {"pg_stat_bgwriter", "checkpoint_sync_time", "checkpointer.sync_time", "ms"},
+    {"pg_stat_checkpointer", "buffers_written", "checkpointer.buffers_written", "blocks"},
+    {"pg_stat_bgwriter", "buffers_checkpoint", "checkpointer.buffers_written", "blocks"},
+    {"pg_stat_bgwriter", "buffers_clean", "bgwriter.buffers_clean", "blocks"},
+    {"pg_stat_bgwriter", "maxwritten_clean", "bgwriter.maxwritten_clean", "count"},
+    {"pg_stat_bgwriter", "buffers_alloc", "bgwriter.buffers_alloc", "blocks"},
+    {"pg_stat_bgwriter", "buffers_backend", "backend.buffers_written", "blocks"},
+    {"pg_stat_bgwriter", "buffers_backend_fsync", "backend.fsyncs", "count"},
+};
+
+using ColumnSet = std::set<std::pair<std::string, std::string>>;
+
+std::string first_line(std::string text) {
+    text.erase(std::find(text.begin(), text.end(), '\n'), text.end());
+    return text;
+}
+
+/// The (view, column) pairs of the statistics views this server has.
+Result<ColumnSet> existing_columns(pg::Connection& conn) {
+    PGLAB_TRY_ASSIGN(pg::QueryResult r,
+                     conn.exec("SELECT c.relname, a.attname FROM pg_catalog.pg_attribute a"
+                               " JOIN pg_catalog.pg_class c ON c.oid = a.attrelid"
+                               " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                               " WHERE n.nspname = 'pg_catalog' AND c.relname IN ('pg_stat_wal',"
+                               " 'pg_stat_database', 'pg_stat_bgwriter', 'pg_stat_checkpointer')"
+                               " AND a.attnum > 0 AND NOT a.attisdropped"));
+    ColumnSet columns;
+    for (int row = 0; row < r.ntuples(); ++row) {
+        columns.emplace(r.value(row, 0), r.value(row, 1));
+    }
+    return columns;
+}
+
+/// Runs `sql` inside a savepoint: a failure (a missing function, permission denied) rolls back
+/// to it and is returned, leaving the transaction usable.
+Result<pg::QueryResult> exec_guarded(pg::Connection& conn, const std::string& sql) {
+    PGLAB_TRY(conn.exec_command("SAVEPOINT pglab_probe"));
+    Result<pg::QueryResult> r = conn.exec(sql);
+    if (!r) {
+        PGLAB_TRY(conn.exec_command("ROLLBACK TO SAVEPOINT pglab_probe"));
+    }
+    PGLAB_TRY(conn.exec_command("RELEASE SAVEPOINT pglab_probe"));
+    return r;
+}
+
+/// Reads the `columns` that exist from their views in one query each view.
+Status read_columns(pg::Connection& conn, const ColumnSet& existing, const Column* begin,
+                    const Column* end, Snapshot& snapshot) {
+    std::vector<std::string> views;
+    for (const Column* c = begin; c != end; ++c) {
+        if (std::find(views.begin(), views.end(), c->view) == views.end()) {
+            views.emplace_back(c->view);
+        }
+    }
+    for (const std::string& view : views) {
+        std::vector<const Column*> present;
+        std::string select;
+        for (const Column* c = begin; c != end; ++c) {
+            if (c->view == view && existing.count({c->view, c->column}) > 0) {
+                present.push_back(c);
+                select += fmt::format("{}{}::float8", select.empty() ? "" : ", ", c->column);
+            }
+        }
+        if (present.empty()) {
+            snapshot.notes.push_back(fmt::format("{}: not on this server", view));
+            continue;
+        }
+        std::string sql = fmt::format("SELECT {} FROM pg_catalog.{}", select, view);
+        if (view == "pg_stat_database") {
+            sql += " WHERE datname = current_database()";
+        }
+        Result<pg::QueryResult> r = exec_guarded(conn, sql);
+        if (!r) {
+            if (conn.connection_bad()) {
+                return make_error(r.error());
+            }
+            snapshot.notes.push_back(fmt::format("{}: {}", view, first_line(r.error().message)));
+            continue;
+        }
+        if (r->ntuples() != 1) {
+            snapshot.notes.push_back(fmt::format("{}: {} rows", view, r->ntuples()));
+            continue;
+        }
+        for (size_t i = 0; i < present.size(); ++i) {
+            const int col = static_cast<int>(i);
+            if (!r->is_null(0, col)) {
+                snapshot.samples.push_back(Sample{present[i]->name,
+                                                  std::strtod(r->value(0, col), nullptr),
+                                                  present[i]->unit, Kind::counter});
+            }
+        }
+    }
+    return {};
+}
+
+bool is_segment_name(const std::string& name) {
+    return name.size() == 24 && std::all_of(name.begin(), name.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F');
+           });
+}
+
+/// WAL segment files: pg_ls_waldir() (superuser or pg_monitor), else the data directory.
+Status read_segment_count(pg::Connection& conn, const ProbeContext& context, Snapshot& snapshot) {
+    Result<pg::QueryResult> r = exec_guarded(
+        conn, "SELECT count(*) FROM pg_catalog.pg_ls_waldir() WHERE name ~ '^[0-9A-F]{24}$'");
+    if (r && r->ntuples() == 1) {
+        snapshot.samples.push_back(Sample{"wal.segment_files", std::strtod(r->value(0, 0), nullptr),
+                                          "count", Kind::level});
+        return {};
+    }
+    if (!r && conn.connection_bad()) {
+        return make_error(r.error());
+    }
+    if (!context.data_dir.empty()) {
+        std::error_code ec;
+        double count = 0;
+        for (fs::directory_iterator it(context.data_dir / "pg_wal", ec), end; !ec && it != end;
+             it.increment(ec)) {
+            count += is_segment_name(it->path().filename().string()) ? 1 : 0;
+        }
+        if (!ec) {
+            snapshot.samples.push_back(Sample{"wal.segment_files", count, "count", Kind::level});
+            return {};
+        }
+    }
+    snapshot.notes.push_back(
+        fmt::format("wal.segment_files: {}", r ? "no result" : first_line(r.error().message)));
+    return {};
+}
+
+/// The postmaster of a local server: the parent of the connection's backend, when the
+/// connection uses a unix socket and /proc shows that backend as a postgres process.
+pid_t local_postmaster_pid(pg::Connection& conn, const ProbeContext& context) {
+    if (conn.host().empty() || conn.host().front() != '/') {
+        return 0;
+    }
+    Result<pg::QueryResult> r = conn.exec("SELECT pg_backend_pid()");
+    if (!r || r->ntuples() != 1) {
+        return 0;
+    }
+    const pid_t backend = static_cast<pid_t>(std::atol(r->value(0, 0)));
+    std::ifstream in(context.proc_root / std::to_string(backend) / "comm");
+    std::string comm;
+    if (!in || !std::getline(in, comm) || (comm != "postgres" && comm != "postmaster")) {
+        return 0; // another pid namespace: not our process
+    }
+    std::ifstream stat(context.proc_root / std::to_string(backend) / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) {
+        return 0;
+    }
+    const std::optional<ProcStat> st = parse_proc_stat(line);
+    return st ? st->ppid : 0;
+}
+
+Status read_all(pg::Connection& conn, const ProbeContext& context, Snapshot& snapshot) {
+    Result<pg::QueryResult> lsn = exec_guarded(conn, "SELECT pg_current_wal_insert_lsn()::text");
+    if (lsn && lsn->ntuples() == 1) {
+        if (const std::optional<unsigned long long> pos = parse_lsn(lsn->value(0, 0))) {
+            snapshot.samples.push_back(
+                Sample{"wal.bytes", static_cast<double>(*pos), "bytes", Kind::counter});
+        }
+    } else if (!lsn) {
+        if (conn.connection_bad()) {
+            return make_error(lsn.error());
+        }
+        snapshot.notes.push_back(fmt::format("wal.bytes: {}", first_line(lsn.error().message)));
+    }
+    PGLAB_TRY_ASSIGN(const ColumnSet existing, existing_columns(conn));
+    PGLAB_TRY(
+        read_columns(conn, existing, std::begin(k_wal_columns), std::end(k_wal_columns), snapshot));
+    PGLAB_TRY(read_segment_count(conn, context, snapshot));
+    PGLAB_TRY(read_columns(conn, existing, std::begin(k_database_columns),
+                           std::end(k_database_columns), snapshot));
+    PGLAB_TRY(read_columns(conn, existing, std::begin(k_background_columns),
+                           std::end(k_background_columns), snapshot));
+    snapshot.postmaster_pid =
+        context.postmaster_pid > 0 ? context.postmaster_pid : local_postmaster_pid(conn, context);
+    return {};
+}
+
+} // namespace
+
+const Sample* Snapshot::find(std::string_view name) const {
+    const auto it = std::find_if(samples.begin(), samples.end(),
+                                 [&](const Sample& s) { return s.name == name; });
+    return it == samples.end() ? nullptr : &*it;
+}
+
+std::optional<unsigned long long> parse_lsn(std::string_view text) {
+    const size_t slash = text.find('/');
+    if (slash == std::string_view::npos || slash == 0 || slash + 1 == text.size()) {
+        return std::nullopt;
+    }
+    unsigned long long high = 0;
+    unsigned long long low = 0;
+    const std::string_view a = text.substr(0, slash);
+    const std::string_view b = text.substr(slash + 1);
+    const auto ra = std::from_chars(a.data(), a.data() + a.size(), high, 16);
+    const auto rb = std::from_chars(b.data(), b.data() + b.size(), low, 16);
+    if (ra.ec != std::errc{} || ra.ptr != a.data() + a.size() || rb.ec != std::errc{}
+        || rb.ptr != b.data() + b.size() || high > 0xFFFFFFFFULL || low > 0xFFFFFFFFULL) {
+        return std::nullopt;
+    }
+    return (high << 32) | low;
+}
+
+Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context) {
+    Snapshot snapshot;
+    snapshot.server_version_num = conn.server_version();
+    // One transaction: the snapshot adds one commit to pg_stat_database, whatever it reads.
+    PGLAB_TRY(conn.exec_command("BEGIN"));
+    const Status read = read_all(conn, context, snapshot);
+    if (!read) {
+        (void)conn.exec_command("ROLLBACK");
+        return make_error(read.error());
+    }
+    PGLAB_TRY(conn.exec_command("COMMIT"));
+    if (const std::optional<CpuTimes> server =
+            server_cpu_times(snapshot.postmaster_pid, context.proc_root)) {
+        snapshot.samples.push_back(Sample{"server.cpu_user_s", server->user_s, "s"});
+        snapshot.samples.push_back(Sample{"server.cpu_system_s", server->system_s, "s"});
+        snapshot.samples.push_back(Sample{"server.cpu_s", server->user_s + server->system_s, "s"});
+    } else {
+        snapshot.postmaster_pid = 0;
+        snapshot.notes.emplace_back("server.cpu_*: the postmaster's /proc entry is not readable");
+    }
+    const CpuTimes client = client_cpu_times();
+    snapshot.samples.push_back(Sample{"client.cpu_user_s", client.user_s, "s"});
+    snapshot.samples.push_back(Sample{"client.cpu_system_s", client.system_s, "s"});
+    snapshot.samples.push_back(Sample{"client.cpu_s", client.user_s + client.system_s, "s"});
+    snapshot.taken_at = std::chrono::steady_clock::now();
+    return snapshot;
+}
+
+Deltas diff(const Snapshot& before, const Snapshot& after) {
+    Deltas deltas;
+    deltas.push_back(Delta{
+        "elapsed_s", std::chrono::duration<double>(after.taken_at - before.taken_at).count(), "s"});
+    const bool same_postmaster =
+        before.postmaster_pid != 0 && before.postmaster_pid == after.postmaster_pid;
+    for (const Sample& a : after.samples) {
+        const Sample* b = before.find(a.name);
+        if (b == nullptr) {
+            continue;
+        }
+        if (a.name.rfind("server.cpu", 0) == 0 && !same_postmaster) {
+            continue;
+        }
+        if (a.kind == Kind::level) {
+            deltas.push_back(Delta{a.name, a.value, a.unit});
+        } else if (a.value >= b->value) {
+            deltas.push_back(Delta{a.name, a.value - b->value, a.unit});
+        }
+    }
+    return deltas;
+}
+
+std::optional<double> find(const Deltas& deltas, std::string_view name) {
+    const auto it =
+        std::find_if(deltas.begin(), deltas.end(), [&](const Delta& d) { return d.name == name; });
+    return it == deltas.end() ? std::nullopt : std::optional<double>(it->value);
+}
+
+} // namespace pglab::lab::probe
