@@ -1,0 +1,157 @@
+// Statistics of reports against values computed independently with mpmath at 30 digits
+// (Student's t by root-finding on mpmath.betainc) and against the published Welch examples.
+#include "lab/report/statistics.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+namespace pglab::lab::report {
+namespace {
+
+// Welch's t-test examples of the Wikipedia article "Welch's t-test" (equal sizes, then
+// unequal sizes and variances); published t = -2.46, df = 24.99, p = 0.021 and t = -2.22,
+// df = 24.52, p = 0.036.
+const std::vector<double> k_a1 = {27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+                                  21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4};
+const std::vector<double> k_a2 = {27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+                                  24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4};
+const std::vector<double> k_c1 = {19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3, 18.9, 19.5, 22.0};
+const std::vector<double> k_c2 = {28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7, 27.6, 20.6, 13.7,
+                                  23.2, 17.5, 20.6, 18.0, 23.9, 21.6, 24.3, 20.4, 23.9, 13.3};
+
+TEST(ReportStatisticsTest, DescriptiveStatistics) {
+    const Summary s = summarize(k_a1);
+    EXPECT_EQ(s.n, 15U);
+    EXPECT_NEAR(s.mean, 20.82, 1e-12);
+    ASSERT_TRUE(s.stddev.has_value());
+    EXPECT_NEAR(*s.stddev, 2.80489368273177, 1e-12);
+    EXPECT_DOUBLE_EQ(s.median, 21.0);
+    EXPECT_DOUBLE_EQ(s.min, 16.9);
+    EXPECT_DOUBLE_EQ(s.max, 27.5);
+    ASSERT_TRUE(s.ci95.has_value());
+    EXPECT_NEAR(s.ci95->low, 19.2667016524512, 1e-9);
+    EXPECT_NEAR(s.ci95->high, 22.3732983475488, 1e-9);
+    ASSERT_TRUE(s.cv.has_value());
+    EXPECT_NEAR(*s.cv, 2.80489368273177 / 20.82, 1e-12);
+}
+
+TEST(ReportStatisticsTest, MedianOfEvenCountAndSmallSamples) {
+    const std::vector<double> even = {4, 1, 3, 2};
+    EXPECT_DOUBLE_EQ(median(even), 2.5);
+    const std::vector<double> one = {7.5};
+    const Summary s = summarize(one);
+    EXPECT_EQ(s.n, 1U);
+    EXPECT_DOUBLE_EQ(s.mean, 7.5);
+    EXPECT_FALSE(s.stddev.has_value());
+    EXPECT_FALSE(s.ci95.has_value());
+    EXPECT_FALSE(s.cv.has_value());
+    EXPECT_EQ(summarize(std::vector<double>{}).n, 0U);
+    const std::vector<double> zeros = {0, 0, 0};
+    EXPECT_FALSE(summarize(zeros).cv.has_value());
+}
+
+TEST(ReportStatisticsTest, IncompleteBetaAndStudentCdf) {
+    EXPECT_NEAR(incomplete_beta(2, 3, 0.4), 0.5248, 1e-13);
+    EXPECT_NEAR(incomplete_beta(0.5, 0.5, 0.9), 0.795167235300867, 1e-12);
+    EXPECT_NEAR(incomplete_beta(10, 0.5, 0.99), 0.657928175156784, 1e-12);
+    EXPECT_DOUBLE_EQ(incomplete_beta(2, 3, 0), 0.0);
+    EXPECT_DOUBLE_EQ(incomplete_beta(2, 3, 1), 1.0);
+    EXPECT_NEAR(student_t_cdf(2.0, 5), 0.949030260585071, 1e-12);
+    EXPECT_NEAR(student_t_cdf(-1.5, 2.5), 0.123918226543148, 1e-12);
+    EXPECT_DOUBLE_EQ(student_t_cdf(0, 7), 0.5);
+    EXPECT_NEAR(log_gamma(0.5), 0.5 * std::log(std::numbers::pi), 1e-14);
+    EXPECT_NEAR(log_gamma(10), std::log(362880.0), 1e-12);
+}
+
+struct QuantileCase {
+    double p;
+    double df;
+    double expected;
+};
+
+TEST(ReportStatisticsTest, StudentQuantiles) {
+    const std::vector<QuantileCase> cases = {
+        {0.975, 1, 12.7062047361747},    {0.975, 2, 4.30265272974946},
+        {0.975, 4, 2.77644510519779},    {0.975, 9, 2.2621571627982},
+        {0.975, 29, 2.0452296421327},    {0.975, 24.99, 2.05958034236878},
+        {0.995, 3, 5.84090930973336},    {0.95, 10, 1.81246112281168},
+        {0.975, 1000, 1.96233908082641}, {0.025, 5, -2.57058183563632},
+    };
+    for (const auto& c : cases) {
+        EXPECT_NEAR(student_t_quantile(c.p, c.df), c.expected, 1e-9 * std::fabs(c.expected))
+            << "p=" << c.p << " df=" << c.df;
+    }
+    EXPECT_DOUBLE_EQ(student_t_quantile(0.5, 3), 0.0);
+    EXPECT_TRUE(std::isnan(student_t_quantile(1.0, 3)));
+    EXPECT_TRUE(std::isnan(student_t_quantile(0.9, 0)));
+}
+
+TEST(ReportStatisticsTest, WelchEqualSizes) {
+    const auto r = welch(k_a1, k_a2);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_NEAR(r->t, -2.455356398286, 1e-10);
+    EXPECT_NEAR(r->df, 24.9885292902314, 1e-10);
+    EXPECT_NEAR(r->p_value, 0.0213780014628671, 1e-12);
+    EXPECT_NEAR(r->difference_ci.low, -3.98409626714093, 1e-9);
+    EXPECT_NEAR(r->difference_ci.high, -0.349237066192405, 1e-9);
+    EXPECT_NEAR(r->ratio, 0.905742459396752, 1e-12);
+    ASSERT_TRUE(r->ratio_ci.bounded);
+    EXPECT_NEAR(r->ratio_ci.low, 0.830564924294305, 1e-9);
+    EXPECT_NEAR(r->ratio_ci.high, 0.984646005174378, 1e-9);
+}
+
+TEST(ReportStatisticsTest, WelchUnequalSizesAndVariances) {
+    const auto r = welch(k_c1, k_c2);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_NEAR(r->t, -2.22551203996985, 1e-10);
+    EXPECT_NEAR(r->df, 24.5246349442573, 1e-10);
+    EXPECT_NEAR(r->p_value, 0.0354845308300102, 1e-12);
+    EXPECT_NEAR(r->difference_ci.low, -4.27645865012056, 1e-9);
+    EXPECT_NEAR(r->difference_ci.high, -0.163541349879445, 1e-9);
+    EXPECT_NEAR(r->ratio_ci.low, 0.8167577618554, 1e-9);
+    EXPECT_NEAR(r->ratio_ci.high, 0.991554046811738, 1e-9);
+}
+
+TEST(ReportStatisticsTest, WelchThreeRunsOfVacuumTimes) {
+    // Three VACUUM timings per version (ms), as in study S3b: few runs, small df.
+    const std::vector<double> pg16 = {1595.2, 1610.8, 1570.1};
+    const std::vector<double> pg17 = {1354.0, 1349.5, 1360.7};
+    const auto r = welch(pg16, pg17);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_NEAR(r->t, 19.3025379435841, 1e-9);
+    EXPECT_NEAR(r->df, 2.29962855169574, 1e-10);
+    EXPECT_NEAR(r->p_value, 0.00135580883849574, 1e-12);
+    EXPECT_NEAR(r->difference_ci.low, 190.489770315522, 1e-7);
+    EXPECT_NEAR(r->difference_ci.high, 284.110229684478, 1e-7);
+    EXPECT_NEAR(r->ratio, 1.17516362383741, 1e-12);
+    EXPECT_NEAR(r->ratio_ci.low, 1.14150733651796, 1e-9);
+    EXPECT_NEAR(r->ratio_ci.high, 1.2090025568263, 1e-9);
+}
+
+TEST(ReportStatisticsTest, WelchDegenerateCases) {
+    const std::vector<double> one = {1.0};
+    const std::vector<double> two = {1.0, 2.0};
+    EXPECT_FALSE(welch(one, two).has_value());
+    const std::vector<double> same = {5, 5, 5};
+    const auto equal = welch(same, same);
+    ASSERT_TRUE(equal.has_value());
+    EXPECT_DOUBLE_EQ(equal->t, 0.0);
+    EXPECT_DOUBLE_EQ(equal->p_value, 1.0);
+    EXPECT_DOUBLE_EQ(equal->ratio_ci.low, 1.0);
+    const std::vector<double> other = {4, 4, 4};
+    const auto different = welch(same, other);
+    ASSERT_TRUE(different.has_value());
+    EXPECT_TRUE(std::isinf(different->t));
+    EXPECT_DOUBLE_EQ(different->p_value, 0.0);
+    // A denominator indistinguishable from zero gives an unbounded ratio interval.
+    const std::vector<double> around_zero = {-1, 1, -2, 2};
+    const auto unbounded = welch(two, around_zero);
+    ASSERT_TRUE(unbounded.has_value());
+    EXPECT_FALSE(unbounded->ratio_ci.bounded);
+}
+
+} // namespace
+} // namespace pglab::lab::report
