@@ -5,10 +5,15 @@
 
 #include <fmt/format.h>
 
+#include <pwd.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cstdlib>
+#include <set>
+#include <sstream>
 #include <system_error>
 #include <vector>
 
@@ -100,6 +105,172 @@ Result<Installation> installation_at(const fs::path& bin_dir) {
     inst.version = r.out.substr(begin, r.out.find_first_of(" \n", begin) - begin);
     std::from_chars(inst.version.data(), inst.version.data() + inst.version.size(), inst.major);
     return inst;
+}
+
+namespace {
+
+struct VersionPart {
+    bool number = false;
+    long value = 0;
+    std::string text;
+};
+
+std::vector<VersionPart> version_parts(const std::string& v) {
+    std::vector<VersionPart> parts;
+    for (size_t i = 0; i < v.size();) {
+        if (std::isdigit(static_cast<unsigned char>(v[i])) != 0) {
+            size_t j = i;
+            while (j < v.size() && std::isdigit(static_cast<unsigned char>(v[j])) != 0) {
+                ++j;
+            }
+            parts.push_back({true, std::atol(v.substr(i, j - i).c_str()), {}});
+            i = j;
+        } else if (std::isalpha(static_cast<unsigned char>(v[i])) != 0) {
+            size_t j = i;
+            while (j < v.size() && std::isalpha(static_cast<unsigned char>(v[j])) != 0) {
+                ++j;
+            }
+            parts.push_back({false, 0, v.substr(i, j - i)});
+            i = j;
+        } else {
+            ++i; // separators
+        }
+    }
+    return parts;
+}
+
+/// Installations in `dir`: `dir` itself when it is a bin directory, else each `dir/*/bin`.
+void add_installations_in(const fs::path& dir, const std::string& origin,
+                          std::vector<Installation>& out, std::set<fs::path>& seen) {
+    auto add = [&](const fs::path& bin) {
+        std::error_code ec;
+        const fs::path canonical = fs::canonical(bin, ec);
+        if (ec || !seen.insert(canonical).second) {
+            return;
+        }
+        Result<Installation> inst = installation_at(bin);
+        if (inst) {
+            inst->origin = origin;
+            out.push_back(std::move(*inst));
+        }
+    };
+    if (is_executable(dir / "initdb")) {
+        add(dir);
+        return;
+    }
+    std::error_code ec;
+    std::vector<fs::path> bins;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        if (is_executable(entry.path() / "bin" / "initdb")) {
+            bins.push_back(entry.path() / "bin");
+        }
+    }
+    std::sort(bins.begin(), bins.end());
+    for (const fs::path& bin : bins) {
+        add(bin);
+    }
+}
+
+} // namespace
+
+int compare_versions(const std::string& a, const std::string& b) {
+    const std::vector<VersionPart> pa = version_parts(a);
+    const std::vector<VersionPart> pb = version_parts(b);
+    for (size_t i = 0;; ++i) {
+        if (i == pa.size() || i == pb.size()) {
+            if (pa.size() == pb.size()) {
+                return 0;
+            }
+            // The longer one is newer, unless it goes on with a pre-release tag ("beta").
+            const bool a_longer = i < pa.size();
+            const VersionPart& next = a_longer ? pa[i] : pb[i];
+            const int longer_wins = next.number ? 1 : -1;
+            return a_longer ? longer_wins : -longer_wins;
+        }
+        const VersionPart& x = pa[i];
+        const VersionPart& y = pb[i];
+        if (x.number != y.number) {
+            return x.number ? 1 : -1; // "18.0" > "18beta1"
+        }
+        if (x.number && x.value != y.value) {
+            return x.value < y.value ? -1 : 1;
+        }
+        if (!x.number && x.text != y.text) {
+            return x.text < y.text ? -1 : 1;
+        }
+    }
+}
+
+bool version_matches(const std::string& version, const std::string& spec) {
+    if (spec.empty() || version.compare(0, spec.size(), spec) != 0) {
+        return false;
+    }
+    if (version.size() == spec.size()) {
+        return true;
+    }
+    const char next = version[spec.size()];
+    return next == '.' || std::isalpha(static_cast<unsigned char>(next)) != 0;
+}
+
+fs::path release_cache_dir() {
+    if (const char* dir = std::getenv("PGLAB_CACHE_DIR"); dir != nullptr && *dir != '\0') {
+        return fs::path(dir) / "postgres";
+    }
+    if (::geteuid() == 0) {
+        return "/var/cache/pglab/postgres";
+    }
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
+        return fs::path(xdg) / "pglab" / "postgres";
+    }
+    const char* home = std::getenv("HOME");
+    if (home == nullptr || *home == '\0') {
+        const passwd* pw = ::getpwuid(::geteuid());
+        home = pw != nullptr ? pw->pw_dir : "/tmp";
+    }
+    return fs::path(home) / ".cache" / "pglab" / "postgres";
+}
+
+std::vector<Installation> list_installations() {
+    std::vector<Installation> found;
+    std::set<fs::path> seen;
+    if (const char* path = std::getenv("PGLAB_POSTGRES_PATH"); path != nullptr) {
+        std::stringstream ss(path);
+        std::string dir;
+        while (std::getline(ss, dir, ':')) {
+            if (!dir.empty()) {
+                add_installations_in(dir, "PGLAB_POSTGRES_PATH", found, seen);
+            }
+        }
+    }
+    add_installations_in(k_debian_install_root, "system", found, seen);
+    add_installations_in(release_cache_dir(), "cache", found, seen);
+    std::stable_sort(found.begin(), found.end(), [](const Installation& a, const Installation& b) {
+        return compare_versions(a.version, b.version) > 0;
+    });
+    return found;
+}
+
+Result<Installation> resolve_installation(const std::string& spec) {
+    if (spec.find('/') != std::string::npos) {
+        return installation_at(spec);
+    }
+    const std::vector<Installation> found = list_installations();
+    for (const Installation& inst : found) {
+        if (version_matches(inst.version, spec)) {
+            return inst;
+        }
+    }
+    std::string versions;
+    for (const Installation& inst : found) {
+        versions += (versions.empty() ? "" : ", ") + inst.version;
+    }
+    return make_error(
+        Error(fmt::format("PostgreSQL {} is not installed", spec))
+            .with_detail(versions.empty() ? "No installation was found."
+                                          : fmt::format("Found: {}.", versions))
+            .with_hint(fmt::format("Run \"pglab server fetch {}\", install it, or name its bin "
+                                   "directory (see \"pglab server list\").",
+                                   spec)));
 }
 
 } // namespace pglab::lab::server

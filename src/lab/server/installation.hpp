@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace pglab::lab::server {
 
@@ -14,6 +15,9 @@ struct Installation {
     std::filesystem::path bin_dir;
     std::string version; ///< as `postgres -V` prints it: "15.10", "17.2", "18beta1"
     int major = 0;       ///< 15, 17...; for 9.x the first number
+    /// Where it was found: "system" (/usr/lib/postgresql), "PGLAB_POSTGRES_PATH", "cache"
+    /// (release binaries of `pglab server fetch`), or empty when named by its directory.
+    std::string origin;
 
     /// `bin_dir/name`, whether or not it exists.
     std::filesystem::path tool(const std::string& name) const { return bin_dir / name; }
@@ -35,5 +39,28 @@ Result<Installation> find_installation(int major);
 
 /// Checks that `bin_dir` holds initdb and postgres and reads the version from `postgres -V`.
 Result<Installation> installation_at(const std::filesystem::path& bin_dir);
+
+/// The directory of release binaries (`<dir>/<version>/bin`): $PGLAB_CACHE_DIR/postgres, else
+/// ~/.cache/pglab/postgres ($XDG_CACHE_HOME/pglab/postgres when set), but /var/cache/pglab/postgres
+/// for root, whose home the unprivileged server user cannot enter.
+std::filesystem::path release_cache_dir();
+
+/// Every installation found, newest version first: the directories of PGLAB_POSTGRES_PATH
+/// (colon-separated; each a bin directory or a directory of installations with `*/bin`), then
+/// /usr/lib/postgresql/*/bin, then release_cache_dir()/*/bin. A directory found twice is listed
+/// once.
+std::vector<Installation> list_installations();
+
+/// An installation from what a user writes: a path (containing '/') is a bin directory; else a
+/// version, "16" (the newest 16.x found), "17.8" (17.8 exactly, or 17.8.x). Error, with the
+/// versions that were found and how to fetch one, when none matches.
+Result<Installation> resolve_installation(const std::string& spec);
+
+/// Whether `version` ("17.8", "18beta1") is what `spec` ("17", "17.8") asks for: equal, or
+/// `spec` followed by '.' or a letter.
+bool version_matches(const std::string& version, const std::string& spec);
+
+/// Orders versions by their numbers ("17.10" > "17.9" > "17" ; "18beta1" < "18.0"): <0, 0, >0.
+int compare_versions(const std::string& a, const std::string& b);
 
 } // namespace pglab::lab::server
