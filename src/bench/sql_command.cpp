@@ -26,6 +26,19 @@ int prepared_index(const script::Command& cmd) {
 } // namespace
 
 bool Worker::flush_output(Client& c) {
+    if (!send_pending(c)) {
+        return true; // aborted
+    }
+    if (c.state == ClientState::end_command) {
+        return true; // pipelined: go on without waiting for the answer
+    }
+    // The answer cannot have arrived yet: wait for the socket rather than try a read that would
+    // only return EAGAIN (pgbench also polls first; this saves a syscall per query).
+    wait_socket(c);
+    return false;
+}
+
+bool Worker::send_pending(Client& c) {
     switch (c.conn.flush()) {
     case pg::FlushStatus::done:
         c.want_write = false;
@@ -39,7 +52,7 @@ bool Worker::flush_output(Client& c) {
     log::error("client {} aborted in command {} (SQL) of script {}; SQL command send failed", c.id,
                c.command, c.script);
     abort_client(c);
-    return true;
+    return false;
 }
 
 bool Worker::start_sql(Client& c) {
@@ -113,6 +126,9 @@ bool Worker::send_sql(Client& c) {
 }
 
 bool Worker::on_wait_prepare(Client& c) {
+    if (c.want_write && !send_pending(c)) {
+        return true;
+    }
     if (!c.conn.consume_input()) {
         log::error("client {} aborted in command {} (SQL) of script {}; perhaps the backend died "
                    "while processing",
@@ -138,6 +154,9 @@ bool Worker::on_wait_prepare(Client& c) {
 
 bool Worker::on_wait_result(Client& c) {
     log::debug("client {} receiving", c.id);
+    if (c.want_write && !send_pending(c)) {
+        return true;
+    }
     if (!c.conn.consume_input()) {
         log::error("client {} aborted in command {} (SQL) of script {}; perhaps the backend died "
                    "while processing",
@@ -291,6 +310,9 @@ bool Worker::store_result_vars(Client& c, const pg::QueryResult& res) {
 }
 
 bool Worker::on_wait_rollback(Client& c) {
+    if (c.want_write && !send_pending(c)) {
+        return true;
+    }
     if (!c.conn.consume_input()) {
         log::error("client {} aborted while rolling back the transaction after an error; perhaps "
                    "the backend died while processing",

@@ -84,6 +84,7 @@ private:
     bool handle_result(Client& c, pg::QueryResult& res, bool is_last);
     bool store_result_vars(Client& c, const pg::QueryResult& res);
     bool flush_output(Client& c);
+    bool send_pending(Client& c);
     bool prepare_pipeline_statements(Client& c);
 
     // meta-commands (meta_command.cpp)
