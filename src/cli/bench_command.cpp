@@ -4,7 +4,6 @@
 
 #include "bench/run.hpp"
 #include "cli/bench_help.hpp"
-#include "cli/bench_options.hpp"
 #include "init/initialize.hpp"
 #include "output/csv_export.hpp"
 #include "output/json_export.hpp"
@@ -20,7 +19,12 @@
 #include <string_view>
 #include <vector>
 
+#include "options/bench_options.hpp"
+
 namespace pglab::cli {
+
+using options::BenchAction;
+using options::BenchOptions;
 
 namespace {
 
@@ -124,7 +128,7 @@ int bench_command(int argc, char** argv) {
         }
     }
 
-    auto parsed = parse_bench_options(args, default_bench_parse_env());
+    auto parsed = options::parse_bench_options(args, options::default_bench_parse_env());
     if (!parsed) {
         return fail(parsed.error());
     }

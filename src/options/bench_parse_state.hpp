@@ -1,13 +1,13 @@
 // Private to bench_options*.cpp: what the getopt loop gathers before pgbench's final checks.
 #pragma once
 
-#include "cli/bench_options.hpp"
+#include "options/bench_options.hpp"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace pglab::cli::detail {
+namespace pglab::options::detail {
 
 /// pgbench's main() locals and globals between getopt and the checks that follow it.
 struct BenchParseState {
@@ -43,4 +43,4 @@ Status finish_bench_options(BenchParseState& state, const BenchParseEnv& env);
 /// Adds the builtin script `name` (after the weight was split off) to the run's scripts.
 Status add_builtin_script(BenchParseState& state, std::string_view name, int weight);
 
-} // namespace pglab::cli::detail
+} // namespace pglab::options::detail

@@ -1,5 +1,5 @@
 // RLIMIT_NOFILE check and raise for `-c`, with pgbench's messages.
-#include "cli/fd_limit.hpp"
+#include "options/fd_limit.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace pglab::cli {
+namespace pglab::options {
 
 namespace {
 
@@ -44,4 +44,4 @@ Status ensure_open_files(int clients) {
     return {};
 }
 
-} // namespace pglab::cli
+} // namespace pglab::options

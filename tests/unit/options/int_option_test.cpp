@@ -1,11 +1,11 @@
 // option_parse_int / atoi / atof semantics of pgbench's numeric options.
-#include "cli/int_option.hpp"
+#include "options/int_option.hpp"
 
 #include <gtest/gtest.h>
 
 #include <climits>
 
-namespace pglab::cli {
+namespace pglab::options {
 namespace {
 
 TEST(IntOptionTest, AcceptsPlainAndPaddedNumbers) {
@@ -47,4 +47,4 @@ TEST(IntOptionTest, AtoiAndAtofFollowTheCLibrary) {
 }
 
 } // namespace
-} // namespace pglab::cli
+} // namespace pglab::options

@@ -1,10 +1,10 @@
 // pgbench 15's getopt_long loop: each option is applied (and scripts parsed) in command-line
 // order, so the first bad option is the one reported, exactly as pgbench reports it.
-#include "cli/bench_options.hpp"
+#include "options/bench_options.hpp"
 
-#include "cli/bench_parse_state.hpp"
-#include "cli/int_option.hpp"
-#include "cli/random_seed.hpp"
+#include "options/bench_parse_state.hpp"
+#include "options/int_option.hpp"
+#include "options/random_seed.hpp"
 #include "script/loader.hpp"
 #include "script/variables.hpp"
 
@@ -17,7 +17,7 @@
 #include <cstring>
 #include <optional>
 
-namespace pglab::cli {
+namespace pglab::options {
 
 namespace {
 
@@ -499,4 +499,4 @@ Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
     return std::move(state.out);
 }
 
-} // namespace pglab::cli
+} // namespace pglab::options

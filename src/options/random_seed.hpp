@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace pglab::cli {
+namespace pglab::options {
 
 /// Parses a seed specification: "time" (the monotonic clock in µs, as pgbench's pg_time_now),
 /// "rand" (getrandom), or an unsigned integer as sscanf("%lu%c") reads it (leading blanks and a
@@ -18,4 +18,4 @@ Result<uint64_t> parse_random_seed(std::string_view spec);
 /// The seed pgbench uses when neither --random-seed nor PGBENCH_RANDOM_SEED is given ("time").
 uint64_t default_random_seed();
 
-} // namespace pglab::cli
+} // namespace pglab::options

@@ -1,6 +1,6 @@
 // Parsing of `pglab bench` arguments: what pgbench 15 accepts, in which order it complains, and
 // the configuration it builds. No server, no real files: BenchParseEnv is faked.
-#include "cli/bench_options.hpp"
+#include "options/bench_options.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace pglab::cli {
+namespace pglab::options {
 namespace {
 
 class BenchOptionsTest : public ::testing::Test {
@@ -362,4 +362,4 @@ TEST_F(BenchOptionsTest, ClientCountChecksOpenFiles) {
 }
 
 } // namespace
-} // namespace pglab::cli
+} // namespace pglab::options

@@ -1,13 +1,13 @@
 // What pgbench 15 checks after its getopt loop, in its order (PGBENCH.md §1.2 "Order of option
 // validation"), and the assembly of the init or run configuration.
-#include "cli/bench_parse_state.hpp"
+#include "options/bench_parse_state.hpp"
 #include "script/loader.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace pglab::cli::detail {
+namespace pglab::options::detail {
 
 namespace {
 
@@ -160,4 +160,4 @@ Status finish_bench_options(BenchParseState& state, const BenchParseEnv& env) {
     return finish_run(state);
 }
 
-} // namespace pglab::cli::detail
+} // namespace pglab::options::detail

@@ -1,6 +1,6 @@
 // Seed specifications of --random-seed / PGBENCH_RANDOM_SEED, parsed with sscanf as pgbench does
 // so that " 5" is accepted, "5 " is not and "-1" wraps to 2^64-1.
-#include "cli/random_seed.hpp"
+#include "options/random_seed.hpp"
 
 #include "util/clock.hpp"
 
@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <string>
 
-namespace pglab::cli {
+namespace pglab::options {
 
 uint64_t default_random_seed() {
     return static_cast<uint64_t>(now_us());
@@ -39,4 +39,4 @@ Result<uint64_t> parse_random_seed(std::string_view spec) {
     return seed;
 }
 
-} // namespace pglab::cli
+} // namespace pglab::options

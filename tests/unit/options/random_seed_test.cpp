@@ -1,11 +1,11 @@
 // --random-seed / PGBENCH_RANDOM_SEED values as pgbench's sscanf reads them.
-#include "cli/random_seed.hpp"
+#include "options/random_seed.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
-namespace pglab::cli {
+namespace pglab::options {
 namespace {
 
 TEST(RandomSeedTest, ParsesUnsignedIntegersLikeSscanf) {
@@ -31,4 +31,4 @@ TEST(RandomSeedTest, TimeAndRandGiveSeeds) {
 }
 
 } // namespace
-} // namespace pglab::cli
+} // namespace pglab::options

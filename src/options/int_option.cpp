@@ -1,6 +1,6 @@
 // Numeric option parsing with the C library calls pgbench uses, so edge cases (blanks, signs,
 // overflow, empty strings) give the same results and messages.
-#include "cli/int_option.hpp"
+#include "options/int_option.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace pglab::cli {
+namespace pglab::options {
 
 Result<int> parse_int_option(std::string_view arg, std::string_view name, int min, int max) {
     const std::string text(arg);
@@ -42,4 +42,4 @@ double c_atof(std::string_view arg) {
     return std::strtod(text.c_str(), nullptr);
 }
 
-} // namespace pglab::cli
+} // namespace pglab::options

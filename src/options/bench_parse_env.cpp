@@ -1,6 +1,6 @@
 // The real process environment for the option parser: variables, files, stdin, rlimit, user.
-#include "cli/bench_options.hpp"
-#include "cli/fd_limit.hpp"
+#include "options/bench_options.hpp"
+#include "options/fd_limit.hpp"
 #include "util/log.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace pglab::cli {
+namespace pglab::options {
 
 namespace {
 
@@ -89,4 +89,4 @@ BenchParseEnv default_bench_parse_env() {
     return env;
 }
 
-} // namespace pglab::cli
+} // namespace pglab::options

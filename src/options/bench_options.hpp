@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pglab::cli {
+namespace pglab::options {
 
 /// What the command line asks for.
 enum class BenchAction : uint8_t {
@@ -68,4 +68,4 @@ constexpr std::string_view k_bench_try_help = "Try \"pglab bench --help\" for mo
 Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
                                          const BenchParseEnv& env);
 
-} // namespace pglab::cli
+} // namespace pglab::options

@@ -3,7 +3,7 @@
 
 #include "util/result.hpp"
 
-namespace pglab::cli {
+namespace pglab::options {
 
 /// Makes sure RLIMIT_NOFILE allows `clients` + 3 open files, raising the soft limit up to the
 /// hard limit if needed (pgbench 18). Errors (exit 1), each with hint `Reduce number of clients,
@@ -12,4 +12,4 @@ namespace pglab::cli {
 /// `getrlimit failed: %m`. N is computed in int as pgbench does (it wraps for huge `clients`).
 Status ensure_open_files(int clients);
 
-} // namespace pglab::cli
+} // namespace pglab::options

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace pglab::cli {
+namespace pglab::options {
 
 /// PostgreSQL's option_parse_int(): strtol base 10 (leading blanks and a sign allowed), trailing
 /// whitespace ignored. Errors (exit 1): `invalid value "ARG" for option NAME` when anything else
@@ -22,4 +22,4 @@ int32_t c_atoi(std::string_view arg);
 /// C's atof(): the leading floating-point number of `arg`, 0 when none (also "inf", "nan", hex).
 double c_atof(std::string_view arg);
 
-} // namespace pglab::cli
+} // namespace pglab::options
