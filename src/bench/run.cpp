@@ -115,7 +115,7 @@ Result<RunResult> run(RunConfig& config) {
         log::error("{}", setup.error().message);
         return make_error("could not create connection for setup");
     }
-    print_banner(*setup, result);
+    print_banner(*setup, result, config.quiet);
     if (config.duration_s <= 0) {
         log::debug("pghost: {} pgport: {} nclients: {} nxacts: {} dbName: {}", setup->host(),
                    setup->port(), config.clients, config.transactions, setup->dbname());
@@ -201,7 +201,7 @@ Result<RunResult> run(RunConfig& config) {
             running.fetch_sub(1);
         });
     }
-    if (config.progress_s > 0) {
+    if (config.progress_s > 0 && !config.quiet) {
         report_progress(config, workers, running, threads_start);
     }
     for (auto& t : threads) {

@@ -51,6 +51,9 @@ struct RunConfig {
     uint64_t random_seed = 0;       ///< the seed of the base generator (already chosen)
     bool random_seed_given = false; ///< --random-seed or PGBENCH_RANDOM_SEED was given
     bool uses_builtin = false;      ///< some script is a builtin (scale read from the database)
+    /// The lab runs benchmarks in-process: no banner on stdout, no "starting vacuum" on stderr,
+    /// no progress lines (-P still makes latency measured). Errors are still logged.
+    bool quiet = false;
 
     /// Whether per-transaction latency is measured (pgbench: -R, -P or -L); otherwise the
     /// pgbench-compatible "latency average" is derived from duration and counts. pglab's

@@ -32,10 +32,13 @@ void try_execute(pg::Connection& conn, std::string_view sql) {
 
 } // namespace
 
-void print_banner(pg::Connection& conn, RunResult& result) {
+void print_banner(pg::Connection& conn, RunResult& result, bool quiet) {
     result.server_version = conn.parameter_status("server_version");
     result.server_version_num = conn.server_version();
     result.client_version = PGLAB_VERSION;
+    if (quiet) {
+        return;
+    }
     std::printf("pglab (%s, server %s)\n", PGLAB_VERSION, result.server_version.c_str());
     std::fflush(stdout);
 }
@@ -109,6 +112,15 @@ void read_settings(pg::Connection& conn, RunResult& result) {
 
 void vacuum_before_run(pg::Connection& conn, const RunConfig& config) {
     if (config.no_vacuum) {
+        return;
+    }
+    if (config.quiet) {
+        try_execute(conn, "vacuum pgbench_branches");
+        try_execute(conn, "vacuum pgbench_tellers");
+        try_execute(conn, "truncate pgbench_history");
+        if (config.vacuum_accounts) {
+            try_execute(conn, "vacuum analyze pgbench_accounts");
+        }
         return;
     }
     std::fputs("starting vacuum...", stderr);

@@ -10,7 +10,7 @@
 namespace pglab::bench {
 
 /// Prints the banner on stdout: "pglab (<version>, server <server version>)".
-void print_banner(pg::Connection& conn, RunResult& result);
+void print_banner(pg::Connection& conn, RunResult& result, bool quiet = false);
 
 /// Reads the scale from pgbench_branches and the partitioning of pgbench_accounts. Errors
 /// (exit 1) carry pgbench's hint to run initialization.
