@@ -1,0 +1,61 @@
+// Where and how the results were measured: pglab version, servers (version, settings the
+// experiment sets, initdb options), machine, plan (seed, order), and how many runs finished.
+#pragma once
+
+#include "lab/report/results.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::report {
+
+struct MachineInfo {
+    std::string cpu_model;
+    int cores = 0;
+    int64_t memory_bytes = 0;
+    std::string kernel;
+    /// True when the results recorded it; false when read from the machine making the report.
+    bool recorded = false;
+};
+
+struct ServerInfo {
+    std::string name;
+    std::set<std::string> versions; ///< server_version as reported
+    std::set<std::string> bin_dirs;
+    std::string initdb;                                    ///< from experiment.toml, "" if none
+    std::map<std::string, std::set<std::string>> settings; ///< NAME -> values seen
+};
+
+struct Environment {
+    std::string pglab_version; ///< "" when not recorded
+    MachineInfo machine;
+    std::vector<ServerInfo> servers;
+    std::optional<int64_t> seed;
+    std::string seed_source;
+    std::string order;
+    std::optional<int64_t> repeat;
+    std::optional<int64_t> warmup;
+    std::string created_at;
+    int64_t planned_runs = -1; ///< -1: unknown (no plan.json)
+    int64_t finished_runs = 0;
+    int64_t ok_runs = 0;
+    int64_t failed_runs = 0;
+    int64_t warmup_runs = 0;
+    std::vector<int64_t> missing_runs; ///< planned runs without a line in results.jsonl
+};
+
+/// Gathers the environment. Machine facts come from plan.json's optional `machine` object
+/// (`cpu_model`, `cores`, `memory_bytes`, `kernel`), else from `proc_root` and uname() of this
+/// machine (MachineInfo::recorded = false).
+Environment gather_environment(const ResultsDir& results,
+                               const std::filesystem::path& proc_root = "/proc");
+
+/// This machine's CPU model, cores, memory and kernel.
+MachineInfo local_machine(const std::filesystem::path& proc_root = "/proc");
+
+} // namespace pglab::lab::report

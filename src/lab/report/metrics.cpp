@@ -1,0 +1,323 @@
+// Metric extraction by step type (docs/results-format.md, docs/json-schema.md) and probe deltas.
+#include "lab/report/metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace pglab::lab::report {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double k_bytes_per_mb = 1e6;
+constexpr double k_kb_per_block = 8.0;
+
+std::optional<double> number_at(const json& doc, std::initializer_list<const char*> path) {
+    const json* cur = &doc;
+    for (const char* key : path) {
+        if (!cur->is_object()) {
+            return std::nullopt;
+        }
+        const auto it = cur->find(key);
+        if (it == cur->end()) {
+            return std::nullopt;
+        }
+        cur = &*it;
+    }
+    if (!cur->is_number()) {
+        return std::nullopt;
+    }
+    return cur->get<double>();
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool contains(std::string_view s, std::string_view part) {
+    return s.find(part) != std::string_view::npos;
+}
+
+class StepCollector {
+public:
+    explicit StepCollector(StepData& step) : m_step(step) {}
+
+    void add(const MetricInfo& info, std::optional<double> value, const RunRecord& run) {
+        if (!value || !std::isfinite(*value)) {
+            return;
+        }
+        MetricValues& m = metric(info);
+        m.by_cell[run.cell].push_back(*value);
+        m.runs_by_cell[run.cell].push_back(run.run);
+    }
+
+private:
+    MetricValues& metric(const MetricInfo& info) {
+        for (auto& m : m_step.metrics) {
+            if (m.info.id == info.id) {
+                return m;
+            }
+        }
+        m_step.metrics.push_back(MetricValues{info, {}, {}});
+        return m_step.metrics.back();
+    }
+
+    StepData& m_step;
+};
+
+const MetricInfo k_tps{"tps", "tps", "", Direction::higher_is_better, true};
+const MetricInfo k_latency_avg{"latency_avg_ms", "latency average", "ms",
+                               Direction::lower_is_better, true};
+const MetricInfo k_connection{"connection_ms", "connection time", "ms", Direction::lower_is_better,
+                              false};
+const MetricInfo k_failed{"failed", "failed transactions", "", Direction::lower_is_better, false};
+const MetricInfo k_client_ms{"client_ms", "time (client)", "ms", Direction::lower_is_better, true};
+const MetricInfo k_server_ms{"server_ms", "time (server)", "ms", Direction::lower_is_better, true};
+const MetricInfo k_rows{"rows", "rows", "", Direction::neutral, false};
+const MetricInfo k_execution{"execution_ms", "execution time", "ms", Direction::lower_is_better,
+                             true};
+const MetricInfo k_planning{"planning_ms", "planning time", "ms", Direction::lower_is_better,
+                            false};
+const MetricInfo k_hit_ratio{"buffer_hit_pct", "buffer hit ratio", "%", Direction::higher_is_better,
+                             true};
+const MetricInfo k_blocks{"blocks_mb", "blocks touched", "MB", Direction::lower_is_better, false};
+const MetricInfo k_heap_fetches{"heap_fetches", "heap fetches", "", Direction::lower_is_better,
+                                false};
+const MetricInfo k_elapsed{"elapsed_ms", "elapsed", "ms", Direction::lower_is_better, true};
+const MetricInfo k_server_cpu{"server_cpu_s", "server CPU", "s", Direction::lower_is_better, false};
+const MetricInfo k_client_cpu{"client_cpu_s", "client CPU", "s", Direction::lower_is_better, false};
+const MetricInfo k_db_hit_ratio{"db_buffer_hit_pct", "buffer hit ratio (pg_stat_database)", "%",
+                                Direction::higher_is_better, false};
+
+struct Percentile {
+    const char* key;
+    const char* id;
+    const char* title;
+};
+
+constexpr Percentile k_percentiles[] = {
+    {"p50", "latency_p50_ms", "latency p50"},
+    {"p90", "latency_p90_ms", "latency p90"},
+    {"p99", "latency_p99_ms", "latency p99"},
+    {"p99.9", "latency_p99.9_ms", "latency p99.9"},
+};
+
+void collect_bench(StepData& step, StepCollector& c, const json& s, const RunRecord& run) {
+    const auto it = s.find("bench");
+    if (it == s.end() || !it->is_object()) {
+        return;
+    }
+    const json& b = *it;
+    c.add(k_tps, number_at(b, {"totals", "tps"}), run);
+    c.add(k_latency_avg, number_at(b, {"totals", "latency_average_ms"}), run);
+    const auto count = number_at(b, {"latency", "count"});
+    if (count && *count > 0) {
+        for (const auto& p : k_percentiles) {
+            const auto us = number_at(b, {"latency", "percentiles_us", p.key});
+            c.add(MetricInfo{p.id, p.title, "ms", Direction::lower_is_better, false},
+                  us ? std::optional<double>(*us / 1000.0) : std::nullopt, run);
+        }
+    }
+    c.add(k_connection, number_at(b, {"totals", "connection_time_ms"}), run);
+    c.add(k_failed, number_at(b, {"totals", "failed"}), run);
+
+    if (const auto h = b.find("latency"); h != b.end() && h->is_object()) {
+        if (const auto enc = h->find("encoded"); enc != h->end() && enc->is_string()) {
+            stats::LatencyHistogram one;
+            if (stats::LatencyHistogram::parse(enc->get<std::string>(), one)) {
+                auto& merged = step.histograms[run.cell];
+                if (!merged) {
+                    merged = std::make_shared<stats::LatencyHistogram>();
+                }
+                merged->merge(one);
+            } else {
+                step.bad_histograms.push_back(run.run);
+            }
+        }
+    }
+    if (const auto pts = b.find("series"); pts != b.end() && pts->is_object()) {
+        RunSeries series{run.run, run.cell, run.repetition, {}};
+        if (const auto p = pts->find("points"); p != pts->end() && p->is_array()) {
+            for (const auto& point : *p) {
+                const auto t = number_at(point, {"elapsed_s"});
+                const auto tps = number_at(point, {"tps"});
+                const auto d = number_at(point, {"duration_s"});
+                // Edge seconds are partial; they would draw misleading spikes.
+                if (t && tps && (!d || *d >= 0.999)) {
+                    series.points.emplace_back(*t, *tps);
+                }
+            }
+        }
+        if (!series.points.empty()) {
+            step.series.push_back(std::move(series));
+        }
+    }
+}
+
+void collect_explain(StepCollector& c, const json& s, const RunRecord& run) {
+    const auto it = s.find("explain");
+    if (it == s.end() || !it->is_object()) {
+        return;
+    }
+    const json& e = *it;
+    c.add(k_execution, number_at(e, {"execution_ms"}), run);
+    c.add(k_planning, number_at(e, {"planning_ms"}), run);
+    const auto hit = number_at(e, {"shared_hit_blocks"});
+    const auto read = number_at(e, {"shared_read_blocks"});
+    if (hit && read) {
+        const double total = *hit + *read;
+        c.add(k_hit_ratio, total > 0 ? std::optional<double>(100.0 * *hit / total) : std::nullopt,
+              run);
+        c.add(k_blocks, total * k_kb_per_block / 1024.0, run);
+    }
+    c.add(k_heap_fetches, number_at(e, {"heap_fetches"}), run);
+}
+
+/// A probe's value in report units, with its MetricInfo.
+std::pair<MetricInfo, double> probe_metric(const std::string& name, double value) {
+    MetricInfo info{"probe:" + name, name, "", Direction::neutral, false};
+    if (ends_with(name, "bytes")) {
+        info.unit = "MB";
+        value /= k_bytes_per_mb;
+        info.direction = Direction::lower_is_better;
+        info.headline = contains(name, "wal");
+    } else if (ends_with(name, "_ms") || ends_with(name, ".ms")) {
+        info.unit = "ms";
+    } else if (ends_with(name, "_s") || ends_with(name, ".s")) {
+        info.unit = "s";
+    }
+    return {info, value};
+}
+
+double to_seconds(const std::string& name, double value) {
+    return ends_with(name, "_ms") || ends_with(name, ".ms") ? value / 1000.0 : value;
+}
+
+void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRecord& run,
+                    int cores) {
+    const auto it = s.find("probes");
+    if (it == s.end() || !it->is_object()) {
+        return;
+    }
+    std::optional<double> server_cpu;
+    std::optional<double> client_cpu;
+    std::optional<double> blks_hit;
+    std::optional<double> blks_read;
+    bool checkpoint = false;
+    for (const auto& item : it->items()) {
+        if (!item.value().is_number()) {
+            continue;
+        }
+        const std::string& name = item.key();
+        const double v = item.value().get<double>();
+        if (name == "elapsed_s") {
+            continue;
+        }
+        if (contains(name, "cpu") && contains(name, "server")) {
+            server_cpu = server_cpu.value_or(0.0) + to_seconds(name, v);
+        } else if (contains(name, "cpu") && contains(name, "client")) {
+            client_cpu = client_cpu.value_or(0.0) + to_seconds(name, v);
+        }
+        if (ends_with(name, "blks_hit")) {
+            blks_hit = v;
+        } else if (ends_with(name, "blks_read")) {
+            blks_read = v;
+        }
+        if (contains(name, "checkpoint") && !contains(name, "time") && v > 0) {
+            checkpoint = true;
+        }
+        if (v != 0.0) {
+            const auto [info, value] = probe_metric(name, v);
+            c.add(info, value, run);
+        }
+    }
+    c.add(k_server_cpu, server_cpu, run);
+    c.add(k_client_cpu, client_cpu, run);
+    if (blks_hit && blks_read && *blks_hit + *blks_read > 0) {
+        c.add(k_db_hit_ratio, 100.0 * *blks_hit / (*blks_hit + *blks_read), run);
+    }
+    if (checkpoint) {
+        step.checkpoint_runs.push_back(run.run);
+    }
+    const auto elapsed_ms = number_at(s, {"elapsed_ms"});
+    if (client_cpu && cores > 0 && elapsed_ms && *elapsed_ms > 0) {
+        step.client_cpu_share[run.run] = *client_cpu / (*elapsed_ms / 1000.0 * cores);
+    }
+}
+
+StepData& step_for(std::vector<StepData>& steps, const json& s) {
+    const std::string key = s.value("key", std::string());
+    for (auto& st : steps) {
+        if (st.key == key) {
+            return st;
+        }
+    }
+    StepData st;
+    st.index = s.value("index", static_cast<int64_t>(steps.size()));
+    st.key = key;
+    st.type = s.value("type", std::string());
+    steps.push_back(std::move(st));
+    return steps.back();
+}
+
+} // namespace
+
+std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
+    std::vector<StepData> steps;
+    // Every step of the plan gets an entry, even when no run measured it yet.
+    if (results.plan) {
+        if (const auto it = results.plan->find("steps");
+            it != results.plan->end() && it->is_array()) {
+            for (const auto& s : *it) {
+                if (s.is_object() && s.contains("key")) {
+                    step_for(steps, s);
+                }
+            }
+        }
+    }
+    for (const auto& run : results.runs) {
+        const auto it = run.doc.find("steps");
+        if (it == run.doc.end() || !it->is_array()) {
+            continue;
+        }
+        for (const auto& s : *it) {
+            if (!s.is_object() || !s.contains("key")) {
+                continue;
+            }
+            StepData& step = step_for(steps, s);
+            if (run.warmup || !run.ok || s.value("status", std::string()) != "ok") {
+                continue;
+            }
+            StepCollector c(step);
+            const std::string& type = step.type;
+            if (type == "bench") {
+                collect_bench(step, c, s, run);
+            } else if (type == "timed-sql") {
+                c.add(k_client_ms, number_at(s, {"client_ms"}), run);
+                c.add(k_server_ms, number_at(s, {"server_ms"}), run);
+                c.add(k_rows, number_at(s, {"rows"}), run);
+            } else if (type == "explain") {
+                collect_explain(c, s, run);
+            } else if (type != "sleep") {
+                c.add(k_elapsed, number_at(s, {"elapsed_ms"}), run);
+            }
+            collect_probes(step, c, s, run, cores);
+        }
+    }
+    std::sort(steps.begin(), steps.end(),
+              [](const StepData& a, const StepData& b) { return a.index < b.index; });
+    return steps;
+}
+
+const MetricValues* find_metric(const StepData& step, std::string_view id) {
+    for (const auto& m : step.metrics) {
+        if (m.info.id == id) {
+            return &m;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace pglab::lab::report

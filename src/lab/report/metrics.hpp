@@ -1,0 +1,67 @@
+// From finished runs to what reports show: per step, every metric's values per cell (measured,
+// successful runs only), the merged latency histograms per cell and the per-second series.
+#pragma once
+
+#include "lab/report/results.hpp"
+#include "stats/latency_histogram.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pglab::lab::report {
+
+/// Which way is better, for verdicts ("faster", "slower").
+enum class Direction : uint8_t { higher_is_better, lower_is_better, neutral };
+
+struct MetricInfo {
+    std::string id;    ///< stable: "tps", "latency_avg_ms", "probe:wal.bytes"
+    std::string title; ///< for people: "tps", "latency average"
+    std::string unit;  ///< "ms", "MB", "%", "" (a count or a rate named in the title)
+    Direction direction = Direction::neutral;
+    bool headline = false; ///< charted and compared by default
+};
+
+/// One metric of one step: its values per cell, in execution order.
+struct MetricValues {
+    MetricInfo info;
+    std::map<int64_t, std::vector<double>> by_cell;
+    std::map<int64_t, std::vector<int64_t>> runs_by_cell; ///< run numbers, parallel to by_cell
+};
+
+/// The per-second transactions of one bench run.
+struct RunSeries {
+    int64_t run = 0;
+    int64_t cell = 0;
+    int64_t repetition = 0;
+    std::vector<std::pair<double, double>> points; ///< (elapsed_s, tps)
+};
+
+/// One [[steps]] table across all runs.
+struct StepData {
+    int64_t index = 0;
+    std::string key;
+    std::string type;
+    std::vector<MetricValues> metrics; ///< in a fixed order: step type's own, then probes
+    /// bench: every measured run's latency histogram merged, per cell.
+    std::map<int64_t, std::shared_ptr<stats::LatencyHistogram>> histograms;
+    std::vector<RunSeries> series; ///< bench: per run
+    /// Measured runs in which the probes counted a checkpoint during this step (run numbers).
+    std::vector<int64_t> checkpoint_runs;
+    /// Client CPU share of the machine per run (0..1), when client CPU and elapsed are known.
+    std::map<int64_t, double> client_cpu_share;
+    /// Steps whose histogram could not be parsed (run numbers), reported as problems.
+    std::vector<int64_t> bad_histograms;
+};
+
+/// Collects every step of `results` from its measured runs (not warm-ups, status ok, step ok).
+/// `cores` (0 = unknown) turns client CPU seconds into a share of the machine.
+std::vector<StepData> collect_steps(const ResultsDir& results, int cores);
+
+/// The metric `id` of `step`, or nullptr.
+const MetricValues* find_metric(const StepData& step, std::string_view id);
+
+} // namespace pglab::lab::report

@@ -1,0 +1,617 @@
+// Builds the report document: environment, warnings, then per step its charts and one table per
+// metric with n, mean ± sd, median, min–max and the 95% CI of each cell.
+#include "lab/report/report.hpp"
+
+#include "lab/report/cells.hpp"
+#include "lab/report/chart.hpp"
+#include "lab/report/statistics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace pglab::lab::report {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t k_max_curve_cells = 12; // lines on one percentile chart
+constexpr size_t k_max_time_charts = 24; // per-second charts per step
+constexpr double k_log_axis_span = 16.0; // x max/min from which clients get a log axis
+constexpr double k_bytes_per_gib = 1024.0 * 1024.0 * 1024.0;
+
+std::string with_unit(const MetricInfo& m) {
+    return m.unit.empty() ? m.title : fmt::format("{} ({})", m.title, m.unit);
+}
+
+std::string stem_part(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                          || c == '-' || c == '.';
+        out += keep ? c : '_';
+    }
+    return out;
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+    std::string out;
+    for (const auto& item : items) {
+        out += (out.empty() ? "" : std::string(sep)) + item;
+    }
+    return out;
+}
+
+std::string join_runs(const std::vector<int64_t>& runs) {
+    std::vector<std::string> parts;
+    for (const auto r : runs) {
+        parts.push_back(std::to_string(r));
+    }
+    return join(parts, ", ");
+}
+
+bool all_zero(const MetricValues& m) {
+    for (const auto& [cell, values] : m.by_cell) {
+        for (const double v : values) {
+            if (v != 0.0) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+class Builder {
+public:
+    Builder(const ResultsDir& results, const ReportOptions& options)
+        : m_results(results), m_options(options), m_dims(analyze_dimensions(results)) {}
+
+    Report build() {
+        m_report.environment = gather_environment(m_results, m_options.proc_root);
+        m_report.steps = collect_steps(m_results, m_report.environment.machine.cores);
+        Document& doc = m_report.document;
+        doc.title = "pglab report: " + m_results.name;
+        doc.heading(1, doc.title);
+        if (!m_results.description.empty()) {
+            doc.paragraph(m_results.description);
+        }
+        environment_section();
+        collect_warnings();
+        doc.heading(2, "Warnings");
+        if (m_report.warnings.empty()) {
+            doc.paragraph("None: every cell has enough runs with little spread, no run failed, "
+                          "and no checkpoint or client CPU limit affected the measurements.");
+        } else {
+            doc.warnings(m_report.warnings);
+        }
+        if (!m_options.gnuplot) {
+            doc.paragraph("Charts are not drawn because gnuplot was not found: install it "
+                          "(`apt-get install gnuplot-nox`) and run `pglab report` again.");
+        } else {
+            std::error_code ec;
+            fs::create_directories(charts_dir(), ec);
+        }
+        for (const auto& step : m_report.steps) {
+            step_section(step);
+        }
+        if (!m_report.chart_errors.empty()) {
+            doc.heading(2, "Charts that could not be drawn");
+            doc.list(m_report.chart_errors);
+        }
+        return std::move(m_report);
+    }
+
+private:
+    fs::path charts_dir() const { return m_options.output_dir / "charts"; }
+
+    const Cell* cell(int64_t index) const { return find_cell(m_results, index); }
+
+    std::string short_label(int64_t index) const {
+        const Cell* c = cell(index);
+        return c != nullptr ? cell_label(*c, m_dims.varying) : fmt::format("cell {}", index);
+    }
+
+    void environment_section() {
+        const Environment& env = m_report.environment;
+        Document& doc = m_report.document;
+        doc.heading(2, "Environment");
+        std::vector<std::string> items;
+        items.push_back(fmt::format("pglab: {}", env.pglab_version.empty() ? "version not recorded"
+                                                                           : env.pglab_version));
+        const MachineInfo& m = env.machine;
+        items.push_back(fmt::format(
+            "machine: {}, {} cores, {:.1f} GiB memory, {}{}",
+            m.cpu_model.empty() ? "CPU model unknown" : m.cpu_model, m.cores,
+            static_cast<double>(m.memory_bytes) / k_bytes_per_gib,
+            m.kernel.empty() ? "kernel unknown" : m.kernel,
+            m.recorded ? ""
+                       : " (not recorded with the results: this is the machine that made "
+                         "the report)"));
+        if (m_results.plan) {
+            items.push_back(
+                fmt::format("plan: order {}, seed {} ({}), repeat {}, warm-up {} per cell{}",
+                            env.order.empty() ? "?" : env.order,
+                            env.seed ? std::to_string(*env.seed) : std::string("?"),
+                            env.seed_source.empty() ? "source unknown" : env.seed_source,
+                            env.repeat ? std::to_string(*env.repeat) : std::string("?"),
+                            env.warmup ? std::to_string(*env.warmup) : std::string("?"),
+                            env.created_at.empty() ? "" : ", made " + env.created_at));
+        } else {
+            items.emplace_back("plan: unknown (plan.json is missing)");
+        }
+        std::string runs = fmt::format("runs: {} finished ({} ok, {} failed", env.finished_runs,
+                                       env.ok_runs, env.failed_runs);
+        runs += fmt::format(", {} warm-up{})", env.warmup_runs, env.warmup_runs == 1 ? "" : "s");
+        if (env.planned_runs >= 0) {
+            runs += fmt::format(" of {} planned", env.planned_runs);
+        }
+        items.push_back(runs);
+        if (!m_dims.varying.empty()) {
+            items.push_back("varied: " + join(m_dims.varying, ", "));
+        }
+        doc.list(items);
+
+        Table servers;
+        servers.header = {"server", "version", "installation", "initdb options",
+                          "settings set by the experiment"};
+        for (const auto& s : env.servers) {
+            std::vector<std::string> settings;
+            for (const auto& [name, values] : s.settings) {
+                std::vector<std::string> v(values.begin(), values.end());
+                settings.push_back(fmt::format("`{}={}`", name, join(v, " / ")));
+            }
+            servers.rows.push_back(
+                {s.name,
+                 s.versions.empty() ? "?" : join({s.versions.begin(), s.versions.end()}, ", "),
+                 join({s.bin_dirs.begin(), s.bin_dirs.end()}, ", "),
+                 s.initdb.empty() ? "none" : "`" + s.initdb + "`",
+                 settings.empty() ? "none (defaults)" : join(settings, " ")});
+        }
+        if (!servers.rows.empty()) {
+            doc.heading(3, "Servers");
+            doc.paragraph("Every setting not listed is the server's default.");
+            doc.table(std::move(servers));
+        }
+    }
+
+    void collect_warnings() {
+        auto& w = m_report.warnings;
+        for (const auto& p : m_results.problems) {
+            w.push_back(p + ".");
+        }
+        const Environment& env = m_report.environment;
+        if (!env.missing_runs.empty()) {
+            std::set<std::string> cells;
+            for (const auto& r : m_results.plan.value()["runs"]) {
+                const int64_t n = r.value("run", int64_t{-1});
+                if (std::find(env.missing_runs.begin(), env.missing_runs.end(), n)
+                    != env.missing_runs.end()) {
+                    cells.insert(short_label(r.value("cell", int64_t{-1})));
+                }
+            }
+            w.push_back(fmt::format(
+                "{} of {} planned runs have no results (the plan was interrupted or is still "
+                "running): runs {}; incomplete cells: {}. `pglab run --resume DIR` runs what is "
+                "missing.",
+                env.missing_runs.size(), env.planned_runs, join_runs(env.missing_runs),
+                join({cells.begin(), cells.end()}, "; ")));
+        }
+        for (const auto& run : m_results.runs) {
+            if (!run.ok) {
+                const auto err = run.doc.find("error");
+                std::string reason = "no reason recorded";
+                std::string where;
+                if (err != run.doc.end() && err->is_object()) {
+                    reason = err->value("reason", reason);
+                    if (const auto k = err->find("step_key"); k != err->end() && k->is_string()) {
+                        where = " at step " + k->get<std::string>();
+                    }
+                }
+                w.push_back(fmt::format("Run {} ({}, repetition {}) failed{}: {}. It is left out "
+                                        "of the statistics.",
+                                        run.run, short_label(run.cell), run.repetition, where,
+                                        reason));
+            }
+            for (const auto& s : run.doc.value("steps", nlohmann::json::array())) {
+                if (!s.is_object() || !s.contains("bench") || !s["bench"].is_object()) {
+                    continue;
+                }
+                const auto& totals = s["bench"].value("totals", nlohmann::json::object());
+                if (totals.value("interrupted", false)) {
+                    w.push_back(fmt::format("Run {} ({}): the benchmark of step {} was "
+                                            "interrupted; it covers only part of its duration.",
+                                            run.run, short_label(run.cell),
+                                            s.value("key", std::string())));
+                }
+                if (totals.value("aborted_clients", 0) > 0) {
+                    w.push_back(fmt::format("Run {} ({}): {} client(s) aborted in step {}.",
+                                            run.run, short_label(run.cell),
+                                            totals.value("aborted_clients", 0),
+                                            s.value("key", std::string())));
+                }
+            }
+        }
+        for (const auto& step : m_report.steps) {
+            step_warnings(step);
+        }
+    }
+
+    void step_warnings(const StepData& step) {
+        auto& w = m_report.warnings;
+        std::vector<std::string> noisy;
+        std::vector<std::string> few;
+        for (const auto& m : step.metrics) {
+            if (!m.info.headline) {
+                continue;
+            }
+            for (const auto& [cell_index, values] : m.by_cell) {
+                const Summary s = summarize(values);
+                if (s.cv && *s.cv > m_options.high_cv) {
+                    noisy.push_back(fmt::format("{} in {} ({:.0f}%)", m.info.title,
+                                                short_label(cell_index), *s.cv * 100.0));
+                }
+                if (s.n < m_options.min_repetitions && m.info.id == step.metrics.front().info.id) {
+                    few.push_back(fmt::format("{} (n={})", short_label(cell_index), s.n));
+                }
+            }
+        }
+        if (!noisy.empty()) {
+            w.push_back(fmt::format(
+                "Step {}: high variation between runs (coefficient of variation above {:.0f}%): "
+                "{}. Differences smaller than that spread are not meaningful; run more "
+                "repetitions or look for the source of the noise.",
+                step.key, m_options.high_cv * 100.0, join(noisy, "; ")));
+        }
+        if (!few.empty()) {
+            w.push_back(fmt::format(
+                "Step {}: too few measured runs for a reliable mean: {}. Use `repeat = {}` or "
+                "more (a confidence interval needs at least 2 runs and is very wide below {}).",
+                step.key, join(few, "; "), std::max<size_t>(m_options.min_repetitions, 5),
+                m_options.min_repetitions));
+        }
+        if (!step.checkpoint_runs.empty()) {
+            w.push_back(fmt::format(
+                "Step {}: a checkpoint happened during the measurement in run(s) {}; their "
+                "numbers include its I/O. Add a `checkpoint` step before the measured step, or "
+                "raise checkpoint_timeout and max_wal_size.",
+                step.key, join_runs(step.checkpoint_runs)));
+        }
+        std::vector<std::string> bound;
+        for (const auto& [run, share] : step.client_cpu_share) {
+            if (share > m_options.client_cpu_limit) {
+                bound.push_back(fmt::format("run {} ({:.0f}%)", run, share * 100.0));
+            }
+        }
+        if (!bound.empty()) {
+            w.push_back(fmt::format(
+                "Step {}: the client (pglab) used more than a third of the machine's CPU in {}: "
+                "the result may measure the client rather than the server (client-bound). Use "
+                "fewer threads or clients, or run the client on another machine.",
+                step.key, join(bound, ", ")));
+        }
+        if (!step.bad_histograms.empty()) {
+            w.push_back(fmt::format("Step {}: the latency histogram of run(s) {} could not be "
+                                    "read; latency curves leave them out.",
+                                    step.key, join_runs(step.bad_histograms)));
+        }
+    }
+
+    void step_section(const StepData& step) {
+        Document& doc = m_report.document;
+        doc.heading(2, fmt::format("Step {} ({})", step.key, step.type));
+        bool any = false;
+        for (const auto& m : step.metrics) {
+            any = any || !m.by_cell.empty();
+        }
+        if (!any) {
+            doc.paragraph("No measured, successful run of this step, or it records no metric.");
+            return;
+        }
+        if (m_options.gnuplot) {
+            step_charts(step);
+        }
+        for (const auto& m : step.metrics) {
+            if (m.by_cell.empty() || (!m.info.headline && all_zero(m))) {
+                continue;
+            }
+            doc.heading(3, with_unit(m.info));
+            doc.table(metric_table(m));
+        }
+    }
+
+    Table metric_table(const MetricValues& m) const {
+        Table t;
+        t.header = {"cell", "n", "mean ± sd", "median", "min – max", "95% CI", "CV"};
+        t.numeric = {false, true, true, true, true, true, true};
+        for (const auto& c : m_results.cells) {
+            const auto it = m.by_cell.find(c.index);
+            if (it == m.by_cell.end()) {
+                if (!has_ok_run(c.index)) {
+                    t.rows.push_back(
+                        {cell_label(c, m_dims.varying), "0", "no measured run", "", "", "", ""});
+                }
+                continue;
+            }
+            const Summary s = summarize(it->second);
+            t.rows.push_back(
+                {cell_label(c, m_dims.varying), std::to_string(s.n),
+                 s.stddev ? format_number(s.mean) + " ± " + format_number(*s.stddev)
+                          : format_number(s.mean),
+                 format_number(s.median), format_number(s.min) + " – " + format_number(s.max),
+                 s.ci95 ? format_number(s.ci95->low) + " – " + format_number(s.ci95->high) : "",
+                 s.cv ? fmt::format("{:.1f}%", *s.cv * 100.0) : ""});
+        }
+        return t;
+    }
+
+    bool has_ok_run(int64_t cell_index) const {
+        return std::any_of(m_results.runs.begin(), m_results.runs.end(), [&](const RunRecord& r) {
+            return r.cell == cell_index && r.ok && !r.warmup;
+        });
+    }
+
+    void draw(const ChartSpec& spec, const std::string& stem) {
+        const auto svg = draw_chart(spec, charts_dir(), stem, *m_options.gnuplot);
+        if (!svg) {
+            m_report.chart_errors.push_back(
+                fmt::format("{}: {} {}", spec.title, svg.error().message, svg.error().detail));
+            return;
+        }
+        ++m_report.charts;
+        m_report.document.chart(ChartRef{spec.title, "charts/" + stem + ".svg", *svg});
+    }
+
+    void step_charts(const StepData& step) {
+        const std::string step_stem = stem_part(step.key);
+        for (const auto& m : step.metrics) {
+            if (!m.info.headline || m.by_cell.empty()) {
+                continue;
+            }
+            ChartSpec spec = m_dims.x ? line_chart(m) : bar_chart(m);
+            spec.title = fmt::format("{}: {}", step.key, with_unit(m.info));
+            spec.y_label = with_unit(m.info);
+            draw(spec, step_stem + "-" + stem_part(m.info.id));
+        }
+        if (!step.histograms.empty()) {
+            draw(percentile_chart(step), step_stem + "-latency-percentiles");
+        }
+        size_t drawn = 0;
+        for (const auto& c : m_results.cells) {
+            if (drawn == k_max_time_charts) {
+                break;
+            }
+            ChartSpec spec;
+            spec.kind = ChartKind::time;
+            spec.title =
+                fmt::format("{}: tps per second, {}", step.key, cell_label(c, m_dims.varying));
+            spec.x_label = "elapsed (s)";
+            spec.y_label = "tps";
+            for (const auto& s : step.series) {
+                if (s.cell != c.index) {
+                    continue;
+                }
+                ChartSeries series{fmt::format("run {} (repetition {})", s.run, s.repetition), {}};
+                for (const auto& [t, tps] : s.points) {
+                    series.points.push_back(ChartPoint{t, tps, -1});
+                }
+                spec.series.push_back(std::move(series));
+            }
+            if (!spec.series.empty()) {
+                draw(spec, fmt::format("{}-tps-time-cell{}", step_stem, c.index));
+                ++drawn;
+            }
+        }
+    }
+
+    ChartSpec line_chart(const MetricValues& m) const {
+        ChartSpec spec;
+        spec.kind = ChartKind::lines;
+        spec.x_label = *m_dims.x;
+        double lo = 0;
+        double hi = 0;
+        for (const auto& c : m_results.cells) {
+            const auto it = m.by_cell.find(c.index);
+            const auto x = numeric_value(c, *m_dims.x);
+            if (it == m.by_cell.end() || !x) {
+                continue;
+            }
+            lo = lo == 0 ? *x : std::min(lo, *x);
+            hi = std::max(hi, *x);
+            const std::string title = cell_label(c, m_dims.series);
+            auto s = std::find_if(spec.series.begin(), spec.series.end(),
+                                  [&](const ChartSeries& cs) { return cs.title == title; });
+            if (s == spec.series.end()) {
+                spec.series.push_back(ChartSeries{title, {}});
+                s = spec.series.end() - 1;
+            }
+            const Summary sum = summarize(it->second);
+            s->points.push_back(ChartPoint{*x, sum.mean, sum.stddev.value_or(0.0)});
+        }
+        for (auto& s : spec.series) {
+            std::sort(s.points.begin(), s.points.end(),
+                      [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
+        }
+        spec.log_x = lo > 0 && hi / lo >= k_log_axis_span;
+        return spec;
+    }
+
+    ChartSpec bar_chart(const MetricValues& m) const {
+        ChartSpec spec;
+        spec.kind = ChartKind::bars;
+        std::vector<std::string> series_vars;
+        std::vector<std::string> category_vars = m_dims.varying;
+        if (m_dims.varying.size() >= 2) {
+            const auto server = std::find(category_vars.begin(), category_vars.end(), "server");
+            const auto pick = server != category_vars.end() ? server : category_vars.end() - 1;
+            series_vars.push_back(*pick);
+            category_vars.erase(pick);
+        }
+        spec.x_label = category_vars.empty() ? "" : join(category_vars, ", ");
+        for (const auto& c : m_results.cells) {
+            const auto it = m.by_cell.find(c.index);
+            if (it == m.by_cell.end()) {
+                continue;
+            }
+            const std::string category = cell_label(c, category_vars);
+            auto cat = std::find(spec.categories.begin(), spec.categories.end(), category);
+            if (cat == spec.categories.end()) {
+                spec.categories.push_back(category);
+                cat = spec.categories.end() - 1;
+            }
+            const std::string title = series_vars.empty() ? "mean" : cell_label(c, series_vars);
+            auto s = std::find_if(spec.series.begin(), spec.series.end(),
+                                  [&](const ChartSeries& cs) { return cs.title == title; });
+            if (s == spec.series.end()) {
+                spec.series.push_back(ChartSeries{title, {}});
+                s = spec.series.end() - 1;
+            }
+            const Summary sum = summarize(it->second);
+            s->points.push_back(ChartPoint{static_cast<double>(cat - spec.categories.begin()),
+                                           sum.mean, sum.stddev.value_or(0.0)});
+        }
+        return spec;
+    }
+
+    ChartSpec percentile_chart(const StepData& step) const {
+        ChartSpec spec;
+        spec.kind = ChartKind::percentiles;
+        spec.title = fmt::format("{}: latency by percentile (all measured runs merged)", step.key);
+        spec.x_label = "percentile";
+        spec.y_label = "latency (ms)";
+        size_t lines = 0;
+        for (const auto& c : m_results.cells) {
+            const auto it = step.histograms.find(c.index);
+            if (it == step.histograms.end() || lines == k_max_curve_cells) {
+                continue;
+            }
+            ++lines;
+            const stats::LatencyHistogram& h = *it->second;
+            ChartSeries s{cell_label(c, m_dims.varying), {}};
+            // Ten points per decade of 1/(1 - p), up to the resolution the count allows.
+            const double max_x = std::max(1.0, static_cast<double>(h.count()));
+            for (int k = 0;; ++k) {
+                const double x = std::pow(10.0, k / 10.0);
+                if (x > max_x || x > 1e6) {
+                    break;
+                }
+                const double p = 100.0 * (1.0 - 1.0 / x);
+                s.points.push_back(
+                    ChartPoint{x, static_cast<double>(h.value_at_percentile(p)) / 1000.0, -1});
+            }
+            s.points.push_back(ChartPoint{max_x, static_cast<double>(h.max()) / 1000.0, -1});
+            spec.series.push_back(std::move(s));
+        }
+        return spec;
+    }
+
+    const ResultsDir& m_results;
+    const ReportOptions& m_options;
+    Dimensions m_dims;
+    Report m_report;
+};
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) {
+        return text;
+    }
+    std::string out = "\"";
+    for (const char c : text) {
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return out + "\"";
+}
+
+std::string csv_number(std::optional<double> v) {
+    return v ? fmt::format("{}", *v) : std::string();
+}
+
+} // namespace
+
+std::string format_number(double value) {
+    const double a = std::fabs(value);
+    if (a == 0.0) {
+        return "0";
+    }
+    if (a >= 100.0) {
+        return fmt::format("{:.1f}", value);
+    }
+    if (a >= 10.0) {
+        return fmt::format("{:.2f}", value);
+    }
+    if (a >= 1.0) {
+        return fmt::format("{:.3f}", value);
+    }
+    return fmt::format("{:.3g}", value);
+}
+
+Report build_report(const ResultsDir& results, const ReportOptions& options) {
+    return Builder(results, options).build();
+}
+
+std::string export_csv(const ResultsDir& results, const std::vector<StepData>& steps) {
+    std::string out = "step,step_type,metric,unit,cell,label,n,mean,stddev,median,min,max,"
+                      "ci95_low,ci95_high,cv\n";
+    for (const auto& step : steps) {
+        for (const auto& m : step.metrics) {
+            for (const auto& [cell_index, values] : m.by_cell) {
+                const Summary s = summarize(values);
+                const Cell* c = find_cell(results, cell_index);
+                out += fmt::format(
+                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(step.key),
+                    step.type, csv_field(m.info.id), m.info.unit, cell_index,
+                    csv_field(c != nullptr ? c->label : std::string()), s.n, s.mean,
+                    csv_number(s.stddev), s.median, s.min, s.max,
+                    csv_number(s.ci95 ? std::optional<double>(s.ci95->low) : std::nullopt),
+                    csv_number(s.ci95 ? std::optional<double>(s.ci95->high) : std::nullopt),
+                    csv_number(s.cv));
+            }
+        }
+    }
+    return out;
+}
+
+std::string export_json(const ResultsDir& results, const Report& report) {
+    using nlohmann::json;
+    auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
+    json doc = {{"version", "pglab.report/1"},
+                {"experiment", results.name},
+                {"warnings", report.warnings},
+                {"problems", results.problems}};
+    json steps = json::array();
+    for (const auto& step : report.steps) {
+        json metrics = json::array();
+        for (const auto& m : step.metrics) {
+            json cells = json::array();
+            for (const auto& [cell_index, values] : m.by_cell) {
+                const Summary s = summarize(values);
+                const Cell* c = find_cell(results, cell_index);
+                cells.push_back(
+                    {{"cell", cell_index},
+                     {"label", c != nullptr ? c->label : std::string()},
+                     {"values", c != nullptr ? c->values : json::object()},
+                     {"n", s.n},
+                     {"mean", s.mean},
+                     {"stddev", opt(s.stddev)},
+                     {"median", s.median},
+                     {"min", s.min},
+                     {"max", s.max},
+                     {"ci95", s.ci95 ? json::array({s.ci95->low, s.ci95->high}) : json(nullptr)},
+                     {"cv", opt(s.cv)},
+                     {"samples", values}});
+            }
+            metrics.push_back({{"id", m.info.id},
+                               {"title", m.info.title},
+                               {"unit", m.info.unit},
+                               {"cells", cells}});
+        }
+        steps.push_back(
+            {{"key", step.key}, {"type", step.type}, {"index", step.index}, {"metrics", metrics}});
+    }
+    doc["steps"] = steps;
+    return doc.dump(2) + "\n";
+}
+
+} // namespace pglab::lab::report

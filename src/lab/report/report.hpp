@@ -1,0 +1,53 @@
+// `pglab report`: a results directory to a Document (environment, warnings, per-step charts and
+// tables) and to CSV/JSON exports of the aggregated cells.
+#pragma once
+
+#include "lab/report/document.hpp"
+#include "lab/report/environment.hpp"
+#include "lab/report/metrics.hpp"
+#include "lab/report/results.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::report {
+
+/// Thresholds of the warnings, and where charts go.
+struct ReportOptions {
+    /// gnuplot to draw charts with; nullopt: tables only, and a sentence on how to get charts.
+    std::optional<std::filesystem::path> gnuplot;
+    /// The directory the report is written to; charts go to its `charts/` sub-directory.
+    std::filesystem::path output_dir;
+    double high_cv = 0.10;               ///< warn above this coefficient of variation
+    size_t min_repetitions = 3;          ///< warn below this many measured runs in a cell
+    double client_cpu_limit = 1.0 / 3.0; ///< warn when the client used more of the machine
+    std::filesystem::path proc_root = "/proc";
+};
+
+/// A built report.
+struct Report {
+    Document document;
+    Environment environment;
+    std::vector<StepData> steps;
+    std::vector<std::string> warnings;     ///< plain sentences, also in the document
+    std::vector<std::string> chart_errors; ///< gnuplot failures (the report keeps its tables)
+    int charts = 0;                        ///< charts drawn
+};
+
+/// Builds the report of `results`, drawing charts into `options.output_dir / "charts"` when
+/// gnuplot is given.
+Report build_report(const ResultsDir& results, const ReportOptions& options);
+
+/// The aggregated cells as CSV: one row per step, metric and cell (header first).
+std::string export_csv(const ResultsDir& results, const std::vector<StepData>& steps);
+
+/// The aggregated cells as JSON (`pglab.report/1`), with the warnings and problems.
+std::string export_json(const ResultsDir& results, const Report& report);
+
+/// "1228.1", "0.0123", "10431.0": enough digits for tables without noise.
+std::string format_number(double value);
+
+} // namespace pglab::lab::report
