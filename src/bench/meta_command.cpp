@@ -174,16 +174,6 @@ bool Worker::run_pipeline_command(Client& c, const script::Command& cmd) {
         c.pipeline_syncs = 0;
         return true;
     case script::MetaKind::syncpipeline:
-        if (!c.conn.in_pipeline()) {
-            meta_failed(c, cmd, "not in pipeline mode");
-            return true;
-        }
-        if (!c.conn.pipeline_sync()) {
-            meta_failed(c, cmd, "failed to send a pipeline sync");
-            return true;
-        }
-        ++c.pipeline_syncs;
-        return true;
     case script::MetaKind::endpipeline:
         if (!c.conn.in_pipeline()) {
             meta_failed(c, cmd, "not in pipeline mode");
@@ -194,6 +184,9 @@ bool Worker::run_pipeline_command(Client& c, const script::Command& cmd) {
             return true;
         }
         ++c.pipeline_syncs;
+        if (cmd.meta == script::MetaKind::syncpipeline) {
+            return true;
+        }
         c.state = ClientState::wait_result; // collect every result up to the last sync
         return flush_output(c);
     default:

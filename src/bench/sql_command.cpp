@@ -125,16 +125,25 @@ bool Worker::send_sql(Client& c) {
     return flush_output(c);
 }
 
-bool Worker::on_wait_prepare(Client& c) {
+/// Sends what is still buffered, then reads what the server sent. False when the client had to
+/// be aborted (the connection broke).
+bool Worker::receive_input(Client& c) {
     if (c.want_write && !send_pending(c)) {
-        return true;
+        return false;
     }
     if (!c.conn.consume_input()) {
         log::error("client {} aborted in command {} (SQL) of script {}; perhaps the backend died "
                    "while processing",
                    c.id, c.command, c.script);
         abort_client(c);
-        return true;
+        return false;
+    }
+    return true;
+}
+
+bool Worker::on_wait_prepare(Client& c) {
+    if (!receive_input(c)) {
+        return true; // aborted
     }
     while (!c.conn.is_busy()) {
         pg::QueryResult res = c.conn.get_result();
@@ -154,15 +163,8 @@ bool Worker::on_wait_prepare(Client& c) {
 
 bool Worker::on_wait_result(Client& c) {
     log::debug("client {} receiving", c.id);
-    if (c.want_write && !send_pending(c)) {
-        return true;
-    }
-    if (!c.conn.consume_input()) {
-        log::error("client {} aborted in command {} (SQL) of script {}; perhaps the backend died "
-                   "while processing",
-                   c.id, c.command, c.script);
-        abort_client(c);
-        return true;
+    if (!receive_input(c)) {
+        return true; // aborted
     }
     const bool pipeline = c.conn.in_pipeline();
     for (;;) {

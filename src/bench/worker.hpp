@@ -85,6 +85,7 @@ private:
     bool store_result_vars(Client& c, const pg::QueryResult& res);
     bool flush_output(Client& c);
     bool send_pending(Client& c);
+    bool receive_input(Client& c);
     bool prepare_pipeline_statements(Client& c);
 
     // meta-commands (meta_command.cpp)
