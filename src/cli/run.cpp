@@ -3,6 +3,7 @@
 
 #include "cli/bench_command.hpp"
 #include "cli/demo_command.hpp"
+#include "cli/report_command.hpp"
 #include "cli/server_command.hpp"
 #include "util/log.hpp"
 
@@ -19,6 +20,8 @@ Usage:
   pglab bench [PGBENCH OPTION]... [DBNAME]   a drop-in pgbench (see pglab bench --help)
   pglab demo                                  initialise and benchmark a throwaway server
   pglab server list|fetch VERSION             PostgreSQL installations (see pglab server --help)
+  pglab report DIR                            tables, charts and warnings of a results directory
+  pglab compare DIR --by NAME=A,B             is a difference real? (see pglab compare --help)
   pglab --version
   pglab --help
 )";
@@ -40,6 +43,12 @@ int run(int argc, char** argv) {
     }
     if (sub == "server") {
         return server_command(argc - 1, argv + 1);
+    }
+    if (sub == "report") {
+        return report_command(argc - 1, argv + 1);
+    }
+    if (sub == "compare") {
+        return compare_command(argc - 1, argv + 1);
     }
     if (sub == "--help" || sub == "-?" || sub == "help") {
         std::fputs(k_usage.data(), stdout);

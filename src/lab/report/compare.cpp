@@ -1,0 +1,441 @@
+// Cell pairing and verdicts of `pglab compare`. Ratios are always B over A for rates and A over
+// B for times when B is faster, so that "faster" numbers are above 1.
+#include "lab/report/compare.hpp"
+
+#include "lab/report/cells.hpp"
+#include "lab/report/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace pglab::lab::report {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double k_times_threshold = 1.5; // from here on, "2.3x faster" instead of "130% faster"
+
+bool matches(const Cell& cell, const Selector& selector) {
+    for (const auto& [name, value] : selector) {
+        const auto it = cell.values.find(name);
+        if (it != cell.values.end()) {
+            if (value_text(*it) != value) {
+                return false;
+            }
+        } else if (!(name == "server" && cell.server == value)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool same_rest(const Cell& a, const Cell& b, const std::set<std::string>& selected) {
+    std::set<std::string> names;
+    for (const auto& item : a.values.items()) {
+        names.insert(item.key());
+    }
+    for (const auto& item : b.values.items()) {
+        names.insert(item.key());
+    }
+    for (const auto& name : names) {
+        if (selected.count(name) != 0) {
+            continue;
+        }
+        const auto ia = a.values.find(name);
+        const auto ib = b.values.find(name);
+        if (ia == a.values.end() || ib == b.values.end() || value_text(*ia) != value_text(*ib)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string side_name(const CompareSide& side) {
+    if (!side.name.empty()) {
+        return side.name;
+    }
+    if (side.selector.size() == 1) {
+        return side.selector.front().second;
+    }
+    if (!side.selector.empty()) {
+        std::string out;
+        for (const auto& [n, v] : side.selector) {
+            out += (out.empty() ? "" : " ") + n + "=" + v;
+        }
+        return out;
+    }
+    return side.results->dir.filename().string();
+}
+
+std::string mean_sd(const Summary& s) {
+    if (s.n == 0) {
+        return "-";
+    }
+    return fmt::format("{}{} (n={})", format_number(s.mean),
+                       s.stddev ? " ± " + format_number(*s.stddev) : std::string(), s.n);
+}
+
+std::string ratio_cell(const ComparisonRow& r) {
+    if (!r.welch_ba || r.welch_ba->mean_b == 0.0) {
+        return "-";
+    }
+    const auto& w = *r.welch_ba;
+    if (!w.ratio_ci.bounded) {
+        return fmt::format("{:.3f} (CI unbounded)", w.ratio);
+    }
+    return fmt::format("{:.3f} ({:.3f}–{:.3f})", w.ratio, w.ratio_ci.low, w.ratio_ci.high);
+}
+
+std::string difference_cell(const ComparisonRow& r) {
+    if (!r.welch_ba) {
+        return "-";
+    }
+    const auto& w = *r.welch_ba;
+    return fmt::format("{} ({} – {})", format_number(w.difference),
+                       format_number(w.difference_ci.low), format_number(w.difference_ci.high));
+}
+
+std::string p_cell(const ComparisonRow& r) {
+    if (!r.welch_ba) {
+        return "-";
+    }
+    return r.welch_ba->p_value < 0.001 ? std::string("<0.001")
+                                       : fmt::format("{:.3f}", r.welch_ba->p_value);
+}
+
+/// "5.7x (95% CI 5.2–6.1x)" or "12% (95% CI 8–16%)" for a factor f > 1 and its interval.
+std::string amount(double f, const Interval& ci, bool as_percent_above_one) {
+    const std::string ci_text =
+        ci.bounded
+            ? (as_percent_above_one ? fmt::format(" (95% CI {:.1f}–{:.1f}%)", (ci.low - 1) * 100,
+                                                  (ci.high - 1) * 100)
+                                    : fmt::format(" (95% CI {:.2f}–{:.2f}x)", ci.low, ci.high))
+            : std::string(" (95% CI unbounded)");
+    return as_percent_above_one ? fmt::format("{:.1f}%{}", (f - 1) * 100, ci_text)
+                                : fmt::format("{:.2f}x{}", f, ci_text);
+}
+
+Interval invert(const Interval& ci) {
+    if (!ci.bounded || ci.low <= 0 || ci.high <= 0) {
+        return Interval{0, 0, false};
+    }
+    return Interval{1.0 / ci.high, 1.0 / ci.low, true};
+}
+
+} // namespace
+
+Result<Selector> parse_selector(std::string_view text) {
+    Selector out;
+    std::string item;
+    auto flush = [&]() -> Status {
+        if (item.empty()) {
+            return {};
+        }
+        const size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            return make_error(Error(fmt::format("invalid selector \"{}\"", item))
+                                  .with_hint("Write NAME=VALUE, e.g. server=pg17 or "
+                                             "settings.shared_buffers=1GB."));
+        }
+        out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+        item.clear();
+        return {};
+    };
+    for (const char c : text) {
+        if (c == ' ' || c == ';') {
+            PGLAB_TRY(flush());
+        } else {
+            item += c;
+        }
+    }
+    PGLAB_TRY(flush());
+    if (out.empty()) {
+        return make_error(Error("empty selector").with_hint("Write NAME=VALUE."));
+    }
+    return out;
+}
+
+std::string verdict_text(const ComparisonRow& row, const std::string& name_a,
+                         const std::string& name_b) {
+    if (!row.welch_ba) {
+        return "not enough runs to compare (needs 2 on each side)";
+    }
+    const WelchResult& w = *row.welch_ba; // ratio = B / A
+    if (!row.significant) {
+        return fmt::format("no significant difference (p = {:.2f})", w.p_value);
+    }
+    const double ba = w.ratio;
+    const Direction d = row.metric.direction;
+    if (d == Direction::neutral) {
+        if (ba >= 1.0) {
+            return fmt::format("{} is {} higher", name_b,
+                               amount(ba, w.ratio_ci, ba < k_times_threshold));
+        }
+        return fmt::format("{} is {} lower", name_b,
+                           amount(1.0 / ba, invert(w.ratio_ci), 1.0 / ba < k_times_threshold));
+    }
+    // f = how many times better B is (> 1) or worse (< 1), with its interval.
+    const bool higher_better = d == Direction::higher_is_better;
+    const double f = higher_better ? ba : 1.0 / ba;
+    const Interval fci = higher_better ? w.ratio_ci : invert(w.ratio_ci);
+    const std::string better = higher_better ? "better" : "faster";
+    const std::string worse = higher_better ? "worse" : "slower";
+    const bool is_rate = row.metric.id == "tps";
+    if (f >= 1.0) {
+        return fmt::format("{} is {} {}", name_b, amount(f, fci, f < k_times_threshold),
+                           is_rate || !higher_better ? "faster" : better);
+    }
+    const double g = 1.0 / f;
+    (void)name_a;
+    return fmt::format("{} is {} {}", name_b, amount(g, invert(fci), g < k_times_threshold),
+                       is_rate || !higher_better ? "slower" : worse);
+}
+
+Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
+                           const CompareOptions& options) {
+    Comparison out;
+    out.name_a = side_name(a);
+    out.name_b = side_name(b);
+    if (out.name_a == out.name_b) {
+        out.name_a = "A (" + out.name_a + ")";
+        out.name_b = "B (" + out.name_b + ")";
+    }
+    std::set<std::string> selected;
+    for (const auto& [n, v] : a.selector) {
+        selected.insert(n);
+    }
+    for (const auto& [n, v] : b.selector) {
+        selected.insert(n);
+    }
+    std::vector<std::pair<const Cell*, const Cell*>> pairs;
+    for (const auto& ca : a.results->cells) {
+        if (!matches(ca, a.selector)) {
+            continue;
+        }
+        const Cell* partner = nullptr;
+        for (const auto& cb : b.results->cells) {
+            if (matches(cb, b.selector) && same_rest(ca, cb, selected)
+                && !(a.results == b.results && ca.index == cb.index)) {
+                partner = &cb;
+                break;
+            }
+        }
+        if (partner == nullptr) {
+            out.notes.push_back(fmt::format("{} \"{}\" has no matching cell in {}", out.name_a,
+                                            ca.label, out.name_b));
+            continue;
+        }
+        pairs.emplace_back(&ca, partner);
+    }
+    if (pairs.empty()) {
+        return make_error(
+            Error(fmt::format("no cell of {} pairs with a cell of {}", out.name_a, out.name_b))
+                .with_hint("Cells pair up when every matrix variable that the selectors do not "
+                           "name has the same value; check --by/--a/--b against the cell labels."));
+    }
+    // The shared values: variables that are not selected and vary among the paired cells.
+    std::vector<std::string> shared;
+    for (const auto& name : analyze_dimensions(*a.results).varying) {
+        if (selected.count(name) == 0) {
+            shared.push_back(name);
+        }
+    }
+    const std::vector<StepData> steps_a = collect_steps(*a.results, 0);
+    const std::vector<StepData> steps_b =
+        a.results == b.results ? steps_a : collect_steps(*b.results, 0);
+    for (const auto& sa : steps_a) {
+        if (!options.steps.empty()
+            && std::find(options.steps.begin(), options.steps.end(), sa.key)
+                   == options.steps.end()) {
+            continue;
+        }
+        const auto sb = std::find_if(steps_b.begin(), steps_b.end(),
+                                     [&](const StepData& s) { return s.key == sa.key; });
+        if (sb == steps_b.end()) {
+            out.notes.push_back(fmt::format("step {} is missing in {}", sa.key, out.name_b));
+            continue;
+        }
+        for (const auto& ma : sa.metrics) {
+            const bool wanted =
+                options.metrics.empty()
+                    ? ma.info.headline
+                    : std::find(options.metrics.begin(), options.metrics.end(), ma.info.id)
+                          != options.metrics.end();
+            if (!wanted) {
+                continue;
+            }
+            const MetricValues* mb = find_metric(*sb, ma.info.id);
+            for (const auto& [ca, cb] : pairs) {
+                const auto va = ma.by_cell.find(ca->index);
+                if (va == ma.by_cell.end()) {
+                    continue;
+                }
+                const std::vector<double> none;
+                const auto vb = mb != nullptr
+                                    ? mb->by_cell.find(cb->index)
+                                    : std::map<int64_t, std::vector<double>>::const_iterator();
+                const std::vector<double>& b_values =
+                    (mb != nullptr && vb != mb->by_cell.end()) ? vb->second : none;
+                ComparisonRow row;
+                row.step = sa.key;
+                row.metric = ma.info;
+                row.cell = cell_label(*ca, shared);
+                row.a = summarize(va->second);
+                row.b = summarize(b_values);
+                row.welch_ba = welch(b_values, va->second);
+                if (row.welch_ba) {
+                    const auto& w = *row.welch_ba;
+                    row.significant = w.p_value < options.alpha;
+                    if (ma.info.direction == Direction::lower_is_better) {
+                        row.slowdown_pct = (w.ratio - 1.0) * 100.0;
+                    } else if (ma.info.direction == Direction::higher_is_better) {
+                        row.slowdown_pct = (1.0 - w.ratio) * 100.0;
+                    }
+                }
+                row.verdict = verdict_text(row, out.name_a, out.name_b);
+                out.rows.push_back(std::move(row));
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<const ComparisonRow*> slower_than(const Comparison& c, double pct) {
+    std::vector<const ComparisonRow*> out;
+    for (const auto& r : c.rows) {
+        if (r.significant && r.slowdown_pct && *r.slowdown_pct > pct) {
+            out.push_back(&r);
+        }
+    }
+    return out;
+}
+
+namespace {
+
+std::vector<std::vector<std::string>> table_rows(const Comparison& c) {
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"step", "metric", "cell", c.name_a, c.name_b,
+                    fmt::format("{}/{} (95% CI)", c.name_b, c.name_a),
+                    fmt::format("{} − {} (95% CI)", c.name_b, c.name_a), "p", "verdict"});
+    for (const auto& r : c.rows) {
+        const std::string metric =
+            r.metric.unit.empty() ? r.metric.title : r.metric.title + " (" + r.metric.unit + ")";
+        rows.push_back({r.step, metric, r.cell, mean_sd(r.a), mean_sd(r.b), ratio_cell(r),
+                        difference_cell(r), p_cell(r), r.verdict});
+    }
+    return rows;
+}
+
+size_t display_width(std::string_view s) {
+    size_t n = 0;
+    for (const char c : s) {
+        n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0; // count UTF-8 code points
+    }
+    return n;
+}
+
+} // namespace
+
+std::string comparison_text(const Comparison& c) {
+    const auto rows = table_rows(c);
+    std::vector<size_t> widths(rows.front().size(), 0);
+    for (const auto& row : rows) {
+        for (size_t i = 0; i < row.size(); ++i) {
+            widths[i] = std::max(widths[i], display_width(row[i]));
+        }
+    }
+    std::string out;
+    for (size_t r = 0; r < rows.size(); ++r) {
+        std::string line;
+        for (size_t i = 0; i < rows[r].size(); ++i) {
+            const std::string& cell = rows[r][i];
+            line += cell;
+            if (i + 1 < rows[r].size()) {
+                line += std::string(widths[i] - display_width(cell) + 2, ' ');
+            }
+        }
+        out += line + "\n";
+        if (r == 0) {
+            size_t total = 0;
+            for (const size_t w : widths) {
+                total += w + 2;
+            }
+            out += std::string(total - 2, '-') + "\n";
+        }
+    }
+    for (const auto& note : c.notes) {
+        out += "note: " + note + "\n";
+    }
+    return out;
+}
+
+std::string comparison_markdown(const Comparison& c) {
+    const auto rows = table_rows(c);
+    std::string out = fmt::format("# {} vs {}\n\n", c.name_b, c.name_a);
+    for (size_t r = 0; r < rows.size(); ++r) {
+        out += "|";
+        for (const auto& cell : rows[r]) {
+            std::string escaped;
+            for (const char ch : cell) {
+                escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
+            }
+            out += " " + escaped + " |";
+        }
+        out += "\n";
+        if (r == 0) {
+            out += "|---|---|---|---:|---:|---:|---:|---:|---|\n";
+        }
+    }
+    if (!c.notes.empty()) {
+        out += "\n";
+        for (const auto& note : c.notes) {
+            out += "- " + note + "\n";
+        }
+    }
+    return out;
+}
+
+std::string comparison_json(const Comparison& c) {
+    auto summary = [](const Summary& s) {
+        return json{{"n", s.n},
+                    {"mean", s.n > 0 ? json(s.mean) : json(nullptr)},
+                    {"stddev", s.stddev ? json(*s.stddev) : json(nullptr)}};
+    };
+    json rows = json::array();
+    for (const auto& r : c.rows) {
+        json row = {{"step", r.step},
+                    {"metric", r.metric.id},
+                    {"unit", r.metric.unit},
+                    {"cell", r.cell},
+                    {"a", summary(r.a)},
+                    {"b", summary(r.b)},
+                    {"significant", r.significant},
+                    {"slowdown_pct", r.slowdown_pct ? json(*r.slowdown_pct) : json(nullptr)},
+                    {"verdict", r.verdict}};
+        if (r.welch_ba) {
+            const auto& w = *r.welch_ba;
+            row["ratio"] = w.ratio;
+            row["ratio_ci95"] =
+                w.ratio_ci.bounded ? json::array({w.ratio_ci.low, w.ratio_ci.high}) : json(nullptr);
+            row["difference"] = w.difference;
+            row["difference_ci95"] = json::array({w.difference_ci.low, w.difference_ci.high});
+            row["t"] = std::isfinite(w.t) ? json(w.t) : json(nullptr);
+            row["df"] = w.df;
+            row["p_value"] = w.p_value;
+        }
+        rows.push_back(std::move(row));
+    }
+    const json doc = {{"version", "pglab.compare/1"},
+                      {"a", c.name_a},
+                      {"b", c.name_b},
+                      {"ratio", "b / a"},
+                      {"rows", rows},
+                      {"notes", c.notes}};
+    return doc.dump(2) + "\n";
+}
+
+} // namespace pglab::lab::report
