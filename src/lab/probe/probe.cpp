@@ -276,6 +276,9 @@ std::optional<unsigned long long> parse_lsn(std::string_view text) {
 Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context) {
     Snapshot snapshot;
     snapshot.server_version_num = conn.server_version();
+    if (conn.in_transaction_block()) {
+        return make_error("probe snapshot: the connection is inside a transaction block");
+    }
     // One transaction: the snapshot adds one commit to pg_stat_database, whatever it reads.
     PGLAB_TRY(conn.exec_command("BEGIN"));
     const Status read = read_all(conn, context, snapshot);

@@ -74,6 +74,7 @@ using Deltas = std::vector<Delta>;
 /// Reads every probe. The queries run in one transaction on `conn` (they count as one commit in
 /// db.xact_commit of the next snapshot). Error only when the connection itself fails; a view,
 /// column, function or /proc file that is missing or not permitted leaves its samples out.
+/// `conn` must be idle, not inside a transaction block (the snapshot's COMMIT would end it).
 Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context = {});
 
 /// after - before for counters, after for levels; "elapsed_s" from taken_at. A counter that went
