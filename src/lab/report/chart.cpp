@@ -176,8 +176,8 @@ std::string chart_script(const ChartSpec& spec, const std::string& data_file,
         break;
     case ChartKind::percentiles:
         gp += "set logscale x 10\nset xrange [1:*]\n"
-              "set xtics ('0%' 1, '90%' 10, '99%' 100, '99.9%' 1000, '99.99%' 10000, "
-              "'99.999%' 100000)\n";
+              "set xtics ('0%%' 1, '90%%' 10, '99%%' 100, '99.9%%' 1000, '99.99%%' 10000, "
+              "'99.999%%' 100000)\n";
         for (size_t i = 0; i < spec.series.size(); ++i) {
             plots.push_back(fmt::format("{} index {} using 1:2 with steps lw 2 title {}",
                                         i == 0 ? gp_quote(data_file) : "''", i,

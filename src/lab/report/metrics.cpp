@@ -73,8 +73,8 @@ const MetricInfo k_latency_avg{"latency_avg_ms", "latency average", "ms",
 const MetricInfo k_connection{"connection_ms", "connection time", "ms", Direction::lower_is_better,
                               false};
 const MetricInfo k_failed{"failed", "failed transactions", "", Direction::lower_is_better, false};
-const MetricInfo k_client_ms{"client_ms", "time (client)", "ms", Direction::lower_is_better, true};
-const MetricInfo k_server_ms{"server_ms", "time (server)", "ms", Direction::lower_is_better, true};
+const MetricInfo k_client_ms{"client_ms", "client time", "ms", Direction::lower_is_better, true};
+const MetricInfo k_server_ms{"server_ms", "server time", "ms", Direction::lower_is_better, true};
 const MetricInfo k_rows{"rows", "rows", "", Direction::neutral, false};
 const MetricInfo k_execution{"execution_ms", "execution time", "ms", Direction::lower_is_better,
                              true};
@@ -88,7 +88,7 @@ const MetricInfo k_heap_fetches{"heap_fetches", "heap fetches", "", Direction::l
 const MetricInfo k_elapsed{"elapsed_ms", "elapsed", "ms", Direction::lower_is_better, true};
 const MetricInfo k_server_cpu{"server_cpu_s", "server CPU", "s", Direction::lower_is_better, false};
 const MetricInfo k_client_cpu{"client_cpu_s", "client CPU", "s", Direction::lower_is_better, false};
-const MetricInfo k_db_hit_ratio{"db_buffer_hit_pct", "buffer hit ratio (pg_stat_database)", "%",
+const MetricInfo k_db_hit_ratio{"db_buffer_hit_pct", "buffer hit ratio, pg_stat_database", "%",
                                 Direction::higher_is_better, false};
 
 struct Percentile {
@@ -185,8 +185,10 @@ std::pair<MetricInfo, double> probe_metric(const std::string& name, double value
         info.headline = contains(name, "wal");
     } else if (ends_with(name, "_ms") || ends_with(name, ".ms")) {
         info.unit = "ms";
+        info.title = name.substr(0, name.size() - 3);
     } else if (ends_with(name, "_s") || ends_with(name, ".s")) {
         info.unit = "s";
+        info.title = name.substr(0, name.size() - 2);
     }
     return {info, value};
 }
@@ -225,10 +227,14 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
         } else if (ends_with(name, "blks_read")) {
             blks_read = v;
         }
-        if (contains(name, "checkpoint") && !contains(name, "time") && v > 0) {
+        // checkpoints_timed/_req, num_timed/num_requested count checkpoints; *_write_time and
+        // *_sync_time are durations.
+        if (contains(name, "checkpoint") && !contains(name, "write_time")
+            && !contains(name, "sync_time") && v > 0) {
             checkpoint = true;
         }
-        if (v != 0.0) {
+        const bool cpu = contains(name, "cpu"); // shown as the server/client CPU sums
+        if (v != 0.0 && !cpu) {
             const auto [info, value] = probe_metric(name, v);
             c.add(info, value, run);
         }
