@@ -4,6 +4,7 @@
 #include "cli/bench_command.hpp"
 #include "cli/demo_command.hpp"
 #include "cli/report_command.hpp"
+#include "cli/run_command.hpp"
 #include "cli/server_command.hpp"
 #include "util/log.hpp"
 
@@ -18,6 +19,7 @@ constexpr std::string_view k_usage = R"(pglab is a PostgreSQL performance lab.
 
 Usage:
   pglab bench [PGBENCH OPTION]... [DBNAME]   a drop-in pgbench (see pglab bench --help)
+  pglab run EXPERIMENT.toml                   run an experiment (see pglab run --help)
   pglab demo                                  initialise and benchmark a throwaway server
   pglab server list|fetch VERSION             PostgreSQL installations (see pglab server --help)
   pglab report DIR                            tables, charts and warnings of a results directory
@@ -37,6 +39,9 @@ int run(int argc, char** argv) {
     const std::string_view sub = argv[1];
     if (sub == "bench") {
         return bench_command(argc - 1, argv + 1);
+    }
+    if (sub == "run") {
+        return run_command(argc - 1, argv + 1);
     }
     if (sub == "demo") {
         return demo_command(argc - 1, argv + 1);

@@ -1,0 +1,109 @@
+// `pglab run`: arguments, then lab::run::run_experiment (docs/experiments.md,
+// docs/results-format.md).
+#include "cli/run_command.hpp"
+
+#include "lab/run/orchestrator.hpp"
+#include "util/log.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+namespace pglab::cli {
+
+namespace {
+
+constexpr std::string_view k_run_help =
+    R"(pglab run executes an experiment file and keeps every result.
+
+Usage:
+  pglab run EXPERIMENT.toml [--results DIR] [--seed N] [--dry-run]
+  pglab run --resume DIR
+
+Options:
+  --results DIR   write the results into DIR (default: results/<name>-<timestamp>)
+  --resume DIR    continue the interrupted plan recorded in DIR (only unfinished runs)
+  --seed N        seed of random and interleaved orders (overrides the file's seed)
+  --dry-run       check the file and print the plan; start nothing
+  --help          show this help
+
+The experiment file format: docs/experiments.md; the results: docs/results-format.md.
+)";
+
+int usage_error(const std::string& message) {
+    log::error("{}", message);
+    log::hint("Try \"pglab run --help\" for more information.");
+    return 1;
+}
+
+} // namespace
+
+int run_command(int argc, char** argv) {
+    lab::run::RunRequest request;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        auto value = [&](std::string_view name) -> const char* {
+            if (arg.size() > name.size() && arg.substr(0, name.size()) == name
+                && arg[name.size()] == '=') {
+                return argv[i] + name.size() + 1;
+            }
+            if (i + 1 < argc) {
+                return argv[++i];
+            }
+            return nullptr;
+        };
+        auto starts = [&](std::string_view name) {
+            return arg == name
+                   || (arg.substr(0, name.size()) == name && arg.size() > name.size()
+                       && arg[name.size()] == '=');
+        };
+        if (arg == "--help" || arg == "-?") {
+            std::fputs(k_run_help.data(), stdout);
+            return 0;
+        }
+        if (arg == "--dry-run") {
+            request.dry_run = true;
+        } else if (starts("--resume")) {
+            const char* v = value("--resume");
+            if (v == nullptr) {
+                return usage_error("option --resume needs a directory");
+            }
+            request.resume_dir = v;
+        } else if (starts("--results")) {
+            const char* v = value("--results");
+            if (v == nullptr) {
+                return usage_error("option --results needs a directory");
+            }
+            request.results_dir = v;
+        } else if (starts("--seed")) {
+            const char* v = value("--seed");
+            char* end = nullptr;
+            if (v == nullptr || *v == '\0' || *v == '-') {
+                return usage_error("option --seed needs a non-negative integer");
+            }
+            const unsigned long long n = std::strtoull(v, &end, 10);
+            if (*end != '\0') {
+                return usage_error(std::string("invalid value \"") + v + "\" for option --seed");
+            }
+            request.seed = n;
+        } else if (!arg.empty() && arg[0] == '-') {
+            return usage_error("unknown option \"" + std::string(arg) + "\"");
+        } else if (request.experiment.empty()) {
+            request.experiment = std::string(arg);
+        } else {
+            return usage_error("too many arguments");
+        }
+    }
+    if (request.resume_dir.empty() == request.experiment.empty()) {
+        return usage_error(request.resume_dir.empty()
+                               ? "no experiment file given"
+                               : "--resume takes the experiment from the results directory");
+    }
+    if (!request.resume_dir.empty() && (!request.results_dir.empty() || request.seed)) {
+        return usage_error("--resume cannot be combined with --results or --seed");
+    }
+    return lab::run::run_experiment(request);
+}
+
+} // namespace pglab::cli

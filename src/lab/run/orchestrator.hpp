@@ -1,0 +1,26 @@
+// lab/run: `pglab run`: parses and checks an experiment, plans it, and executes the plan run by
+// run: throwaway servers created once per server and reconfigured (restarted only when a changed
+// setting has context postmaster, or a step asks), steps executed in-process (init, bench, sql,
+// timed-sql, explain...), probes around measured steps, one results.jsonl line per finished run
+// (lab/store). SIGINT/SIGTERM end it cleanly: finished runs are kept, clusters removed.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+namespace pglab::lab::run {
+
+struct RunRequest {
+    std::filesystem::path experiment;  ///< the experiment file (unused with `resume_dir`)
+    std::filesystem::path results_dir; ///< empty: results/<name>-<timestamp>
+    std::filesystem::path resume_dir;  ///< non-empty: continue the plan recorded there
+    std::optional<std::uint64_t> seed; ///< --seed: overrides the file's seed
+    bool dry_run = false;              ///< print the plan, start nothing
+};
+
+/// Runs the experiment. Exit status: 0 every run ok; 1 bad experiment (nothing started), a
+/// server that could not be made, or a failed run; 2 interrupted by SIGINT/SIGTERM.
+int run_experiment(const RunRequest& request);
+
+} // namespace pglab::lab::run

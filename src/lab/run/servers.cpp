@@ -1,0 +1,368 @@
+// lab/run: creating, reconfiguring and connecting to the experiment's servers.
+#include "lab/run/servers.hpp"
+
+#include "lab/server/installation.hpp"
+#include "lab/spec/setting_names.hpp"
+#include "util/log.hpp"
+#include "util/subprocess.hpp"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <thread>
+
+namespace pglab::lab::run {
+
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+Error error_at(const spec::SourcePos& pos, const std::string& message,
+               const std::string& hint = {}) {
+    Error e(pos.known() ? pos.to_string() + ": " + message : message);
+    e.hint = hint;
+    return e;
+}
+
+Result<server::Installation> installation_of(const spec::ServerSpec& s) {
+    if (!s.bin_dir.empty()) {
+        return server::installation_at(s.bin_dir);
+    }
+    if (!s.version.empty()) {
+        return server::resolve_installation(s.version);
+    }
+    return server::find_newest_installation();
+}
+
+/// Setting names the installation knows, from `postgres --describe-config` (run as the server
+/// user when root: postgres refuses to run as root).
+Result<std::vector<std::string>> describe_config(const server::Installation& inst) {
+    util::SpawnOptions opts;
+    opts.argv = {inst.tool("postgres").string(), "--describe-config"};
+    if (::geteuid() == 0) {
+        auto who = util::lookup_user("postgres");
+        if (!who) {
+            who = util::lookup_user("nobody");
+        }
+        PGLAB_TRY_ASSIGN(opts.run_as, std::move(who));
+        opts.working_dir = "/";
+    }
+    opts.timeout = std::chrono::seconds(30);
+    PGLAB_TRY_ASSIGN(const util::ProcessResult res, util::run_process(opts));
+    if (!res.status.success()) {
+        return make_error(fmt::format("{} --describe-config {}: {}", opts.argv[0],
+                                      res.status.describe(), res.err));
+    }
+    std::vector<std::string> names;
+    std::size_t pos = 0;
+    while (pos < res.out.size()) {
+        std::size_t nl = res.out.find('\n', pos);
+        if (nl == std::string::npos) {
+            nl = res.out.size();
+        }
+        const std::string line = res.out.substr(pos, nl - pos);
+        const std::size_t tab = line.find('\t');
+        if (tab != std::string::npos && tab > 0) {
+            names.push_back(line.substr(0, tab));
+        }
+        pos = nl + 1;
+    }
+    return names;
+}
+
+const spec::Setting* find_setting(const std::vector<spec::Setting>& list, const std::string& name) {
+    const std::string key = lower(name);
+    for (const auto& s : list) {
+        if (lower(s.name) == key) {
+            return &s;
+        }
+    }
+    return nullptr;
+}
+
+server::Settings to_server_settings(const std::vector<spec::Setting>& settings) {
+    server::Settings out;
+    for (const auto& s : settings) {
+        out.emplace_back(s.name, s.value.setting_text());
+    }
+    return out;
+}
+
+} // namespace
+
+pg::ConnParams conn_params(const server::ThrowawayCluster& cluster, const std::string& database) {
+    pg::ConnParams p;
+    p.host = cluster.socket_dir().string();
+    p.port = std::to_string(cluster.port());
+    p.user = cluster.user();
+    p.dbname = database.empty() ? "postgres" : database;
+    p.application_name = "pglab";
+    return p;
+}
+
+ServerSet::ServerSet(const spec::ExperimentSpec& spec) {
+    for (const auto& s : spec.servers) {
+        ServerState state;
+        state.spec = &s;
+        m_servers.emplace(s.name, std::move(state));
+    }
+}
+
+Status ServerSet::check(const spec::ExperimentSpec& spec) {
+    for (const auto& s : spec.servers) {
+        if (s.is_existing()) {
+            return make_error(error_at(s.pos,
+                                       fmt::format("server \"{}\": existing servers (conninfo) "
+                                                   "are not supported by pglab run yet",
+                                                   s.name),
+                                       "use a throwaway server: remove conninfo"));
+        }
+        if (!s.standby_of.empty()) {
+            return make_error(
+                error_at(s.standby_of_pos,
+                         fmt::format("server \"{}\": standby servers are not supported "
+                                     "by pglab run yet",
+                                     s.name),
+                         "remove standby_of"));
+        }
+        if (s.auth != spec::AuthMode::trust) {
+            return make_error(error_at(s.pos,
+                                       fmt::format("server \"{}\": auth = \"scram-sha-256\" is not "
+                                                   "supported by pglab run yet",
+                                                   s.name),
+                                       "remove auth (trust on the private socket)"));
+        }
+        auto inst = installation_of(s);
+        if (!inst) {
+            Error e = inst.error();
+            if (s.pos.known()) {
+                e.message = s.pos.to_string() + ": " + e.message;
+            }
+            return make_error(e);
+        }
+        m_installations.emplace(s.name, *inst);
+    }
+    for (const auto& s : spec.steps) {
+        if (s.type == spec::StepType::promote) {
+            return make_error(error_at(s.pos, "step \"promote\" is not supported by pglab run yet",
+                                       "remove the step"));
+        }
+    }
+    // Setting names, per installation.
+    const std::vector<spec::SettingRef> refs = spec::setting_refs(spec);
+    if (refs.empty()) {
+        return {};
+    }
+    std::map<std::string, std::vector<std::string>> known_by_bin;
+    for (const auto& ref : refs) {
+        const std::string server_name = ref.server.empty() ? spec.default_server : ref.server;
+        std::vector<std::string> servers;
+        if (ref.server.empty()) {
+            for (const auto& s : spec.servers) {
+                servers.push_back(s.name);
+            }
+        } else {
+            servers.push_back(server_name);
+        }
+        for (const auto& name : servers) {
+            auto it = m_installations.find(name);
+            if (it == m_installations.end()) {
+                continue;
+            }
+            const std::string bin = it->second.bin_dir.string();
+            if (!known_by_bin.count(bin)) {
+                PGLAB_TRY_ASSIGN(known_by_bin[bin], describe_config(it->second));
+            }
+            if (auto st = spec::check_setting_names({ref}, known_by_bin[bin]); !st) {
+                // --describe-config leaves out a few developer settings: ask a real server's
+                // pg_settings before refusing the name.
+                server::ClusterOptions opts;
+                opts.bin_dir = it->second.bin_dir;
+                auto cluster = server::ThrowawayCluster::create(opts);
+                if (!cluster) {
+                    return make_error(cluster.error());
+                }
+                auto names = cluster->psql("SELECT name FROM pg_settings");
+                if (!names) {
+                    return make_error(names.error());
+                }
+                std::vector<std::string> known;
+                std::size_t pos = 0;
+                while (pos < names->size()) {
+                    std::size_t nl = names->find('\n', pos);
+                    if (nl == std::string::npos) {
+                        nl = names->size();
+                    }
+                    if (nl > pos) {
+                        known.push_back(names->substr(pos, nl - pos));
+                    }
+                    pos = nl + 1;
+                }
+                known_by_bin[bin] = known;
+                PGLAB_TRY(spec::check_setting_names({ref}, known));
+            }
+        }
+    }
+    return {};
+}
+
+Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& settings) {
+    const spec::ServerSpec& s = *state.spec;
+    server::ClusterOptions opts;
+    opts.bin_dir = m_installations.at(s.name).bin_dir;
+    opts.settings = to_server_settings(settings);
+    if (s.tcp) {
+        opts.settings.insert(opts.settings.begin(), {"listen_addresses", "127.0.0.1"});
+    }
+    for (const auto& arg : s.initdb_options) {
+        opts.initdb_args.push_back(arg.text);
+    }
+    opts.server_env = s.environment;
+    if (!s.data_dir.empty()) {
+        opts.parent_dir = s.data_dir;
+    }
+    auto cluster = server::ThrowawayCluster::create(opts);
+    if (!cluster) {
+        Error e = cluster.error();
+        e.message = fmt::format("server \"{}\": {}", s.name, e.message);
+        return make_error(e);
+    }
+    state.cluster.emplace(std::move(*cluster));
+    ++state.clusters_created;
+    state.applied = settings;
+    state.once_done.clear();
+    state.drop_connections();
+    return {};
+}
+
+Status ServerSet::ensure(const std::string& name, const std::vector<spec::Setting>& settings,
+                         int& restarts_done) {
+    ServerState& state = m_servers.at(name);
+    if (!state.cluster) {
+        return create(state, settings);
+    }
+    if (!state.cluster->running()) {
+        PGLAB_TRY(state.cluster->start_server());
+        state.drop_connections();
+    }
+    std::vector<spec::Setting> changed;
+    for (const auto& s : settings) {
+        const spec::Setting* old = find_setting(state.applied, s.name);
+        if (old == nullptr || old->value.setting_text() != s.value.setting_text()) {
+            changed.push_back(s);
+        }
+    }
+    if (changed.empty()) {
+        return {};
+    }
+    PGLAB_TRY_ASSIGN(pg::Connection * conn, probe_connection(name));
+    // Which of the changed settings need a restart, and their values now (to see a reload land).
+    std::string list;
+    for (const auto& s : changed) {
+        list += (list.empty() ? "'" : ",'") + lower(s.name) + "'";
+    }
+    PGLAB_TRY_ASSIGN(const pg::QueryResult rows,
+                     conn->exec("SELECT lower(name), context, setting FROM pg_settings WHERE "
+                                "lower(name) IN ("
+                                + list + ")"));
+    bool needs_restart = false;
+    std::map<std::string, std::string> before;
+    for (int i = 0; i < rows.ntuples(); ++i) {
+        if (std::string(rows.value(i, 1)) == "postmaster") {
+            needs_restart = true;
+        }
+        before[rows.value(i, 0)] = rows.value(i, 2);
+    }
+    PGLAB_TRY(state.cluster->apply_settings(to_server_settings(changed)));
+    for (const auto& s : changed) {
+        std::erase_if(state.applied,
+                      [&](const spec::Setting& a) { return lower(a.name) == lower(s.name); });
+        state.applied.push_back(s);
+    }
+    if (needs_restart) {
+        state.drop_connections();
+        PGLAB_TRY(state.cluster->restart());
+        ++state.restarts;
+        ++restarts_done;
+        return {};
+    }
+    // A reload is asynchronous: wait (at most 2 s) until every changed value is visible to a new
+    // query; a value written differently but equal (64MB vs 65536kB) simply ends the wait.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (std::chrono::steady_clock::now() < deadline) {
+        state.probe_conn.reset();
+        PGLAB_TRY_ASSIGN(conn, probe_connection(name));
+        PGLAB_TRY_ASSIGN(const pg::QueryResult now,
+                         conn->exec("SELECT lower(name), setting FROM pg_settings WHERE "
+                                    "lower(name) IN ("
+                                    + list + ")"));
+        bool all = true;
+        for (int i = 0; i < now.ntuples(); ++i) {
+            if (before[now.value(i, 0)] == now.value(i, 1)) {
+                all = false;
+            }
+        }
+        if (all) {
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    state.sessions.clear(); // sessions opened before the reload would keep old values until used
+    return {};
+}
+
+Result<pg::Connection*> ServerSet::session(const std::string& server, const std::string& name,
+                                           const std::string& database) {
+    ServerState& state = m_servers.at(server);
+    if (!state.cluster || !state.cluster->running()) {
+        return make_error(fmt::format("server \"{}\" is not running", server));
+    }
+    auto it = state.sessions.find(name);
+    if (it != state.sessions.end() && !it->second.connection_bad()) {
+        return &it->second;
+    }
+    pg::ConnParams params = conn_params(*state.cluster, database);
+    PGLAB_TRY_ASSIGN(pg::Connection conn, pg::Connection::connect(params));
+    state.version = conn.parameter_status("server_version");
+    state.version_num = conn.server_version();
+    auto [pos, inserted] = state.sessions.insert_or_assign(name, std::move(conn));
+    (void)inserted;
+    return &pos->second;
+}
+
+Result<pg::Connection*> ServerSet::probe_connection(const std::string& server) {
+    ServerState& state = m_servers.at(server);
+    if (!state.cluster || !state.cluster->running()) {
+        return make_error(fmt::format("server \"{}\" is not running", server));
+    }
+    if (state.probe_conn && !state.probe_conn->connection_bad()) {
+        return &*state.probe_conn;
+    }
+    pg::ConnParams params = conn_params(*state.cluster, "postgres");
+    PGLAB_TRY_ASSIGN(pg::Connection conn, pg::Connection::connect(params));
+    state.version = conn.parameter_status("server_version");
+    state.version_num = conn.server_version();
+    state.probe_conn.emplace(std::move(conn));
+    return &*state.probe_conn;
+}
+
+Status ServerSet::restart(const std::string& server) {
+    ServerState& state = m_servers.at(server);
+    if (!state.cluster) {
+        return make_error(fmt::format("server \"{}\" is not running", server));
+    }
+    state.drop_connections();
+    PGLAB_TRY(state.cluster->restart());
+    ++state.restarts;
+    return {};
+}
+
+} // namespace pglab::lab::run

@@ -1,0 +1,81 @@
+// lab/run: the servers of a running experiment: one throwaway cluster per `[servers.NAME]`,
+// created on first use and kept across runs, reconfigured per cell (restarted only when a
+// changed setting has context postmaster), with the run's SQL sessions and the probe connection.
+// Internal to lab/run.
+#pragma once
+
+#include "lab/server/throwaway_cluster.hpp"
+#include "lab/spec/experiment_spec.hpp"
+#include "pg/connection.hpp"
+#include "util/result.hpp"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::run {
+
+/// One server of the experiment and what pglab keeps for it.
+struct ServerState {
+    const spec::ServerSpec* spec = nullptr;
+    std::optional<server::ThrowawayCluster> cluster;
+    int clusters_created = 0;                       ///< 1 after the first creation
+    int restarts = 0;                               ///< over the whole plan
+    std::vector<spec::Setting> applied;             ///< the settings the server runs with now
+    std::map<std::string, pg::Connection> sessions; ///< by session name, for the current run
+    std::optional<pg::Connection> probe_conn;
+    std::map<std::size_t, std::string> once_done; ///< step index -> fingerprint (this cluster)
+    std::string version;                          ///< server_version once connected
+    int version_num = 0;
+
+    /// Drops every connection (after a restart, or at the end of a run for sessions).
+    void drop_connections() {
+        sessions.clear();
+        probe_conn.reset();
+    }
+};
+
+/// The servers of the experiment, by name.
+class ServerSet {
+public:
+    explicit ServerSet(const spec::ExperimentSpec& spec);
+
+    /// Checks what can be checked before anything starts: installations exist, features not
+    /// supported yet are refused (with the file position), setting names are known to the
+    /// installation (`postgres --describe-config`, i.e. pg_settings without a running server).
+    Status check(const spec::ExperimentSpec& spec);
+
+    /// Makes sure `name` runs with `settings`: creates its cluster (with them) the first time,
+    /// else applies what changed, restarting when a changed setting's pg_settings.context is
+    /// postmaster (else reloading and waiting until the new values are visible). `restarted`
+    /// tells whether it restarted.
+    Status ensure(const std::string& name, const std::vector<spec::Setting>& settings,
+                  int& restarts_done);
+
+    ServerState& at(const std::string& name) { return m_servers.at(name); }
+
+    std::map<std::string, ServerState>& all() { return m_servers; }
+
+    /// A connection of `session` (kept for the run) on `server`; `database` "" = postgres.
+    Result<pg::Connection*> session(const std::string& server, const std::string& session,
+                                    const std::string& database);
+
+    /// The probe connection of `server`.
+    Result<pg::Connection*> probe_connection(const std::string& server);
+
+    /// Restarts `server` (a `restart` step), counting it.
+    Status restart(const std::string& server);
+
+private:
+    Status create(ServerState& state, const std::vector<spec::Setting>& settings);
+
+    std::map<std::string, ServerState> m_servers;
+    std::map<std::string, server::Installation> m_installations;
+};
+
+/// Connection parameters for `cluster` and `database`.
+pg::ConnParams conn_params(const server::ThrowawayCluster& cluster, const std::string& database);
+
+} // namespace pglab::lab::run

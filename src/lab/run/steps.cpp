@@ -1,0 +1,585 @@
+// lab/run: the step types: init and bench in-process (through lab's use of the options parser and
+// the bench/init libraries, their terminal output captured into the step's log), sql, timed-sql,
+// explain, restart/stop/start, checkpoint, sleep and shell.
+#include "lab/run/steps.hpp"
+
+#include "bench/run.hpp"
+#include "init/initialize.hpp"
+#include "lab/run/explain_summary.hpp"
+#include "output/json_export.hpp"
+#include "output/report.hpp"
+#include "util/subprocess.hpp"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "options/bench_options.hpp"
+
+namespace pglab::lab::run {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Sends this process's stdout and stderr to `path` (appending) for as long as it lives: init and
+/// bench write their messages there, as they would on a terminal.
+class CaptureOutput {
+public:
+    explicit CaptureOutput(const std::filesystem::path& path) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            return;
+        }
+        m_out = ::dup(1);
+        m_err = ::dup(2);
+        ::dup2(fd, 1);
+        ::dup2(fd, 2);
+        ::close(fd);
+    }
+
+    ~CaptureOutput() {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        if (m_out >= 0) {
+            ::dup2(m_out, 1);
+            ::close(m_out);
+        }
+        if (m_err >= 0) {
+            ::dup2(m_err, 2);
+            ::close(m_err);
+        }
+    }
+
+    CaptureOutput(const CaptureOutput&) = delete;
+    CaptureOutput& operator=(const CaptureOutput&) = delete;
+
+private:
+    int m_out = -1;
+    int m_err = -1;
+};
+
+void append_log(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::app);
+    out << text;
+}
+
+std::string error_text(const Error& e) {
+    std::string s = e.message;
+    if (!e.detail.empty()) {
+        s += " (" + e.detail + ")";
+    }
+    return s;
+}
+
+/// The options parser's view of the world for a lab step: the cluster's connection values instead
+/// of the user's PG* environment, and `[scripts.NAME]` texts as files named "pglab-script:NAME".
+options::BenchParseEnv lab_parse_env(const spec::ExperimentSpec& spec,
+                                     const server::ThrowawayCluster& cluster) {
+    options::BenchParseEnv env = options::default_bench_parse_env();
+    const std::string port = std::to_string(cluster.port());
+    const std::string host = cluster.socket_dir().string();
+    const std::string user = cluster.user();
+    auto real_getenv = env.getenv;
+    env.getenv = [=](const char* name) -> std::optional<std::string> {
+        const std::string_view n = name;
+        if (n == "PGDATABASE") {
+            return std::string("postgres");
+        }
+        if (n == "PGUSER") {
+            return user;
+        }
+        if (n == "PGHOST") {
+            return host;
+        }
+        if (n == "PGPORT") {
+            return port;
+        }
+        return real_getenv(name);
+    };
+    auto real_read = env.read_file;
+    env.read_file = [&spec, real_read](const std::string& path) -> Result<std::string> {
+        constexpr std::string_view prefix = "pglab-script:";
+        if (path.rfind(prefix, 0) == 0) {
+            if (const auto* s = spec.find_script(path.substr(prefix.size()))) {
+                return s->text;
+            }
+        }
+        return real_read(path);
+    };
+    env.report = [](bool, const Error& e) { std::fprintf(stderr, "%s\n", e.message.c_str()); };
+    return env;
+}
+
+Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepContext& ctx,
+                                                 bool init, nlohmann::json& fields) {
+    ServerState& state = ctx.servers.at(ctx.server);
+    const server::ThrowawayCluster& cluster = *state.cluster;
+    PGLAB_TRY_ASSIGN(std::vector<std::string> args, ctx.values.arguments(step));
+    fields["arguments"] = args;
+    std::vector<std::string> full = {"--host=" + cluster.socket_dir().string(),
+                                     "--port=" + std::to_string(cluster.port()),
+                                     "--username=" + cluster.user()};
+    if (init) {
+        full.emplace_back("--initialize");
+    }
+    for (const auto& ref : step.scripts) {
+        constexpr std::string_view builtin = "builtin:";
+        if (ref.name.rfind(builtin, 0) == 0) {
+            full.push_back(
+                fmt::format("--builtin={}@{}", ref.name.substr(builtin.size()), ref.weight));
+        } else {
+            full.push_back(fmt::format("--file=pglab-script:{}@{}", ref.name, ref.weight));
+        }
+    }
+    full.insert(full.end(), args.begin(), args.end());
+    auto parsed = options::parse_bench_options(full, lab_parse_env(ctx.spec, cluster));
+    if (!parsed) {
+        return make_error(parsed.error());
+    }
+    const bool is_init = parsed->action == options::BenchAction::initialize;
+    if (parsed->action != options::BenchAction::benchmark && !is_init) {
+        return make_error("the options ask for no benchmark (--show-script, -b list)");
+    }
+    if (is_init != init) {
+        return make_error(init ? "init options must not ask for a benchmark"
+                               : "bench options must not contain --initialize");
+    }
+    return parsed;
+}
+
+StepOutcome run_init(const spec::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    auto parsed = parse_step_options(step, ctx, true, out.fields);
+    if (!parsed) {
+        out.error = error_text(parsed.error());
+        out.fields["exit_status"] = 1;
+        return out;
+    }
+    Status st;
+    {
+        CaptureOutput capture(ctx.log);
+        st = init::initialize(std::move(parsed->init));
+    }
+    out.wrote_log = true;
+    out.fields["exit_status"] = st ? 0 : 1;
+    if (!st) {
+        out.error = error_text(st.error());
+    }
+    return out;
+}
+
+StepOutcome run_bench(const spec::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    out.fields["bench"] = nullptr;
+    auto parsed = parse_step_options(step, ctx, false, out.fields);
+    if (!parsed) {
+        out.error = error_text(parsed.error());
+        out.fields["exit_status"] = 1;
+        return out;
+    }
+    bench::RunConfig& config = parsed->run;
+    config.quiet = true;
+    Result<bench::RunResult> result = make_error("not run");
+    {
+        CaptureOutput capture(ctx.log);
+        result = bench::run(config);
+        if (result) {
+            std::fputs(output::format_report(config, *result).c_str(), stdout);
+        }
+    }
+    out.wrote_log = true;
+    if (!result) {
+        out.error = error_text(result.error());
+        out.fields["exit_status"] = 1;
+        return out;
+    }
+    out.fields["bench"] = output::to_json(config, *result);
+    int status = 0;
+    if (result->aborted_clients > 0) {
+        status = 2;
+        out.error =
+            fmt::format("{} client(s) aborted (see the step's log)", result->aborted_clients);
+    }
+    if (result->interrupted) {
+        status = 2;
+        out.interrupted = true;
+        out.error = "interrupted by signal";
+    }
+    out.fields["exit_status"] = status;
+    return out;
+}
+
+struct SessionRef {
+    pg::Connection* conn = nullptr;
+    std::string name;
+};
+
+Result<SessionRef> session_for(const spec::Step& step, StepContext& ctx) {
+    SessionRef ref;
+    ref.name = step.session.empty() ? "default" : step.session;
+    std::string database;
+    for (const auto& s : ctx.spec.sessions) {
+        if (s.name == ref.name) {
+            database = s.database;
+        }
+    }
+    PGLAB_TRY_ASSIGN(ref.conn, ctx.servers.session(ctx.server, ref.name, database));
+    return ref;
+}
+
+Status set_timeout(pg::Connection& conn, std::int64_t timeout_ms) {
+    return conn.exec_command(fmt::format("SET statement_timeout = {}", timeout_ms));
+}
+
+StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    auto session = session_for(step, ctx);
+    if (!session) {
+        out.error = error_text(session.error());
+        return out;
+    }
+    pg::Connection& conn = *session->conn;
+    out.fields["session"] = session->name;
+    std::vector<std::string> statements;
+    for (const auto& f : step.statements) {
+        auto text = ctx.values.expand(f);
+        if (!text) {
+            out.error = error_text(text.error());
+            return out;
+        }
+        statements.push_back(*text);
+    }
+    out.fields["statements"] = statements;
+    out.fields["result"] = nullptr;
+    std::string log;
+    if (step.timeout_ms > 0) {
+        if (auto st = set_timeout(conn, step.timeout_ms); !st) {
+            out.error = error_text(st.error());
+            return out;
+        }
+    }
+    std::string failure;
+    std::string failure_state;
+    std::optional<std::string> first_value;
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+        log += statements[i] + "\n";
+        if (!step.wait && i + 1 == statements.size()) {
+            if (!conn.send_query(statements[i].c_str())) {
+                failure = conn.error_message();
+            }
+            log += "-- sent without waiting\n";
+            break;
+        }
+        auto r = conn.exec(statements[i]);
+        if (!r) {
+            failure = r.error().message;
+            log += "-- error: " + failure + "\n";
+            break;
+        }
+        first_value.reset();
+        if (r->ntuples() > 0 && r->nfields() > 0 && !r->is_null(0, 0)) {
+            first_value = r->value(0, 0);
+            log += "-- " + *first_value + "\n";
+        }
+    }
+    if (step.timeout_ms > 0 && step.wait) {
+        (void)conn.exec_command("RESET statement_timeout");
+    }
+    append_log(ctx.log, log);
+    out.wrote_log = true;
+    if (first_value) {
+        out.fields["result"] = *first_value;
+    }
+    if (!step.expect_error.empty()) {
+        if (failure.empty()) {
+            out.error = fmt::format("expected an error \"{}\", the statements succeeded",
+                                    step.expect_error);
+        } else if (failure.find(step.expect_error) == std::string::npos) {
+            // SQLSTATE: the message does not carry it; ask the error's text too.
+            out.error = fmt::format("expected error \"{}\", got: {}", step.expect_error, failure);
+        }
+        return out;
+    }
+    if (!failure.empty()) {
+        out.error = failure;
+        return out;
+    }
+    if (step.expect) {
+        auto want = ctx.values.expand(*step.expect);
+        if (!want) {
+            out.error = error_text(want.error());
+        } else if (!first_value || *first_value != *want) {
+            out.error = fmt::format("expected \"{}\", got {}", *want,
+                                    first_value ? "\"" + *first_value + "\"" : "no value");
+        }
+    }
+    return out;
+}
+
+/// Reads the results of one pipelined query up to and including its sync.
+struct PipelinedResult {
+    std::string error;
+    std::string first_value;
+    std::string cmd_tuples;
+    Clock::time_point done;
+};
+
+PipelinedResult read_pipelined(pg::Connection& conn) {
+    PipelinedResult r;
+    for (;;) {
+        pg::QueryResult res = conn.get_result();
+        const pg::ResultStatus st = res.status();
+        if (st == pg::ResultStatus::pipeline_sync) {
+            break;
+        }
+        if (!res) {
+            r.done = Clock::now();
+            continue;
+        }
+        if (st == pg::ResultStatus::fatal_error || st == pg::ResultStatus::pipeline_aborted) {
+            if (r.error.empty()) {
+                const char* m = res.error_message();
+                r.error = m != nullptr && *m != '\0' ? m : "pipeline aborted";
+                while (!r.error.empty() && r.error.back() == '\n') {
+                    r.error.pop_back();
+                }
+            }
+        } else if (res.ntuples() > 0 && res.nfields() > 0) {
+            r.first_value = res.value(0, 0);
+            r.cmd_tuples = std::to_string(res.ntuples());
+        }
+    }
+    return r;
+}
+
+StepOutcome run_timed_sql(const spec::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    auto session = session_for(step, ctx);
+    if (!session) {
+        out.error = error_text(session.error());
+        return out;
+    }
+    pg::Connection& conn = *session->conn;
+    auto text = ctx.values.expand(step.statements.at(0));
+    if (!text) {
+        out.error = error_text(text.error());
+        return out;
+    }
+    out.fields["session"] = session->name;
+    out.fields["statement"] = *text;
+    out.fields["client_ms"] = nullptr;
+    out.fields["server_ms"] = nullptr;
+    out.fields["rows"] = nullptr;
+    if (step.timeout_ms > 0) {
+        if (auto st = set_timeout(conn, step.timeout_ms); !st) {
+            out.error = error_text(st.error());
+            return out;
+        }
+    }
+    static constexpr const char* k_clock =
+        "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
+    const Clock::time_point t0 = Clock::now();
+    bool sent = conn.enter_pipeline();
+    sent = sent && conn.send_query_params(k_clock, 0, nullptr) && conn.pipeline_sync();
+    sent = sent && conn.send_query_params(text->c_str(), 0, nullptr) && conn.pipeline_sync();
+    sent = sent && conn.send_query_params(k_clock, 0, nullptr) && conn.pipeline_sync();
+    if (!sent) {
+        out.error = conn.error_message();
+        conn.exit_pipeline();
+        return out;
+    }
+    const PipelinedResult before = read_pipelined(conn);
+    const PipelinedResult stmt = read_pipelined(conn);
+    const PipelinedResult after = read_pipelined(conn);
+    conn.exit_pipeline();
+    if (step.timeout_ms > 0) {
+        (void)conn.exec_command("RESET statement_timeout");
+    }
+    const double client_ms = std::chrono::duration<double, std::milli>(stmt.done - t0).count();
+    out.fields["client_ms"] = client_ms;
+    if (before.error.empty() && after.error.empty() && !before.first_value.empty()
+        && !after.first_value.empty()) {
+        const long long b = std::atoll(before.first_value.c_str());
+        const long long a = std::atoll(after.first_value.c_str());
+        out.fields["server_ms"] = static_cast<double>(a - b) / 1000.0;
+    }
+    if (!stmt.cmd_tuples.empty()) {
+        out.fields["rows"] = std::atoll(stmt.cmd_tuples.c_str());
+    }
+    append_log(ctx.log, fmt::format("{}\n-- client {:.3f} ms, server {} ms{}\n", *text, client_ms,
+                                    out.fields["server_ms"].dump(),
+                                    stmt.error.empty() ? "" : "\n-- error: " + stmt.error));
+    out.wrote_log = true;
+    out.error = stmt.error.empty() ? before.error : stmt.error;
+    return out;
+}
+
+StepOutcome run_explain(const spec::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    auto session = session_for(step, ctx);
+    if (!session) {
+        out.error = error_text(session.error());
+        return out;
+    }
+    auto text = ctx.values.expand(step.statements.at(0));
+    if (!text) {
+        out.error = error_text(text.error());
+        return out;
+    }
+    out.fields["session"] = session->name;
+    out.fields["statement"] = *text;
+    out.fields["explain"] = nullptr;
+    const std::string sql =
+        (step.analyze ? "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " : "EXPLAIN (FORMAT JSON) ")
+        + *text;
+    if (step.timeout_ms > 0) {
+        (void)set_timeout(*session->conn, step.timeout_ms);
+    }
+    auto res = session->conn->exec(sql);
+    if (step.timeout_ms > 0) {
+        (void)session->conn->exec_command("RESET statement_timeout");
+    }
+    if (!res) {
+        out.error = res.error().message;
+        return out;
+    }
+    std::string json;
+    for (int i = 0; i < res->ntuples(); ++i) {
+        json += res->value(i, 0);
+    }
+    append_log(ctx.log, sql + "\n" + json + "\n");
+    out.wrote_log = true;
+    auto summary = summarize_explain(json);
+    if (!summary) {
+        out.error = summary.error().message;
+        return out;
+    }
+    out.fields["explain"] = *summary;
+    if (!step.expect_plan.empty()) {
+        bool found = false;
+        for (const auto& t : (*summary)["node_types"]) {
+            found = found || t.get<std::string>() == step.expect_plan;
+        }
+        if (!found) {
+            out.error = fmt::format("the plan has no \"{}\" node (it has {})", step.expect_plan,
+                                    (*summary)["node_types"].dump());
+        }
+    }
+    return out;
+}
+
+StepOutcome run_shell(const spec::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    auto cmd = ctx.values.expand(step.command);
+    if (!cmd) {
+        out.error = error_text(cmd.error());
+        return out;
+    }
+    out.fields["command"] = *cmd;
+    out.fields["exit_status"] = nullptr;
+    util::SpawnOptions opts;
+    opts.argv = {"/bin/sh", "-c", *cmd};
+    if (step.timeout_ms > 0) {
+        opts.timeout = std::chrono::milliseconds(step.timeout_ms);
+    }
+    auto res = util::run_process(opts);
+    if (!res) {
+        out.error = error_text(res.error());
+        return out;
+    }
+    append_log(ctx.log,
+               fmt::format("$ {}\n{}{}-- {}\n", *cmd, res->out, res->err, res->status.describe()));
+    out.wrote_log = true;
+    out.fields["exit_status"] =
+        res->status.exited() ? nlohmann::json(res->status.code) : nlohmann::json(nullptr);
+    if (res->timed_out) {
+        out.error = fmt::format("timed out after {} ms", step.timeout_ms);
+    } else if (!res->status.success()) {
+        out.error = "command " + res->status.describe();
+    }
+    return out;
+}
+
+StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    ServerState& state = ctx.servers.at(ctx.server);
+    Status st;
+    switch (step.type) {
+    case spec::StepType::restart:
+        out.fields["mode"] = step.mode;
+        st = ctx.servers.restart(ctx.server);
+        if (st) {
+            ++ctx.restarts;
+        }
+        break;
+    case spec::StepType::stop:
+        out.fields["mode"] = step.mode;
+        state.drop_connections();
+        st = state.cluster->stop_server();
+        break;
+    case spec::StepType::start:
+        st = state.cluster->running() ? Status{} : state.cluster->start_server();
+        break;
+    case spec::StepType::checkpoint: {
+        auto conn = ctx.servers.probe_connection(ctx.server);
+        st = conn ? (*conn)->exec_command("CHECKPOINT") : Status(conn.error());
+        break;
+    }
+    default:
+        st = make_error(fmt::format("step \"{}\" is not supported", step_type_name(step.type)));
+    }
+    if (!st) {
+        out.error = error_text(st.error());
+    }
+    return out;
+}
+
+StepOutcome run_sleep(const spec::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    out.fields["duration_ms"] = step.duration_ms;
+    const auto end = Clock::now() + std::chrono::milliseconds(step.duration_ms);
+    while (Clock::now() < end && !ctx.stop.load()) {
+        std::this_thread::sleep_for(
+            std::min<Clock::duration>(end - Clock::now(), std::chrono::milliseconds(20)));
+    }
+    if (ctx.stop.load()) {
+        out.interrupted = true;
+        out.error = "interrupted by signal";
+    }
+    return out;
+}
+
+} // namespace
+
+StepOutcome execute_step(const spec::Step& step, StepContext& ctx) {
+    switch (step.type) {
+    case spec::StepType::init:
+        return run_init(step, ctx);
+    case spec::StepType::bench:
+        return run_bench(step, ctx);
+    case spec::StepType::sql:
+        return run_sql(step, ctx);
+    case spec::StepType::timed_sql:
+        return run_timed_sql(step, ctx);
+    case spec::StepType::explain:
+        return run_explain(step, ctx);
+    case spec::StepType::shell:
+        return run_shell(step, ctx);
+    case spec::StepType::sleep:
+        return run_sleep(step, ctx);
+    default:
+        return run_server_control(step, ctx);
+    }
+}
+
+} // namespace pglab::lab::run
