@@ -107,16 +107,24 @@ std::string p_cell(const ComparisonRow& r) {
                                        : fmt::format("{:.3f}", r.welch_ba->p_value);
 }
 
-/// "5.7x (95% CI 5.2–6.1x)" or "12% (95% CI 8–16%)" for a factor f > 1 and its interval.
-std::string amount(double f, const Interval& ci, bool as_percent_above_one) {
-    const std::string ci_text =
-        ci.bounded
-            ? (as_percent_above_one ? fmt::format(" (95% CI {:.1f}–{:.1f}%)", (ci.low - 1) * 100,
-                                                  (ci.high - 1) * 100)
-                                    : fmt::format(" (95% CI {:.2f}–{:.2f}x)", ci.low, ci.high))
-            : std::string(" (95% CI unbounded)");
-    return as_percent_above_one ? fmt::format("{:.1f}%{}", (f - 1) * 100, ci_text)
-                                : fmt::format("{:.2f}x{}", f, ci_text);
+/// "5.7x faster (95% CI 5.2–6.1x)" or "12.0% faster (95% CI 8.0–16.0%)" for a factor f > 1,
+/// its interval and the word.
+std::string amount(double f, const Interval& ci, std::string_view word,
+                   std::string_view tail = "") {
+    const bool percent = f < k_times_threshold;
+    std::string ci_text = " (95% CI unbounded)";
+    if (ci.bounded && percent) {
+        ci_text = fmt::format(" (95% CI {:.1f}–{:.1f}%)", (ci.low - 1) * 100, (ci.high - 1) * 100);
+    } else if (ci.bounded) {
+        ci_text = fmt::format(" (95% CI {:.2f}–{:.2f}x)", ci.low, ci.high);
+    }
+    return percent ? fmt::format("{:.1f}% {}{}{}", (f - 1) * 100, word, tail, ci_text)
+                   : fmt::format("{:.2f}x {}{}{}", f, word, tail, ci_text);
+}
+
+/// Rates and times: the metrics that "faster" and "slower" (and --fail-if-slower) apply to.
+bool is_speed(const MetricInfo& m) {
+    return m.id == "tps" || m.unit == "ms" || m.unit == "s";
 }
 
 Interval invert(const Interval& ci) {
@@ -169,30 +177,22 @@ std::string verdict_text(const ComparisonRow& row, const std::string& name_a,
         return fmt::format("no significant difference (p = {:.2f})", w.p_value);
     }
     const double ba = w.ratio;
-    const Direction d = row.metric.direction;
-    if (d == Direction::neutral) {
+    if (!is_speed(row.metric) || row.metric.direction == Direction::neutral) {
         if (ba >= 1.0) {
-            return fmt::format("{} is {} higher", name_b,
-                               amount(ba, w.ratio_ci, ba < k_times_threshold));
+            return fmt::format("{} is {}", name_b,
+                               amount(ba, w.ratio_ci, "higher", " than " + name_a));
         }
-        return fmt::format("{} is {} lower", name_b,
-                           amount(1.0 / ba, invert(w.ratio_ci), 1.0 / ba < k_times_threshold));
+        return fmt::format("{} is {}", name_b,
+                           amount(1.0 / ba, invert(w.ratio_ci), "lower", " than " + name_a));
     }
-    // f = how many times better B is (> 1) or worse (< 1), with its interval.
-    const bool higher_better = d == Direction::higher_is_better;
-    const double f = higher_better ? ba : 1.0 / ba;
-    const Interval fci = higher_better ? w.ratio_ci : invert(w.ratio_ci);
-    const std::string better = higher_better ? "better" : "faster";
-    const std::string worse = higher_better ? "worse" : "slower";
-    const bool is_rate = row.metric.id == "tps";
+    // f: how many times as fast B is (rates: B/A; times: A/B), with its interval.
+    const bool rate = row.metric.direction == Direction::higher_is_better;
+    const double f = rate ? ba : 1.0 / ba;
+    const Interval fci = rate ? w.ratio_ci : invert(w.ratio_ci);
     if (f >= 1.0) {
-        return fmt::format("{} is {} {}", name_b, amount(f, fci, f < k_times_threshold),
-                           is_rate || !higher_better ? "faster" : better);
+        return fmt::format("{} is {}", name_b, amount(f, fci, "faster"));
     }
-    const double g = 1.0 / f;
-    (void)name_a;
-    return fmt::format("{} is {} {}", name_b, amount(g, invert(fci), g < k_times_threshold),
-                       is_rate || !higher_better ? "slower" : worse);
+    return fmt::format("{} is {}", name_b, amount(1.0 / f, invert(fci), "slower"));
 }
 
 Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
@@ -290,7 +290,9 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
                 if (row.welch_ba) {
                     const auto& w = *row.welch_ba;
                     row.significant = w.p_value < options.alpha;
-                    if (ma.info.direction == Direction::lower_is_better) {
+                    if (!is_speed(ma.info)) {
+                        // WAL volume, hit ratios...: no speed, no gate.
+                    } else if (ma.info.direction == Direction::lower_is_better) {
                         row.slowdown_pct = (w.ratio - 1.0) * 100.0;
                     } else if (ma.info.direction == Direction::higher_is_better) {
                         row.slowdown_pct = (1.0 - w.ratio) * 100.0;

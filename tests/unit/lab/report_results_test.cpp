@@ -1,0 +1,130 @@
+// Reading results directories that are missing, partial, corrupt or from another version.
+#include "lab/report/report.hpp"
+#include "lab/report/results.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace pglab::lab::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ReportResultsTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_dir = fs::temp_directory_path()
+                / ("pglab-report-test-" + std::to_string(::getpid()) + "-"
+                   + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+    }
+
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    void write(const std::string& name, const std::string& text) {
+        std::ofstream(m_dir / name, std::ios::binary) << text;
+    }
+
+    static std::string line(int run, int cell, double ms,
+                            const std::string& version = "pglab.run/1") {
+        return R"({"version":")" + version + R"(","experiment":"t","run":)" + std::to_string(run)
+               + R"(,"cell":)" + std::to_string(cell) + R"(,"values":{"params.x":)"
+               + std::to_string(cell) + R"(},"label":"params.x=)" + std::to_string(cell)
+               + R"(","repetition":1,"warmup":false,"round":0,"seed":1,"status":"ok","error":null,)"
+                 R"("server":{"name":"default","version":"15.6","settings":{}},"steps":[)"
+                 R"({"index":0,"key":"q","type":"timed-sql","server":"default","status":"ok",)"
+                 R"("error":null,"elapsed_ms":1.0,"client_ms":)"
+               + std::to_string(ms) + R"(,"server_ms":)" + std::to_string(ms - 0.5)
+               + R"(,"probes":null}]})" + "\n";
+    }
+
+    fs::path m_dir;
+};
+
+TEST_F(ReportResultsTest, MissingDirectoryIsAClearError) {
+    const auto r = load_results(m_dir / "nope");
+    ASSERT_FALSE(r.has_value());
+    EXPECT_NE(r.error().message.find("does not exist"), std::string::npos);
+    EXPECT_EQ(r.error().exit_code, 1);
+    const auto empty = load_results(m_dir);
+    ASSERT_FALSE(empty.has_value());
+    EXPECT_NE(empty.error().message.find("neither plan.json nor results.jsonl"), std::string::npos);
+}
+
+TEST_F(ReportResultsTest, CorruptLineIsReportedWithItsNumberAndSkipped) {
+    write("results.jsonl", line(0, 0, 10) + "{not json\n" + line(1, 1, 20) + line(2, 0, 12));
+    const auto r = load_results(m_dir);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->runs.size(), 3U);
+    bool plan_missing = false;
+    bool line2 = false;
+    for (const auto& p : r->problems) {
+        plan_missing = plan_missing || p.find("plan.json is missing") != std::string::npos;
+        line2 = line2 || p == "results.jsonl line 2: not valid JSON; the line is skipped";
+    }
+    EXPECT_TRUE(plan_missing);
+    EXPECT_TRUE(line2);
+    // Without plan.json, cells come from the runs.
+    ASSERT_EQ(r->cells.size(), 2U);
+    EXPECT_EQ(r->cells[0].label, "params.x=0");
+    EXPECT_EQ(r->variables, std::vector<std::string>{"params.x"});
+}
+
+TEST_F(ReportResultsTest, TornLastLineDuplicatesAndOtherVersions) {
+    std::string torn = line(3, 1, 5);
+    torn.resize(40);
+    write("results.jsonl", line(0, 0, 10) + line(0, 0, 11) + line(1, 1, 20, "pglab.run/0") + torn);
+    const auto r = load_results(m_dir);
+    ASSERT_TRUE(r.has_value());
+    ASSERT_EQ(r->runs.size(), 2U);
+    const std::string all = [&] {
+        std::string s;
+        for (const auto& p : r->problems) {
+            s += p + "\n";
+        }
+        return s;
+    }();
+    EXPECT_NE(all.find("line 2: run 0 appears a second time"), std::string::npos) << all;
+    EXPECT_NE(all.find("line 3: version \"pglab.run/0\""), std::string::npos) << all;
+    EXPECT_NE(all.find("line 4: incomplete last line"), std::string::npos) << all;
+}
+
+TEST_F(ReportResultsTest, PartialPlanReportsWhatIsThereAndWhatIsMissing) {
+    write("plan.json", R"({"version":"pglab.plan/1","experiment":"t","seed":7,"order":"random",
+        "repeat":2,"warmup":0,"variables":["params.x"],
+        "steps":[{"index":0,"key":"q","type":"timed-sql"}],
+        "cells":[{"index":0,"label":"params.x=0","server":"default","values":{"params.x":0}},
+                 {"index":1,"label":"params.x=1","server":"default","values":{"params.x":1}}],
+        "runs":[{"run":0,"cell":0},{"run":1,"cell":1},{"run":2,"cell":0},{"run":3,"cell":1}]})");
+    write("results.jsonl", line(0, 0, 10) + line(2, 0, 12));
+    const auto r = load_results(m_dir);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_TRUE(r->problems.empty());
+    ReportOptions options;
+    options.output_dir = m_dir;
+    const Report report = build_report(*r, options);
+    EXPECT_EQ(report.environment.missing_runs, (std::vector<int64_t>{1, 3}));
+    const std::string md = render_markdown(report.document);
+    EXPECT_NE(md.find("2 of 4 planned runs have no results"), std::string::npos) << md;
+    EXPECT_NE(md.find("incomplete cells: params.x=1"), std::string::npos) << md;
+    EXPECT_NE(md.find("| params.x=0 | 2 | 11.00 ± 1.414 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| params.x=1 | 0 | no measured run |"), std::string::npos) << md;
+}
+
+TEST(ReportFormatTest, NumbersKeepUsefulDigits) {
+    EXPECT_EQ(format_number(0), "0");
+    EXPECT_EQ(format_number(1228.07), "1228.1");
+    EXPECT_EQ(format_number(16.456), "16.46");
+    EXPECT_EQ(format_number(4.1664), "4.166");
+    EXPECT_EQ(format_number(0.0123456), "0.0123");
+    EXPECT_EQ(format_number(-253.54), "-253.5");
+}
+
+} // namespace
+} // namespace pglab::lab::report
