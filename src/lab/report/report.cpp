@@ -184,20 +184,24 @@ private:
         }
         const Environment& env = m_report.environment;
         if (!env.missing_runs.empty()) {
-            std::set<std::string> cells;
+            std::set<int64_t> incomplete;
             for (const auto& r : m_results.plan.value()["runs"]) {
                 const int64_t n = r.value("run", int64_t{-1});
                 if (std::find(env.missing_runs.begin(), env.missing_runs.end(), n)
                     != env.missing_runs.end()) {
-                    cells.insert(short_label(r.value("cell", int64_t{-1})));
+                    incomplete.insert(r.value("cell", int64_t{-1}));
                 }
+            }
+            std::vector<std::string> cells; // in plan order
+            for (const auto index : incomplete) {
+                cells.push_back(short_label(index));
             }
             w.push_back(fmt::format(
                 "{} of {} planned runs have no results (the plan was interrupted or is still "
                 "running): runs {}; incomplete cells: {}. `pglab run --resume DIR` runs what is "
                 "missing.",
                 env.missing_runs.size(), env.planned_runs, join_runs(env.missing_runs),
-                join({cells.begin(), cells.end()}, "; ")));
+                join(cells, "; ")));
         }
         for (const auto& run : m_results.runs) {
             if (!run.ok) {
