@@ -1,0 +1,183 @@
+// `pglab compare`: cell pairing, verdict words and the --fail-if-slower gate, on results built in
+// memory (S3b's VACUUM timings) and on the stored fixture.
+#include "lab/report/compare.hpp"
+#include "lab/report/results.hpp"
+#include "lab/report/statistics.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::report {
+namespace {
+
+using nlohmann::json;
+
+/// A results directory with one timed-sql step "vacuum" whose server_ms of each cell are given.
+struct CellRuns {
+    std::string server;
+    std::string where;
+    std::vector<double> server_ms;
+};
+
+ResultsDir make_results(const std::vector<CellRuns>& cells, const std::string& dir = "r") {
+    ResultsDir r;
+    r.dir = dir;
+    r.name = "vacuum";
+    r.variables = {"server", "params.where"};
+    int64_t run = 0;
+    for (size_t i = 0; i < cells.size(); ++i) {
+        Cell c;
+        c.index = static_cast<int64_t>(i);
+        c.server = cells[i].server;
+        c.values = {{"server", cells[i].server}, {"params.where", cells[i].where}};
+        c.label = "server=" + cells[i].server + " params.where=" + cells[i].where;
+        r.cells.push_back(c);
+        for (const double ms : cells[i].server_ms) {
+            RunRecord rec;
+            rec.line = run + 1;
+            rec.run = run++;
+            rec.cell = c.index;
+            rec.ok = true;
+            rec.label = c.label;
+            rec.doc = {{"steps", json::array({{{"index", 0},
+                                               {"key", "vacuum"},
+                                               {"type", "timed-sql"},
+                                               {"status", "ok"},
+                                               {"server_ms", ms},
+                                               {"client_ms", ms + 1.0}}})}};
+            r.runs.push_back(std::move(rec));
+        }
+    }
+    return r;
+}
+
+const std::vector<double> k_pg16_95 = {10431.0, 10212.5, 10655.1, 10390.7};
+const std::vector<double> k_pg17_95 = {1815.0, 1790.2, 1841.9, 1822.4};
+const std::vector<double> k_pg16_5 = {413.0, 409.5, 417.2};
+const std::vector<double> k_pg17_5 = {414.1, 408.0, 416.6};
+
+CompareOptions server_ms_only() {
+    CompareOptions o;
+    o.metrics = {"server_ms"};
+    return o;
+}
+
+TEST(ReportCompareTest, VerdictsInWords) {
+    const ResultsDir r = make_results({{"pg16", "95%", k_pg16_95},
+                                       {"pg16", "5%", k_pg16_5},
+                                       {"pg17", "95%", k_pg17_95},
+                                       {"pg17", "5%", k_pg17_5}});
+    const auto c = compare(CompareSide{&r, {{"server", "pg16"}}, ""},
+                           CompareSide{&r, {{"server", "pg17"}}, ""}, server_ms_only());
+    ASSERT_TRUE(c.has_value()) << c.error().message;
+    EXPECT_EQ(c->name_a, "pg16");
+    EXPECT_EQ(c->name_b, "pg17");
+    ASSERT_EQ(c->rows.size(), 2U);
+    const ComparisonRow& big = c->rows[0];
+    EXPECT_EQ(big.cell, "params.where=95%");
+    ASSERT_TRUE(big.welch_ba.has_value());
+    // B/A and its interval are Welch/Fieller of pg17 against pg16.
+    const auto w = welch(k_pg17_95, k_pg16_95);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_DOUBLE_EQ(big.welch_ba->ratio, w->ratio);
+    EXPECT_TRUE(big.significant);
+    const std::string expected =
+        fmt::format("pg17 is {:.2f}x faster (95% CI {:.2f}–{:.2f}x)", 1.0 / w->ratio,
+                    1.0 / w->ratio_ci.high, 1.0 / w->ratio_ci.low);
+    EXPECT_EQ(big.verdict, expected);
+    EXPECT_EQ(big.verdict.substr(0, 13), "pg17 is 5.73x");
+    ASSERT_TRUE(big.slowdown_pct.has_value());
+    EXPECT_LT(*big.slowdown_pct, -80.0);
+    const ComparisonRow& small = c->rows[1];
+    EXPECT_EQ(small.cell, "params.where=5%");
+    EXPECT_FALSE(small.significant);
+    EXPECT_EQ(small.verdict.substr(0, 31), "no significant difference (p = ");
+}
+
+TEST(ReportCompareTest, GateFailsOnlyOnSignificantSlowdownsAboveTheLimit) {
+    const ResultsDir r = make_results({{"pg16", "95%", k_pg16_95},
+                                       {"pg16", "5%", k_pg16_5},
+                                       {"pg17", "95%", k_pg17_95},
+                                       {"pg17", "5%", k_pg17_5}});
+    // pg17 -> pg16 is a 5.7x slowdown in one cell and no significant change in the other.
+    const auto c = compare(CompareSide{&r, {{"server", "pg17"}}, ""},
+                           CompareSide{&r, {{"server", "pg16"}}, ""}, server_ms_only());
+    ASSERT_TRUE(c.has_value());
+    const auto slower = slower_than(*c, 10.0);
+    ASSERT_EQ(slower.size(), 1U);
+    EXPECT_EQ(slower[0]->cell, "params.where=95%");
+    EXPECT_EQ(slower[0]->verdict.substr(0, 18), "pg16 is 5.73x slow");
+    EXPECT_TRUE(slower_than(*c, 500.0).empty()); // 473% slower is within a 500% budget
+    // The other direction never fails the gate.
+    const auto faster = compare(CompareSide{&r, {{"server", "pg16"}}, ""},
+                                CompareSide{&r, {{"server", "pg17"}}, ""}, server_ms_only());
+    ASSERT_TRUE(faster.has_value());
+    EXPECT_TRUE(slower_than(*faster, 0.0).empty());
+}
+
+TEST(ReportCompareTest, TwoDirectoriesPairCellsWithEqualValues) {
+    const ResultsDir before = make_results({{"pg17", "95%", k_pg17_95}}, "/tmp/before");
+    const ResultsDir after =
+        make_results({{"pg17", "95%", {1712.0, 1705.3, 1722.8}}}, "/tmp/after");
+    const auto c =
+        compare(CompareSide{&before, {}, ""}, CompareSide{&after, {}, ""}, server_ms_only());
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(c->name_a, "before");
+    EXPECT_EQ(c->name_b, "after");
+    ASSERT_EQ(c->rows.size(), 1U);
+    EXPECT_EQ(c->rows[0].cell, "all runs");
+    EXPECT_EQ(c->rows[0].verdict.substr(0, 15), "after is 6.1% f");
+    const json doc = json::parse(comparison_json(*c));
+    EXPECT_EQ(doc["version"], "pglab.compare/1");
+    EXPECT_EQ(doc["rows"][0]["metric"], "server_ms");
+    EXPECT_LT(doc["rows"][0]["p_value"].get<double>(), 0.05);
+    EXPECT_NE(comparison_markdown(*c).find("| vacuum | server time (ms) | all runs |"),
+              std::string::npos);
+    EXPECT_NE(comparison_text(*c).find("after is 6.1% faster"), std::string::npos);
+}
+
+TEST(ReportCompareTest, UnpairedCellsAndBadSelectors) {
+    const ResultsDir r = make_results({{"pg16", "95%", k_pg16_95}, {"pg17", "5%", k_pg17_5}});
+    const auto none = compare(CompareSide{&r, {{"server", "pg16"}}, ""},
+                              CompareSide{&r, {{"server", "pg17"}}, ""}, server_ms_only());
+    ASSERT_FALSE(none.has_value());
+    EXPECT_NE(none.error().message.find("no cell of pg16 pairs with a cell of pg17"),
+              std::string::npos);
+    EXPECT_FALSE(parse_selector("server").has_value());
+    EXPECT_FALSE(parse_selector("").has_value());
+    const auto two = parse_selector("server=pg17;settings.work_mem=64MB");
+    ASSERT_TRUE(two.has_value());
+    EXPECT_EQ(two->size(), 2U);
+    EXPECT_EQ((*two)[1].second, "64MB");
+}
+
+TEST(ReportCompareTest, FixtureVacuumOfPg17AgainstPg16) {
+    const auto r = load_results(std::filesystem::path(PGLAB_SOURCE_DIR)
+                                / "tests/golden/report/results-fixture");
+    ASSERT_TRUE(r.has_value());
+    CompareOptions o;
+    o.steps = {"vacuum"};
+    const auto c = compare(CompareSide{&*r, {{"server", "pg16"}}, ""},
+                           CompareSide{&*r, {{"server", "pg17"}}, ""}, o);
+    ASSERT_TRUE(c.has_value());
+    bool found = false;
+    for (const auto& row : c->rows) {
+        if (row.metric.id == "server_ms" && row.cell == "clients=20") {
+            found = true;
+            EXPECT_EQ(row.verdict, "pg17 is 18.6% faster (95% CI 16.1–21.2%)");
+        }
+        if (row.metric.id == "probe:wal_bytes" && row.cell == "clients=10") {
+            EXPECT_EQ(row.verdict, "pg17 is 2.2% lower than pg16 (95% CI 1.9–2.6%)");
+            EXPECT_FALSE(row.slowdown_pct.has_value()); // WAL volume is not a speed
+        }
+    }
+    EXPECT_TRUE(found);
+}
+
+} // namespace
+} // namespace pglab::lab::report
