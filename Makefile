@@ -25,7 +25,7 @@ unit: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -L unit -j $(JOBS)
 
 demo: bootstrap build
-	$(BUILD_DIR)/pglab demo
+	$(BUILD_DIR)/pglab run experiments/quickstart.toml
 
 compare: bootstrap build
 	bench/compare-pgbench $(BUILD_DIR)/pglab
