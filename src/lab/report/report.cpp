@@ -53,6 +53,17 @@ std::string join_runs(const std::vector<int64_t>& runs) {
     return join(parts, ", ");
 }
 
+/// Chart labels: the bare value when one variable makes the label ("pg17"), else NAME=VALUE.
+std::string chart_label(const Cell& cell, const std::vector<std::string>& names) {
+    if (names.size() == 1) {
+        const auto it = cell.values.find(names.front());
+        if (it != cell.values.end()) {
+            return value_text(*it);
+        }
+    }
+    return cell_label(cell, names);
+}
+
 bool all_zero(const MetricValues& m) {
     for (const auto& [cell, values] : m.by_cell) {
         for (const double v : values) {
@@ -424,7 +435,7 @@ private:
             }
             lo = lo == 0 ? *x : std::min(lo, *x);
             hi = std::max(hi, *x);
-            const std::string title = cell_label(c, m_dims.series);
+            const std::string title = chart_label(c, m_dims.series);
             auto s = std::find_if(spec.series.begin(), spec.series.end(),
                                   [&](const ChartSeries& cs) { return cs.title == title; });
             if (s == spec.series.end()) {
@@ -459,13 +470,13 @@ private:
             if (it == m.by_cell.end()) {
                 continue;
             }
-            const std::string category = cell_label(c, category_vars);
+            const std::string category = chart_label(c, category_vars);
             auto cat = std::find(spec.categories.begin(), spec.categories.end(), category);
             if (cat == spec.categories.end()) {
                 spec.categories.push_back(category);
                 cat = spec.categories.end() - 1;
             }
-            const std::string title = series_vars.empty() ? "mean" : cell_label(c, series_vars);
+            const std::string title = series_vars.empty() ? "mean" : chart_label(c, series_vars);
             auto s = std::find_if(spec.series.begin(), spec.series.end(),
                                   [&](const ChartSeries& cs) { return cs.title == title; });
             if (s == spec.series.end()) {
