@@ -182,7 +182,7 @@ std::pair<MetricInfo, double> probe_metric(const std::string& name, double value
         info.unit = "MB";
         value /= k_bytes_per_mb;
         info.direction = Direction::lower_is_better;
-        info.headline = contains(name, "wal");
+        info.headline = name == "wal.bytes" || name == "wal_bytes";
     } else if (ends_with(name, "_ms") || ends_with(name, ".ms")) {
         info.unit = "ms";
         info.title = name.substr(0, name.size() - 3);
@@ -197,17 +197,42 @@ double to_seconds(const std::string& name, double value) {
     return ends_with(name, "_ms") || ends_with(name, ".ms") ? value / 1000.0 : value;
 }
 
+/// A probe counting checkpoints (docs/probes.md; the pg_stat_bgwriter names of older results).
+bool counts_checkpoints(const std::string& name) {
+    return name == "checkpointer.num_timed" || name == "checkpointer.num_requested"
+           || ends_with(name, "checkpoints_timed") || ends_with(name, "checkpoints_req");
+}
+
+/// CPU seconds of one side ("server" or "client"): its `<side>.cpu_s` sum when present, else
+/// the sum of its user and system parts (older names in ms included).
+std::optional<double> cpu_seconds(const json& probes, std::string_view side) {
+    std::optional<double> total;
+    std::optional<double> parts;
+    for (const auto& item : probes.items()) {
+        const std::string& name = item.key();
+        if (!item.value().is_number() || !contains(name, "cpu") || !contains(name, side)) {
+            continue;
+        }
+        const double v = to_seconds(name, item.value().get<double>());
+        if (ends_with(name, "cpu_s")) {
+            total = v;
+        } else {
+            parts = parts.value_or(0.0) + v;
+        }
+    }
+    return total ? total : parts;
+}
+
 void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRecord& run,
                     int cores) {
     const auto it = s.find("probes");
     if (it == s.end() || !it->is_object()) {
         return;
     }
-    std::optional<double> server_cpu;
-    std::optional<double> client_cpu;
     std::optional<double> blks_hit;
     std::optional<double> blks_read;
-    bool checkpoint = false;
+    std::optional<double> checkpoints_done;
+    double checkpoints = 0;
     for (const auto& item : it->items()) {
         if (!item.value().is_number()) {
             continue;
@@ -217,21 +242,15 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
         if (name == "elapsed_s") {
             continue;
         }
-        if (contains(name, "cpu") && contains(name, "server")) {
-            server_cpu = server_cpu.value_or(0.0) + to_seconds(name, v);
-        } else if (contains(name, "cpu") && contains(name, "client")) {
-            client_cpu = client_cpu.value_or(0.0) + to_seconds(name, v);
-        }
         if (ends_with(name, "blks_hit")) {
             blks_hit = v;
         } else if (ends_with(name, "blks_read")) {
             blks_read = v;
         }
-        // checkpoints_timed/_req, num_timed/num_requested count checkpoints; *_write_time and
-        // *_sync_time are durations.
-        if (contains(name, "checkpoint") && !contains(name, "write_time")
-            && !contains(name, "sync_time") && v > 0) {
-            checkpoint = true;
+        if (name == "checkpointer.num_done") {
+            checkpoints_done = v;
+        } else if (counts_checkpoints(name)) {
+            checkpoints += v;
         }
         const bool cpu = contains(name, "cpu"); // shown as the server/client CPU sums
         if (v != 0.0 && !cpu) {
@@ -239,12 +258,15 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
             c.add(info, value, run);
         }
     }
+    const auto server_cpu = cpu_seconds(*it, "server");
+    const auto client_cpu = cpu_seconds(*it, "client");
     c.add(k_server_cpu, server_cpu, run);
     c.add(k_client_cpu, client_cpu, run);
     if (blks_hit && blks_read && *blks_hit + *blks_read > 0) {
         c.add(k_db_hit_ratio, 100.0 * *blks_hit / (*blks_hit + *blks_read), run);
     }
-    if (checkpoint) {
+    // num_done (18) counts completed checkpoints; num_timed also counts skipped idle ones.
+    if (checkpoints_done.value_or(checkpoints) > 0) {
         step.checkpoint_runs.push_back(run.run);
     }
     const auto elapsed_ms = number_at(s, {"elapsed_ms"});

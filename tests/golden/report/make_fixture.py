@@ -219,15 +219,20 @@ def main():
         if r["run"] == client_bound_run:
             cpu_client = 6500.0
         probes_bench = {
-            "wal_bytes": int(tps * 10 * 620 * (0.97 if server == "pg17" else 1.0)),
-            "wal_records": int(tps * 10 * 6.1), "xact_commit": int(tps * 10) + 3,
-            "blks_hit": int(tps * 10 * 48), "blks_read": int(tps * 10 * 0.4),
-            "checkpoints_timed": 1 if r["run"] == checkpoint_run else 0,
-            "checkpoints_req": 0,
-            "server_cpu_user_ms": round(tps * 10 * 0.62, 1),
-            "server_cpu_system_ms": round(tps * 10 * 0.31, 1),
-            "client_cpu_user_ms": round(cpu_client, 1),
-            "client_cpu_system_ms": round(cpu_client * 0.4, 1)}
+            "elapsed_s": 10.02,
+            "wal.bytes": int(tps * 10 * 620 * (0.97 if server == "pg17" else 1.0)),
+            "wal.records": int(tps * 10 * 6.1), "wal.fpi": int(tps * 10 * 0.05),
+            "db.xact_commit": int(tps * 10) + 3,
+            "db.blks_hit": int(tps * 10 * 48), "db.blks_read": int(tps * 10 * 0.4),
+            "checkpointer.num_timed": 1 if r["run"] == checkpoint_run else 0,
+            "checkpointer.num_requested": 0,
+            "checkpointer.buffers_written": 2210 if r["run"] == checkpoint_run else 0,
+            "server.cpu_user_s": round(tps * 10 * 0.62 / 1000, 3),
+            "server.cpu_system_s": round(tps * 10 * 0.31 / 1000, 3),
+            "server.cpu_s": round(tps * 10 * 0.93 / 1000, 3),
+            "client.cpu_user_s": round(cpu_client / 1000, 3),
+            "client.cpu_system_s": round(cpu_client * 0.4 / 1000, 3),
+            "client.cpu_s": round(cpu_client * 1.4 / 1000, 3)}
         if ok:
             bench = {"index": 1, "key": "tpcb", "type": "bench", "server": server,
                      "status": "ok", "error": None, "elapsed_ms": round(10000 + rng.uniform(8, 30), 1),
@@ -238,12 +243,14 @@ def main():
             vacuum = {"index": 2, "key": "vacuum", "type": "timed-sql", "server": server,
                       "status": "ok", "error": None, "elapsed_ms": round(vac_ms + 1.3, 3),
                       "log": run_dir + "/02-timed-sql.log",
-                      "probes": {"wal_bytes": int((66.8e6 if server == "pg16" else 65.3e6)
+                      "probes": {"elapsed_s": round(vac_ms / 1000 + 0.004, 4),
+                                 "wal.bytes": int((66.8e6 if server == "pg16" else 65.3e6)
                                                   * (1 + rng.gauss(0, 0.01))),
-                                 "wal_records": 61234, "checkpoints_timed": 0,
-                                 "checkpoints_req": 0,
-                                 "server_cpu_user_ms": round(vac_ms * 0.55, 1),
-                                 "server_cpu_system_ms": round(vac_ms * 0.2, 1)},
+                                 "wal.records": 61234, "checkpointer.num_timed": 0,
+                                 "checkpointer.num_requested": 0,
+                                 "server.cpu_user_s": round(vac_ms * 0.55 / 1000, 3),
+                                 "server.cpu_system_s": round(vac_ms * 0.2 / 1000, 3),
+                                 "server.cpu_s": round(vac_ms * 0.75 / 1000, 3)},
                       "statement": "VACUUM pgbench_accounts", "session": "default",
                       "client_ms": round(vac_ms + 1.3, 3), "server_ms": round(vac_ms, 3),
                       "rows": None}
@@ -251,7 +258,9 @@ def main():
             explain = {"index": 3, "key": "ios", "type": "explain", "server": server,
                        "status": "ok", "error": None, "elapsed_ms": round(exe + 2.1, 3),
                        "log": run_dir + "/03-explain.log",
-                       "probes": {"blks_hit": 823, "blks_read": 0, "checkpoints_timed": 0},
+                       "probes": {"elapsed_s": round(exe / 1000 + 0.003, 4),
+                                  "db.blks_hit": 823, "db.blks_read": 0,
+                                  "checkpointer.num_timed": 0},
                        "statement": "SELECT aid FROM pgbench_accounts WHERE aid < 300001",
                        "session": "default",
                        "explain": {"execution_ms": round(exe, 3),

@@ -171,7 +171,7 @@ TEST(ReportCompareTest, FixtureVacuumOfPg17AgainstPg16) {
             found = true;
             EXPECT_EQ(row.verdict, "pg17 is 18.6% faster (95% CI 16.1–21.2%)");
         }
-        if (row.metric.id == "probe:wal_bytes" && row.cell == "clients=10") {
+        if (row.metric.id == "probe:wal.bytes" && row.cell == "clients=10") {
             EXPECT_EQ(row.verdict, "pg17 is 2.2% lower than pg16 (95% CI 1.9–2.6%)");
             EXPECT_FALSE(row.slowdown_pct.has_value()); // WAL volume is not a speed
         }
