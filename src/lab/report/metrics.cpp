@@ -336,6 +336,27 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
     }
     std::sort(steps.begin(), steps.end(),
               [](const StepData& a, const StepData& b) { return a.index < b.index; });
+    // The step type's own metrics first (in the order above), then the sums derived from
+    // probes, then the raw probes by name: the same order whichever run showed them first.
+    auto group = [](const MetricValues& m) {
+        if (m.info.id.rfind("probe:", 0) == 0) {
+            return 2;
+        }
+        const bool derived = m.info.id == k_server_cpu.id || m.info.id == k_client_cpu.id
+                             || m.info.id == k_db_hit_ratio.id;
+        return derived ? 1 : 0;
+    };
+    for (auto& step : steps) {
+        std::stable_sort(step.metrics.begin(), step.metrics.end(),
+                         [&](const MetricValues& a, const MetricValues& b) {
+                             const int ga = group(a);
+                             const int gb = group(b);
+                             if (ga != gb) {
+                                 return ga < gb;
+                             }
+                             return ga == 2 && a.info.id < b.info.id;
+                         });
+    }
     return steps;
 }
 
