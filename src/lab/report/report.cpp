@@ -385,7 +385,7 @@ private:
     void step_charts(const StepData& step) {
         const std::string step_stem = stem_part(step.key);
         for (const auto& m : step.metrics) {
-            if (!m.info.headline || m.by_cell.empty()) {
+            if (!m.info.headline || m.by_cell.size() < 2) { // one point: the table says it
                 continue;
             }
             ChartSpec spec = m_dims.x ? line_chart(m) : bar_chart(m);
