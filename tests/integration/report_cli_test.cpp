@@ -1,0 +1,93 @@
+// `pglab report` and `pglab compare` as a user runs them: files written, exit codes, the CI gate.
+// No server needed: they read the stored results fixture.
+#include "support/run_command.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string k_fixture =
+    (fs::path(PGLAB_SOURCE_DIR) / "tests/golden/report/results-fixture").string();
+
+fs::path out_dir() {
+    const fs::path d = fs::path(PGLAB_BINARY).parent_path() / "test-artifacts" / "report-cli";
+    fs::create_directories(d);
+    return d;
+}
+
+std::string read_file(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+support::CommandResult pglab(const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {support::pglab_binary()};
+    for (const auto& a : args) {
+        argv.push_back(a);
+    }
+    return support::run_command(argv, {{"PGLAB_GNUPLOT", ""}});
+}
+
+TEST(ReportCliTest, MissingDirectoryExitsWithOne) {
+    const auto r = pglab({"report", "/nonexistent/results"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("pglab: error: results directory \"/nonexistent/results\" does not exist"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(pglab({"compare", "/nonexistent/results", "--by", "server=a,b"}).exit_code, 1);
+    EXPECT_EQ(pglab({"report"}).exit_code, 1);
+    EXPECT_EQ(pglab({"report", k_fixture, "--format", "pdf"}).exit_code, 1);
+    EXPECT_EQ(pglab({"compare", k_fixture}).exit_code, 1); // nothing to compare with
+}
+
+TEST(ReportCliTest, FormatsAndCorruptLinesOnStderr) {
+    const fs::path csv = out_dir() / "cells.csv";
+    const auto r = pglab({"report", k_fixture, "-o", csv.string()});
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+    EXPECT_NE(r.err.find("results.jsonl line 15: not valid JSON; the line is skipped"),
+              std::string::npos);
+    EXPECT_NE(r.err.find("results.jsonl line 22: incomplete last line"), std::string::npos);
+    EXPECT_EQ(read_file(csv).rfind("step,step_type,metric,", 0), 0U);
+    const auto json = pglab({"report", k_fixture, "--format", "json", "-o", "-"});
+    ASSERT_EQ(json.exit_code, 0);
+    EXPECT_EQ(nlohmann::json::parse(json.out)["version"], "pglab.report/1");
+}
+
+TEST(ReportCliTest, CompareGateFailsOnlyOnASignificantSlowdown) {
+    // pg16 is significantly slower than pg17 at VACUUM (about 19%), not at the index-only scan.
+    const auto faster = pglab({"compare", k_fixture, "--by", "server=pg16,pg17", "--step", "vacuum",
+                               "--fail-if-slower", "0"});
+    EXPECT_EQ(faster.exit_code, 0) << support::describe(faster);
+    EXPECT_NE(faster.out.find("pg17 is 18.6% faster (95% CI 16.1–21.2%)"), std::string::npos)
+        << faster.out;
+    const auto slower = pglab({"compare", k_fixture, "--by", "server=pg17,pg16", "--step", "vacuum",
+                               "--metric", "server_ms", "--fail-if-slower", "5"});
+    EXPECT_EQ(slower.exit_code, 1) << support::describe(slower);
+    EXPECT_NE(slower.err.find("pglab: error: vacuum server time in clients=20: pg16 is 18.6% "
+                              "slower"),
+              std::string::npos)
+        << slower.err;
+    const auto within = pglab({"compare", k_fixture, "--by", "server=pg17,pg16", "--step", "vacuum",
+                               "--metric", "server_ms", "--fail-if-slower", "50"});
+    EXPECT_EQ(within.exit_code, 0) << support::describe(within);
+    const auto noise = pglab({"compare", k_fixture, "--by", "server=pg17,pg16", "--step", "ios",
+                              "--metric", "execution_ms", "--fail-if-slower", "0"});
+    EXPECT_EQ(noise.exit_code, 0) << support::describe(noise);
+    EXPECT_NE(noise.out.find("no significant difference"), std::string::npos);
+    const auto md = pglab({"compare", k_fixture, "--a", "server=pg16", "--b", "server=pg17",
+                           "--format", "md", "--step", "vacuum"});
+    ASSERT_EQ(md.exit_code, 0);
+    EXPECT_EQ(md.out.rfind("# pg17 vs pg16\n", 0), 0U) << md.out;
+}
+
+} // namespace
