@@ -4,6 +4,7 @@
 
 #include "lab/report/cells.hpp"
 #include "lab/report/chart.hpp"
+#include "lab/report/chart_specs.hpp"
 #include "lab/report/statistics.hpp"
 
 #include <fmt/format.h>
@@ -18,9 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr size_t k_max_curve_cells = 12; // lines on one percentile chart
 constexpr size_t k_max_time_charts = 24; // per-second charts per step
-constexpr double k_log_axis_span = 16.0; // x max/min from which clients get a log axis
 constexpr double k_bytes_per_gib = 1024.0 * 1024.0 * 1024.0;
 
 std::string with_unit(const MetricInfo& m) {
@@ -51,17 +50,6 @@ std::string join_runs(const std::vector<int64_t>& runs) {
         parts.push_back(std::to_string(r));
     }
     return join(parts, ", ");
-}
-
-/// Chart labels: the bare value when one variable makes the label ("pg17"), else NAME=VALUE.
-std::string chart_label(const Cell& cell, const std::vector<std::string>& names) {
-    if (names.size() == 1) {
-        const auto it = cell.values.find(names.front());
-        if (it != cell.values.end()) {
-            return value_text(*it);
-        }
-    }
-    return cell_label(cell, names);
 }
 
 bool all_zero(const MetricValues& m) {
@@ -388,13 +376,14 @@ private:
             if (!m.info.headline || m.by_cell.size() < 2) { // one point: the table says it
                 continue;
             }
-            ChartSpec spec = m_dims.x ? line_chart(m) : bar_chart(m);
+            ChartSpec spec =
+                m_dims.x ? line_chart(m_results, m_dims, m) : bar_chart(m_results, m_dims, m);
             spec.title = fmt::format("{}: {}", step.key, with_unit(m.info));
             spec.y_label = with_unit(m.info);
             draw(spec, step_stem + "-" + stem_part(m.info.id));
         }
         if (!step.histograms.empty()) {
-            draw(percentile_chart(step), step_stem + "-latency-percentiles");
+            draw(percentile_chart(m_results, m_dims, step), step_stem + "-latency-percentiles");
         }
         size_t drawn = 0;
         for (const auto& c : m_results.cells) {
@@ -424,127 +413,11 @@ private:
         }
     }
 
-    ChartSpec line_chart(const MetricValues& m) const {
-        ChartSpec spec;
-        spec.kind = ChartKind::lines;
-        spec.x_label = *m_dims.x;
-        double lo = 0;
-        double hi = 0;
-        for (const auto& c : m_results.cells) {
-            const auto it = m.by_cell.find(c.index);
-            const auto x = numeric_value(c, *m_dims.x);
-            if (it == m.by_cell.end() || !x) {
-                continue;
-            }
-            lo = lo == 0 ? *x : std::min(lo, *x);
-            hi = std::max(hi, *x);
-            const std::string title = chart_label(c, m_dims.series);
-            auto s = std::find_if(spec.series.begin(), spec.series.end(),
-                                  [&](const ChartSeries& cs) { return cs.title == title; });
-            if (s == spec.series.end()) {
-                spec.series.push_back(ChartSeries{title, {}});
-                s = spec.series.end() - 1;
-            }
-            const Summary sum = summarize(it->second);
-            s->points.push_back(ChartPoint{*x, sum.mean, sum.stddev.value_or(0.0)});
-        }
-        for (auto& s : spec.series) {
-            std::sort(s.points.begin(), s.points.end(),
-                      [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
-        }
-        spec.log_x = lo > 0 && hi / lo >= k_log_axis_span;
-        return spec;
-    }
-
-    ChartSpec bar_chart(const MetricValues& m) const {
-        ChartSpec spec;
-        spec.kind = ChartKind::bars;
-        std::vector<std::string> series_vars;
-        std::vector<std::string> category_vars = m_dims.varying;
-        if (m_dims.varying.size() >= 2) {
-            const auto server = std::find(category_vars.begin(), category_vars.end(), "server");
-            const auto pick = server != category_vars.end() ? server : category_vars.end() - 1;
-            series_vars.push_back(*pick);
-            category_vars.erase(pick);
-        }
-        spec.x_label = category_vars.empty() ? "" : join(category_vars, ", ");
-        for (const auto& c : m_results.cells) {
-            const auto it = m.by_cell.find(c.index);
-            if (it == m.by_cell.end()) {
-                continue;
-            }
-            const std::string category = chart_label(c, category_vars);
-            auto cat = std::find(spec.categories.begin(), spec.categories.end(), category);
-            if (cat == spec.categories.end()) {
-                spec.categories.push_back(category);
-                cat = spec.categories.end() - 1;
-            }
-            const std::string title = series_vars.empty() ? "mean" : chart_label(c, series_vars);
-            auto s = std::find_if(spec.series.begin(), spec.series.end(),
-                                  [&](const ChartSeries& cs) { return cs.title == title; });
-            if (s == spec.series.end()) {
-                spec.series.push_back(ChartSeries{title, {}});
-                s = spec.series.end() - 1;
-            }
-            const Summary sum = summarize(it->second);
-            s->points.push_back(ChartPoint{static_cast<double>(cat - spec.categories.begin()),
-                                           sum.mean, sum.stddev.value_or(0.0)});
-        }
-        return spec;
-    }
-
-    ChartSpec percentile_chart(const StepData& step) const {
-        ChartSpec spec;
-        spec.kind = ChartKind::percentiles;
-        spec.title = fmt::format("{}: latency by percentile (all measured runs merged)", step.key);
-        spec.x_label = "percentile";
-        spec.y_label = "latency (ms)";
-        size_t lines = 0;
-        for (const auto& c : m_results.cells) {
-            const auto it = step.histograms.find(c.index);
-            if (it == step.histograms.end() || lines == k_max_curve_cells) {
-                continue;
-            }
-            ++lines;
-            const stats::LatencyHistogram& h = *it->second;
-            ChartSeries s{cell_label(c, m_dims.varying), {}};
-            // Ten points per decade of 1/(1 - p), up to the resolution the count allows.
-            const double max_x = std::max(1.0, static_cast<double>(h.count()));
-            for (int k = 0;; ++k) {
-                const double x = std::pow(10.0, k / 10.0);
-                if (x > max_x || x > 1e6) {
-                    break;
-                }
-                const double p = 100.0 * (1.0 - 1.0 / x);
-                s.points.push_back(
-                    ChartPoint{x, static_cast<double>(h.value_at_percentile(p)) / 1000.0, -1});
-            }
-            s.points.push_back(ChartPoint{max_x, static_cast<double>(h.max()) / 1000.0, -1});
-            spec.series.push_back(std::move(s));
-        }
-        return spec;
-    }
-
     const ResultsDir& m_results;
     const ReportOptions& m_options;
     Dimensions m_dims;
     Report m_report;
 };
-
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) {
-        return text;
-    }
-    std::string out = "\"";
-    for (const char c : text) {
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return out + "\"";
-}
-
-std::string csv_number(std::optional<double> v) {
-    return v ? fmt::format("{}", *v) : std::string();
-}
 
 } // namespace
 
@@ -567,69 +440,6 @@ std::string format_number(double value) {
 
 Report build_report(const ResultsDir& results, const ReportOptions& options) {
     return Builder(results, options).build();
-}
-
-std::string export_csv(const ResultsDir& results, const std::vector<StepData>& steps) {
-    std::string out = "step,step_type,metric,unit,cell,label,n,mean,stddev,median,min,max,"
-                      "ci95_low,ci95_high,cv\n";
-    for (const auto& step : steps) {
-        for (const auto& m : step.metrics) {
-            for (const auto& [cell_index, values] : m.by_cell) {
-                const Summary s = summarize(values);
-                const Cell* c = find_cell(results, cell_index);
-                out += fmt::format(
-                    "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(step.key),
-                    step.type, csv_field(m.info.id), m.info.unit, cell_index,
-                    csv_field(c != nullptr ? c->label : std::string()), s.n, s.mean,
-                    csv_number(s.stddev), s.median, s.min, s.max,
-                    csv_number(s.ci95 ? std::optional<double>(s.ci95->low) : std::nullopt),
-                    csv_number(s.ci95 ? std::optional<double>(s.ci95->high) : std::nullopt),
-                    csv_number(s.cv));
-            }
-        }
-    }
-    return out;
-}
-
-std::string export_json(const ResultsDir& results, const Report& report) {
-    using nlohmann::json;
-    auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
-    json doc = {{"version", "pglab.report/1"},
-                {"experiment", results.name},
-                {"warnings", report.warnings},
-                {"problems", results.problems}};
-    json steps = json::array();
-    for (const auto& step : report.steps) {
-        json metrics = json::array();
-        for (const auto& m : step.metrics) {
-            json cells = json::array();
-            for (const auto& [cell_index, values] : m.by_cell) {
-                const Summary s = summarize(values);
-                const Cell* c = find_cell(results, cell_index);
-                cells.push_back(
-                    {{"cell", cell_index},
-                     {"label", c != nullptr ? c->label : std::string()},
-                     {"values", c != nullptr ? c->values : json::object()},
-                     {"n", s.n},
-                     {"mean", s.mean},
-                     {"stddev", opt(s.stddev)},
-                     {"median", s.median},
-                     {"min", s.min},
-                     {"max", s.max},
-                     {"ci95", s.ci95 ? json::array({s.ci95->low, s.ci95->high}) : json(nullptr)},
-                     {"cv", opt(s.cv)},
-                     {"samples", values}});
-            }
-            metrics.push_back({{"id", m.info.id},
-                               {"title", m.info.title},
-                               {"unit", m.info.unit},
-                               {"cells", cells}});
-        }
-        steps.push_back(
-            {{"key", step.key}, {"type", step.type}, {"index", step.index}, {"metrics", metrics}});
-    }
-    doc["steps"] = steps;
-    return doc.dump(2) + "\n";
 }
 
 } // namespace pglab::lab::report
