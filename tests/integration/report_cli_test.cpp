@@ -91,3 +91,74 @@ TEST(ReportCliTest, CompareGateFailsOnlyOnASignificantSlowdown) {
 }
 
 } // namespace
+
+namespace {
+
+// A real `pglab run` of a small experiment, then its report and a comparison: keeps the reader
+// in step with what the orchestrator writes (the fixture is hand-made).
+TEST(ReportCliTest, ReportAndCompareOfARealRun) {
+    const fs::path dir = out_dir() / "real-run";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path exp = dir / "exp.toml";
+    std::ofstream(exp) << R"(name = "report-real"
+repeat = 2
+order = "interleaved"
+seed = 7
+
+[matrix]
+clients = [1, 2]
+scale = 1
+duration = 1
+
+[[steps]]
+type = "init"
+once = true
+
+[[steps]]
+type = "bench"
+name = "tpcb"
+options = ["--jobs=1"]
+
+[[steps]]
+type = "timed-sql"
+name = "vacuum"
+sql = "VACUUM pgbench_accounts"
+
+[[steps]]
+type = "explain"
+name = "ios"
+sql = "SELECT aid FROM pgbench_accounts WHERE aid < 5001"
+)";
+    const fs::path results = dir / "results";
+    const auto run = support::run_command(
+        {support::pglab_binary(), "run", exp.string(), "--results", results.string()}, {}, {},
+        std::chrono::seconds(300));
+    ASSERT_EQ(run.exit_code, 0) << support::describe(run);
+
+    const auto report = pglab({"report", results.string()});
+    ASSERT_EQ(report.exit_code, 0) << support::describe(report);
+    EXPECT_EQ(report.err.find("warning: " + results.string()), std::string::npos)
+        << "the reader found problems in a fresh results directory:\n"
+        << report.err;
+    const std::string md = read_file(results / "report.md");
+    EXPECT_NE(md.find("runs: 4 finished (4 ok, 0 failed, 0 warm-ups) of 4 planned"),
+              std::string::npos)
+        << md;
+    for (const char* heading :
+         {"## Step tpcb (bench)", "### tps", "### latency average (ms)",
+          "## Step vacuum (timed-sql)", "### server time (ms)", "## Step ios (explain)",
+          "### execution time (ms)", "### buffer hit ratio (%)", "### wal.bytes (MB)"}) {
+        EXPECT_NE(md.find(heading), std::string::npos) << heading << "\n" << md;
+    }
+    EXPECT_NE(md.find("| clients=2 | 2 |"), std::string::npos) << md;
+    EXPECT_TRUE(fs::exists(results / "report.html"));
+
+    const auto cmp =
+        pglab({"compare", results.string(), "--by", "clients=1,2", "--format", "json"});
+    ASSERT_EQ(cmp.exit_code, 0) << support::describe(cmp);
+    const auto doc = nlohmann::json::parse(cmp.out);
+    EXPECT_FALSE(doc.at("rows").empty());
+}
+
+} // namespace
