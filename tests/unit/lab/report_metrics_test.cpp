@@ -1,0 +1,146 @@
+// Metric extraction from run lines: bench totals, percentiles and merged histograms, explain
+// counters, probe sums (CPU, checkpoints, hit ratio) and what is left out (warm-ups, failures).
+#include "lab/report/metrics.hpp"
+#include "lab/report/results.hpp"
+#include "stats/latency_histogram.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace pglab::lab::report {
+namespace {
+
+using nlohmann::json;
+
+RunRecord run_of(int64_t run, int64_t cell, json steps, bool ok = true, bool warmup = false) {
+    RunRecord r;
+    r.run = run;
+    r.cell = cell;
+    r.ok = ok;
+    r.warmup = warmup;
+    r.doc = {{"steps", std::move(steps)}};
+    return r;
+}
+
+json bench_step(double tps, const std::vector<int64_t>& latencies_us, json probes) {
+    stats::LatencyHistogram h;
+    for (const auto v : latencies_us) {
+        h.record(v);
+    }
+    return {{"index", 0},
+            {"key", "b"},
+            {"type", "bench"},
+            {"status", "ok"},
+            {"elapsed_ms", 10000.0},
+            {"probes", std::move(probes)},
+            {"bench",
+             {{"totals", {{"tps", tps}, {"latency_average_ms", 2.5}, {"failed", 0}}},
+              {"latency",
+               {{"count", h.count()},
+                {"percentiles_us", {{"p50", 2000}, {"p90", 3000}, {"p99", 5000}}},
+                {"encoded", h.serialize()}}},
+              {"series",
+               {{"points",
+                 json::array({{{"elapsed_s", -0.4}, {"duration_s", 0.4}, {"tps", 90.0}},
+                              {{"elapsed_s", 0.6}, {"duration_s", 1.0}, {"tps", 101.0}}})}}}}}};
+}
+
+ResultsDir results_of(std::vector<RunRecord> runs) {
+    ResultsDir r;
+    for (int64_t i = 0; i < 2; ++i) {
+        Cell c;
+        c.index = i;
+        c.label = "clients=" + std::to_string(i + 1);
+        c.values = {{"clients", i + 1}};
+        r.cells.push_back(c);
+    }
+    r.runs = std::move(runs);
+    return r;
+}
+
+TEST(ReportMetricsTest, BenchValuesHistogramsAndSeries) {
+    const json probes = {{"elapsed_s", 10.0},
+                         {"wal.bytes", 2500000},
+                         {"client.cpu_user_s", 5.0},
+                         {"client.cpu_system_s", 2.0},
+                         {"client.cpu_s", 7.0},
+                         {"server.cpu_user_s", 1.5},
+                         {"server.cpu_system_s", 0.5},
+                         {"db.blks_hit", 990},
+                         {"db.blks_read", 10},
+                         {"checkpointer.num_timed", 0},
+                         {"checkpointer.buffers_written", 50}};
+    const ResultsDir r = results_of({
+        run_of(0, 0, json::array({bench_step(100, {1000, 2000}, probes)})),
+        run_of(1, 0, json::array({bench_step(110, {3000}, probes)})),
+        run_of(2, 0, json::array({bench_step(500, {9}, probes)}), true, /*warmup=*/true),
+        run_of(3, 1, json::array({bench_step(700, {9}, probes)}), /*ok=*/false),
+    });
+    const auto steps = collect_steps(r, 2);
+    ASSERT_EQ(steps.size(), 1U);
+    const StepData& b = steps[0];
+    const MetricValues* tps = find_metric(b, "tps");
+    ASSERT_NE(tps, nullptr);
+    EXPECT_EQ(tps->by_cell.at(0), (std::vector<double>{100, 110}));
+    EXPECT_EQ(tps->runs_by_cell.at(0), (std::vector<int64_t>{0, 1}));
+    EXPECT_EQ(tps->by_cell.count(1), 0U) << "failed runs and warm-ups are left out";
+    ASSERT_NE(find_metric(b, "latency_p99_ms"), nullptr);
+    EXPECT_DOUBLE_EQ(find_metric(b, "latency_p99_ms")->by_cell.at(0)[0], 5.0);
+    // The histograms of the two measured runs merged losslessly.
+    ASSERT_EQ(b.histograms.count(0), 1U);
+    EXPECT_EQ(b.histograms.at(0)->count(), 3);
+    EXPECT_EQ(b.histograms.at(0)->max(), 3000);
+    // Edge seconds are dropped from the per-second series.
+    ASSERT_EQ(b.series.size(), 2U);
+    EXPECT_EQ(b.series[0].points, (std::vector<std::pair<double, double>>{{0.6, 101.0}}));
+    // Probes: cpu_s preferred to the sum of its parts, bytes in MB, derived hit ratio.
+    EXPECT_DOUBLE_EQ(find_metric(b, "client_cpu_s")->by_cell.at(0)[0], 7.0);
+    EXPECT_DOUBLE_EQ(find_metric(b, "server_cpu_s")->by_cell.at(0)[0], 2.0);
+    EXPECT_DOUBLE_EQ(find_metric(b, "probe:wal.bytes")->by_cell.at(0)[0], 2.5);
+    EXPECT_EQ(find_metric(b, "probe:wal.bytes")->info.unit, "MB");
+    EXPECT_DOUBLE_EQ(find_metric(b, "db_buffer_hit_pct")->by_cell.at(0)[0], 99.0);
+    EXPECT_EQ(find_metric(b, "probe:client.cpu_s"), nullptr) << "CPU probes are summed";
+    // 7 s of client CPU in 10 s on 2 cores: 35% of the machine.
+    EXPECT_DOUBLE_EQ(b.client_cpu_share.at(0), 0.35);
+    // buffers_written is not a checkpoint count.
+    EXPECT_TRUE(b.checkpoint_runs.empty());
+    // Own metrics first, then derived, then probes by name.
+    EXPECT_EQ(b.metrics.front().info.id, "tps");
+    EXPECT_EQ(b.metrics.back().info.id, "probe:wal.bytes");
+}
+
+TEST(ReportMetricsTest, CheckpointsExplainAndOldProbeNames) {
+    const json explain = {{"index", 0},
+                          {"key", "e"},
+                          {"type", "explain"},
+                          {"status", "ok"},
+                          {"elapsed_ms", 60.0},
+                          {"explain",
+                           {{"execution_ms", 55.5},
+                            {"planning_ms", 0.1},
+                            {"shared_hit_blocks", 768},
+                            {"shared_read_blocks", 256},
+                            {"heap_fetches", 12}}},
+                          {"probes", {{"checkpoints_req", 1}, {"server_cpu_user_ms", 300}}}};
+    json done = explain;
+    done["probes"] = {{"checkpointer.num_timed", 1}, {"checkpointer.num_done", 0}};
+    const ResultsDir r =
+        results_of({run_of(0, 0, json::array({explain})), run_of(1, 1, json::array({done}))});
+    const auto steps = collect_steps(r, 0);
+    ASSERT_EQ(steps.size(), 1U);
+    const StepData& e = steps[0];
+    EXPECT_DOUBLE_EQ(find_metric(e, "execution_ms")->by_cell.at(0)[0], 55.5);
+    EXPECT_DOUBLE_EQ(find_metric(e, "buffer_hit_pct")->by_cell.at(0)[0], 75.0);
+    EXPECT_DOUBLE_EQ(find_metric(e, "blocks_mb")->by_cell.at(0)[0], 8.0);
+    EXPECT_DOUBLE_EQ(find_metric(e, "heap_fetches")->by_cell.at(0)[0], 12.0);
+    EXPECT_DOUBLE_EQ(find_metric(e, "server_cpu_s")->by_cell.at(0)[0], 0.3);
+    // Old pg_stat_bgwriter name counts; num_done = 0 (PostgreSQL 18) overrides num_timed.
+    EXPECT_EQ(e.checkpoint_runs, (std::vector<int64_t>{0}));
+    EXPECT_TRUE(e.client_cpu_share.empty()) << "no client CPU probe, no share";
+}
+
+} // namespace
+} // namespace pglab::lab::report
