@@ -305,7 +305,7 @@ def main():
                 "steps": run_steps}
         text = json.dumps(line, separators=(",", ":"))
         if r["run"] == corrupt_run:
-            text = text[:180] + "\x00garbage" + text[400:]  # a damaged line in the middle
+            text = text[:180] + "#garbage#" + text[400:]  # a damaged line in the middle
         if r["run"] == torn_run:
             text = text[:1500]  # killed while writing: no final newline
             lines.append(text)
