@@ -1,0 +1,82 @@
+// A scratch directory for `pglab run` tests: experiment files, results, and a TMPDIR of its own
+// for the throwaway clusters, so that a test can check that nothing is left behind.
+#pragma once
+
+#include "lab/store/results_store.hpp"
+#include "support/processes.hpp"
+#include "support/run_command.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace support {
+
+class LabTestDir : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/pglab-labtest-XXXXXX";
+        ASSERT_NE(::mkdtemp(tmpl), nullptr);
+        m_dir = tmpl;
+        m_tmp = m_dir / "tmp";
+        std::filesystem::create_directories(m_tmp);
+        // The server user must reach its cluster directory.
+        ::chmod(m_dir.c_str(), 0755);
+        ::chmod(m_tmp.c_str(), 01777);
+    }
+
+    void TearDown() override {
+        std::error_code ec;
+        std::filesystem::remove_all(m_dir, ec);
+    }
+
+    std::filesystem::path write(const std::string& name, const std::string& text) {
+        const std::filesystem::path p = m_dir / name;
+        std::ofstream(p) << text;
+        return p;
+    }
+
+    EnvOverrides env() const { return {{"TMPDIR", m_tmp.string()}}; }
+
+    std::vector<nlohmann::json> lines(const std::filesystem::path& results) {
+        auto c = pglab::lab::store::read_jsonl(results / "results.jsonl");
+        EXPECT_TRUE(c) << (c ? "" : c.error().message);
+        return c ? c->lines : std::vector<nlohmann::json>{};
+    }
+
+    static std::string read_file(const std::filesystem::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
+    }
+
+    /// Every file under `dir` as one string (to look for what must not be there).
+    static std::string all_text(const std::filesystem::path& dir) {
+        std::string text;
+        for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+            if (e.is_regular_file()) {
+                text += read_file(e.path());
+            }
+        }
+        return text;
+    }
+
+    void expect_clean() {
+        EXPECT_TRUE(wait_no_process_in(m_tmp)) << "a server process is left";
+        EXPECT_TRUE(std::filesystem::is_empty(m_tmp)) << "a cluster directory is left in " << m_tmp;
+    }
+
+    std::filesystem::path m_dir;
+    std::filesystem::path m_tmp;
+};
+
+} // namespace support
