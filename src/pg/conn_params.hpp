@@ -13,6 +13,7 @@ struct ConnParams {
     std::string dbname;   ///< a name, or a conninfo string / URI (expanded as libpq does)
     std::string password; ///< set after a prompt; never printed
     std::string application_name = "pgbench"; ///< fallback_application_name
+    std::string options; ///< libpq `options` ("-c work_mem=64MB"); empty: PGOPTIONS or none
 };
 
 /// `conninfo` with any password value replaced by "********" (key=value or URI form).

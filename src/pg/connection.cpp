@@ -24,8 +24,9 @@ public:
         set(3, "password", p.password);
         set(4, "dbname", p.dbname);
         set(5, "fallback_application_name", p.application_name);
-        m_keywords[6] = nullptr;
-        m_values[6] = nullptr;
+        set(6, "options", p.options);
+        m_keywords[7] = nullptr;
+        m_values[7] = nullptr;
     }
 
     const char* const* keywords() const { return m_keywords.data(); }
@@ -38,7 +39,7 @@ private:
         m_values[i] = value.empty() ? nullptr : value.c_str();
     }
 
-    static constexpr size_t k_size = 7;
+    static constexpr size_t k_size = 8;
     std::array<const char*, k_size> m_keywords{};
     std::array<const char*, k_size> m_values{};
 };

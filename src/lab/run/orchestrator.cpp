@@ -205,9 +205,11 @@ nlohmann::json deltas_json(const probe::Deltas& deltas) {
 Result<probe::Snapshot> snapshot(ServerSet& servers, const std::string& server) {
     PGLAB_TRY_ASSIGN(pg::Connection * conn, servers.probe_connection(server));
     ServerState& st = servers.at(server);
-    probe::ProbeContext ctx;
-    ctx.postmaster_pid = st.cluster->server_pid();
-    ctx.data_dir = st.cluster->data_dir();
+    probe::ProbeContext ctx; // an existing server: the postmaster from the backend, if local
+    if (st.cluster) {
+        ctx.postmaster_pid = st.cluster->server_pid();
+        ctx.data_dir = st.cluster->data_dir();
+    }
     return probe::take_snapshot(*conn, ctx);
 }
 
@@ -403,7 +405,7 @@ int run_experiment(const RunRequest& request) {
                 } else {
                     s["error"] = applies.error().message;
                 }
-            } else if (step.once && servers.at(server).cluster
+            } else if (step.once && (servers.at(server).cluster || servers.at(server).existing())
                        && servers.at(server).once_done.count(i)
                        && servers.at(server).once_done[i] == fingerprint) {
                 s["status"] = "skipped";
@@ -505,7 +507,7 @@ int run_experiment(const RunRequest& request) {
         for (const auto& st : settings) {
             requested[st.name] = st.value.setting_text();
         }
-        if (!settings.empty() && main_server.cluster && main_server.cluster->running()) {
+        if (!settings.empty() && main_server.running()) {
             if (auto conn = servers.probe_connection(cell.server)) {
                 for (const auto& st : settings) {
                     if (st.name.find('.') != std::string::npos) {

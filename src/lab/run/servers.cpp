@@ -3,6 +3,7 @@
 
 #include "lab/server/installation.hpp"
 #include "lab/spec/setting_names.hpp"
+#include "pg/conn_params.hpp"
 #include "util/log.hpp"
 #include "util/subprocess.hpp"
 
@@ -96,6 +97,42 @@ server::Settings to_server_settings(const std::vector<spec::Setting>& settings) 
     return out;
 }
 
+/// libpq `options` that set `settings` in a new session: "-c name=value ...", with the spaces and
+/// backslashes of values escaped by a backslash (as libpq's options parsing wants).
+std::string connection_options(const std::vector<spec::Setting>& settings) {
+    std::string out;
+    for (const auto& s : settings) {
+        std::string value;
+        for (const char c : s.value.setting_text()) {
+            if (c == ' ' || c == '\\') {
+                value += '\\';
+            }
+            value += c;
+        }
+        out += fmt::format("{}-c {}={}", out.empty() ? "" : " ", s.name, value);
+    }
+    return out;
+}
+
+bool is_uri(const std::string& conninfo) {
+    return conninfo.rfind("postgresql://", 0) == 0 || conninfo.rfind("postgres://", 0) == 0;
+}
+
+/// Whether the matrix's settings apply to `server`: it is the default server or a value of the
+/// matrix's `server` variable.
+bool cells_use(const spec::ExperimentSpec& spec, const std::string& server) {
+    if (const auto* v = spec.matrix.find("server")) {
+        for (const auto& value : v->values) {
+            if (const auto* name = std::get_if<std::string>(&value.value);
+                name && *name == server) {
+                return true;
+            }
+        }
+        return false;
+    }
+    return spec.default_server == server;
+}
+
 } // namespace
 
 pg::ConnParams conn_params(const server::ThrowawayCluster& cluster, const std::string& database) {
@@ -119,11 +156,8 @@ ServerSet::ServerSet(const spec::ExperimentSpec& spec) {
 Status ServerSet::check(const spec::ExperimentSpec& spec) {
     for (const auto& s : spec.servers) {
         if (s.is_existing()) {
-            return make_error(error_at(s.pos,
-                                       fmt::format("server \"{}\": existing servers (conninfo) "
-                                                   "are not supported by pglab run yet",
-                                                   s.name),
-                                       "use a throwaway server: remove conninfo"));
+            PGLAB_TRY(check_existing(spec, s));
+            continue;
         }
         if (!s.standby_of.empty()) {
             return make_error(
@@ -214,6 +248,67 @@ Status ServerSet::check(const spec::ExperimentSpec& spec) {
     return {};
 }
 
+Status ServerSet::check_existing(const spec::ExperimentSpec& spec, const spec::ServerSpec& s) {
+    pg::ConnParams params;
+    params.dbname = s.conninfo;
+    params.application_name = "pglab";
+    auto conn = pg::Connection::connect(params);
+    if (!conn) {
+        return make_error(error_at(
+            s.pos,
+            fmt::format(
+                "server \"{}\": could not connect to the existing server (conninfo \"{}\"): {}",
+                s.name, pg::redact_conninfo(s.conninfo), conn.error().message),
+            "check conninfo; give a password in PGPASSWORD or ~/.pgpass rather than in the file"));
+    }
+    std::vector<spec::SettingRef> refs;
+    for (auto& ref : spec::setting_refs(spec)) {
+        if (ref.server == s.name || (ref.server.empty() && cells_use(spec, s.name))) {
+            refs.push_back(std::move(ref));
+        }
+    }
+    if (refs.empty()) {
+        return {};
+    }
+    PGLAB_TRY_ASSIGN(const pg::QueryResult rows,
+                     conn->exec("SELECT lower(name), context FROM pg_settings"));
+    std::vector<std::string> known;
+    std::map<std::string, std::string> context;
+    for (int i = 0; i < rows.ntuples(); ++i) {
+        known.emplace_back(rows.value(i, 0));
+        context[rows.value(i, 0)] = rows.value(i, 1);
+    }
+    PGLAB_TRY(spec::check_setting_names(refs, known));
+    for (const auto& ref : refs) {
+        if (ref.name.find('.') != std::string::npos) {
+            continue; // an extension's setting: a placeholder any session may set
+        }
+        const std::string& ctx = context[lower(ref.name)];
+        if (ctx == "postmaster" || ctx == "internal") {
+            return make_error(error_at(
+                ref.pos,
+                fmt::format("setting \"{}\" of existing server \"{}\" needs a restart "
+                            "(pg_settings.context {}): pglab never restarts a server it did not "
+                            "create",
+                            ref.name, s.name, ctx),
+                "set it on that server and restart it yourself, or let pglab create the server "
+                "(remove conninfo)"));
+        }
+        if (ctx == "sighup") {
+            return make_error(error_at(
+                ref.pos,
+                fmt::format("setting \"{}\" of existing server \"{}\" can only be changed in the "
+                            "server's configuration (pg_settings.context sighup): pglab changes "
+                            "no server-wide setting of a server it did not create",
+                            ref.name, s.name),
+                fmt::format("run ALTER SYSTEM SET {} = ...; SELECT pg_reload_conf(); on that "
+                            "server yourself, or let pglab create the server (remove conninfo)",
+                            ref.name)));
+        }
+    }
+    return {};
+}
+
 Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& settings) {
     const spec::ServerSpec& s = *state.spec;
     server::ClusterOptions opts;
@@ -246,6 +341,16 @@ Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& s
 Status ServerSet::ensure(const std::string& name, const std::vector<spec::Setting>& settings,
                          int& restarts_done) {
     ServerState& state = m_servers.at(name);
+    if (state.existing()) {
+        // Settings go with each new connection (checked to be user-settable before the plan).
+        std::string options = connection_options(settings);
+        if (options != state.options) {
+            state.options = std::move(options);
+            state.drop_connections();
+        }
+        state.applied = settings;
+        return {};
+    }
     if (!state.cluster) {
         return create(state, settings);
     }
@@ -322,14 +427,11 @@ Status ServerSet::ensure(const std::string& name, const std::vector<spec::Settin
 Result<pg::Connection*> ServerSet::session(const std::string& server, const std::string& name,
                                            const std::string& database) {
     ServerState& state = m_servers.at(server);
-    if (!state.cluster || !state.cluster->running()) {
-        return make_error(fmt::format("server \"{}\" is not running", server));
-    }
     auto it = state.sessions.find(name);
     if (it != state.sessions.end() && !it->second.connection_bad()) {
         return &it->second;
     }
-    pg::ConnParams params = conn_params(*state.cluster, database);
+    PGLAB_TRY_ASSIGN(pg::ConnParams params, this->params(server, database));
     PGLAB_TRY_ASSIGN(pg::Connection conn, pg::Connection::connect(params));
     state.version = conn.parameter_status("server_version");
     state.version_num = conn.server_version();
@@ -340,13 +442,10 @@ Result<pg::Connection*> ServerSet::session(const std::string& server, const std:
 
 Result<pg::Connection*> ServerSet::probe_connection(const std::string& server) {
     ServerState& state = m_servers.at(server);
-    if (!state.cluster || !state.cluster->running()) {
-        return make_error(fmt::format("server \"{}\" is not running", server));
-    }
     if (state.probe_conn && !state.probe_conn->connection_bad()) {
         return &*state.probe_conn;
     }
-    pg::ConnParams params = conn_params(*state.cluster, "postgres");
+    PGLAB_TRY_ASSIGN(pg::ConnParams params, this->params(server, ""));
     PGLAB_TRY_ASSIGN(pg::Connection conn, pg::Connection::connect(params));
     state.version = conn.parameter_status("server_version");
     state.version_num = conn.server_version();
@@ -354,8 +453,43 @@ Result<pg::Connection*> ServerSet::probe_connection(const std::string& server) {
     return &*state.probe_conn;
 }
 
+Result<pg::ConnParams> ServerSet::params(const std::string& server,
+                                         const std::string& database) const {
+    const ServerState& state = m_servers.at(server);
+    if (state.existing()) {
+        pg::ConnParams p;
+        p.dbname = state.spec->conninfo;
+        if (!database.empty()) {
+            if (is_uri(p.dbname)) {
+                return make_error(fmt::format(
+                    "server \"{}\": a session's database cannot be added to a conninfo URI",
+                    server));
+            }
+            std::string quoted;
+            for (const char c : database) {
+                if (c == '\'' || c == '\\') {
+                    quoted += '\\';
+                }
+                quoted += c;
+            }
+            p.dbname += " dbname='" + quoted + "'"; // a later keyword wins
+        }
+        p.application_name = "pglab";
+        p.options = state.options;
+        return p;
+    }
+    if (!state.cluster || !state.cluster->running()) {
+        return make_error(fmt::format("server \"{}\" is not running", server));
+    }
+    return conn_params(*state.cluster, database);
+}
+
 Status ServerSet::restart(const std::string& server) {
     ServerState& state = m_servers.at(server);
+    if (state.existing()) {
+        return make_error(fmt::format(
+            "server \"{}\" is an existing server (conninfo): pglab does not restart it", server));
+    }
     if (!state.cluster) {
         return make_error(fmt::format("server \"{}\" is not running", server));
     }

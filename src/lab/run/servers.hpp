@@ -29,6 +29,14 @@ struct ServerState {
     std::map<std::size_t, std::string> once_done; ///< step index -> fingerprint (this cluster)
     std::string version;                          ///< server_version once connected
     int version_num = 0;
+    /// An existing server (conninfo): the `-c name=value` libpq options that apply its settings
+    /// to every connection pglab opens (user-context settings only: see ServerSet::check).
+    std::string options;
+
+    bool existing() const { return spec->is_existing(); }
+
+    /// An existing server is taken as running; a throwaway one runs when its cluster does.
+    bool running() const { return existing() || (cluster && cluster->running()); }
 
     /// Drops every connection (after a restart, or at the end of a run for sessions).
     void drop_connections() {
@@ -65,10 +73,21 @@ public:
     /// The probe connection of `server`.
     Result<pg::Connection*> probe_connection(const std::string& server);
 
-    /// Restarts `server` (a `restart` step), counting it.
+    /// Restarts `server` (a `restart` step), counting it. Error for an existing server.
     Status restart(const std::string& server);
 
+    /// How to connect to `server` (its running cluster, or the conninfo of an existing server,
+    /// with the settings of the cell as `-c` options) and `database` ("" = postgres, or the
+    /// conninfo's for an existing server).
+    Result<pg::ConnParams> params(const std::string& server, const std::string& database) const;
+
 private:
+    /// An existing server: connects (before anything starts) and checks its settings: known
+    /// names, and a pg_settings.context that lets a connection set them (`user`, `superuser`,
+    /// `backend`, `superuser-backend`); `postmaster`, `sighup` and `internal` ones are refused
+    /// with the setting's file position.
+    Status check_existing(const spec::ExperimentSpec& spec, const spec::ServerSpec& server);
+
     Status create(ServerState& state, const std::vector<spec::Setting>& settings);
 
     std::map<std::string, ServerState> m_servers;

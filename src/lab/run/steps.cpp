@@ -84,24 +84,24 @@ std::string error_text(const Error& e) {
 /// The options parser's view of the world for a lab step: the cluster's connection values instead
 /// of the user's PG* environment, and `[scripts.NAME]` texts as files named "pglab-script:NAME".
 options::BenchParseEnv lab_parse_env(const spec::ExperimentSpec& spec,
-                                     const server::ThrowawayCluster& cluster) {
+                                     const pg::ConnParams& params) {
     options::BenchParseEnv env = options::default_bench_parse_env();
-    const std::string port = std::to_string(cluster.port());
-    const std::string host = cluster.socket_dir().string();
-    const std::string user = cluster.user();
+    const std::string port = params.port;
+    const std::string host = params.host;
+    const std::string user = params.user;
     auto real_getenv = env.getenv;
     env.getenv = [=](const char* name) -> std::optional<std::string> {
         const std::string_view n = name;
         if (n == "PGDATABASE") {
             return std::string("postgres");
         }
-        if (n == "PGUSER") {
+        if (n == "PGUSER" && !user.empty()) {
             return user;
         }
-        if (n == "PGHOST") {
+        if (n == "PGHOST" && !host.empty()) {
             return host;
         }
-        if (n == "PGPORT") {
+        if (n == "PGPORT" && !port.empty()) {
             return port;
         }
         return real_getenv(name);
@@ -122,13 +122,13 @@ options::BenchParseEnv lab_parse_env(const spec::ExperimentSpec& spec,
 
 Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepContext& ctx,
                                                  bool init, nlohmann::json& fields) {
-    ServerState& state = ctx.servers.at(ctx.server);
-    const server::ThrowawayCluster& cluster = *state.cluster;
+    PGLAB_TRY_ASSIGN(const pg::ConnParams params, ctx.servers.params(ctx.server, ""));
     PGLAB_TRY_ASSIGN(std::vector<std::string> args, ctx.values.arguments(step));
     fields["arguments"] = args;
-    std::vector<std::string> full = {"--host=" + cluster.socket_dir().string(),
-                                     "--port=" + std::to_string(cluster.port()),
-                                     "--username=" + cluster.user()};
+    std::vector<std::string> full;
+    if (!params.host.empty()) {
+        full = {"--host=" + params.host, "--port=" + params.port, "--username=" + params.user};
+    }
     if (init) {
         full.emplace_back("--initialize");
     }
@@ -142,9 +142,20 @@ Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepCon
         }
     }
     full.insert(full.end(), args.begin(), args.end());
-    auto parsed = options::parse_bench_options(full, lab_parse_env(ctx.spec, cluster));
+    auto parsed = options::parse_bench_options(full, lab_parse_env(ctx.spec, params));
     if (!parsed) {
         return make_error(parsed.error());
+    }
+    // The server's own connection values (an existing server's conninfo, a password, the
+    // settings as -c options) win over what the options say.
+    pg::ConnParams& conn = init ? parsed->init.conn : parsed->run.conn;
+    conn.password = params.password;
+    conn.options = params.options;
+    if (ctx.servers.at(ctx.server).existing()) {
+        conn.host.clear();
+        conn.port.clear();
+        conn.user.clear();
+        conn.dbname = params.dbname;
     }
     const bool is_init = parsed->action == options::BenchAction::initialize;
     if (parsed->action != options::BenchAction::benchmark && !is_init) {
@@ -523,12 +534,20 @@ StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
         }
         break;
     case spec::StepType::stop:
+    case spec::StepType::start:
+        if (state.existing()) {
+            st = make_error(fmt::format("server \"{}\" is an existing server (conninfo): pglab "
+                                        "does not stop or start it",
+                                        ctx.server));
+            break;
+        }
+        if (step.type == spec::StepType::start) {
+            st = state.cluster->running() ? Status{} : state.cluster->start_server();
+            break;
+        }
         out.fields["mode"] = step.mode;
         state.drop_connections();
         st = state.cluster->stop_server();
-        break;
-    case spec::StepType::start:
-        st = state.cluster->running() ? Status{} : state.cluster->start_server();
         break;
     case spec::StepType::checkpoint: {
         auto conn = ctx.servers.probe_connection(ctx.server);
