@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -114,6 +115,20 @@ std::string connection_options(const std::vector<spec::Setting>& settings) {
     return out;
 }
 
+/// 32 random hex digits from /dev/urandom: the superuser password of a scram-sha-256 cluster.
+Result<std::string> generate_password() {
+    std::ifstream in("/dev/urandom", std::ios::binary);
+    unsigned char bytes[16];
+    if (!in.read(reinterpret_cast<char*>(bytes), sizeof bytes)) {
+        return make_error("could not read /dev/urandom for a server password");
+    }
+    std::string out;
+    for (const unsigned char b : bytes) {
+        out += fmt::format("{:02x}", b);
+    }
+    return out;
+}
+
 bool is_uri(const std::string& conninfo) {
     return conninfo.rfind("postgresql://", 0) == 0 || conninfo.rfind("postgres://", 0) == 0;
 }
@@ -142,6 +157,7 @@ pg::ConnParams conn_params(const server::ThrowawayCluster& cluster, const std::s
     p.user = cluster.user();
     p.dbname = database.empty() ? "postgres" : database;
     p.application_name = "pglab";
+    p.password = cluster.password();
     return p;
 }
 
@@ -166,13 +182,6 @@ Status ServerSet::check(const spec::ExperimentSpec& spec) {
                                      "by pglab run yet",
                                      s.name),
                          "remove standby_of"));
-        }
-        if (s.auth != spec::AuthMode::trust) {
-            return make_error(error_at(s.pos,
-                                       fmt::format("server \"{}\": auth = \"scram-sha-256\" is not "
-                                                   "supported by pglab run yet",
-                                                   s.name),
-                                       "remove auth (trust on the private socket)"));
         }
         auto inst = installation_of(s);
         if (!inst) {
@@ -321,6 +330,9 @@ Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& s
         opts.initdb_args.push_back(arg.text);
     }
     opts.server_env = s.environment;
+    if (s.auth == spec::AuthMode::scram_sha_256) {
+        PGLAB_TRY_ASSIGN(opts.password, generate_password());
+    }
     if (!s.data_dir.empty()) {
         opts.parent_dir = s.data_dir;
     }

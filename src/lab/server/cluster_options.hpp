@@ -33,6 +33,11 @@ struct ClusterOptions {
     /// The bootstrap superuser initdb creates; clients connect as this role.
     std::string superuser = "postgres";
 
+    /// Empty: trust authentication (on the private socket). Else scram-sha-256 authentication
+    /// everywhere, `superuser` having this password (given to initdb in a file removed right
+    /// after); never logged.
+    std::string password;
+
     /// Extra environment for the server process (LD_PRELOAD of a storage emulator, say).
     std::vector<std::pair<std::string, std::string>> server_env;
 

@@ -194,22 +194,36 @@ util::SpawnOptions ThrowawayCluster::server_spawn_options(std::vector<std::strin
 }
 
 Status ThrowawayCluster::run_initdb() {
+    const bool scram = !m_options.password.empty();
+    const fs::path pwfile = m_base_dir / "initdb.pw";
     std::vector<std::string> argv = {m_installation.tool("initdb").string(),
                                      "-D",
                                      m_data_dir.string(),
                                      "-A",
-                                     "trust",
+                                     scram ? "scram-sha-256" : "trust",
                                      "-U",
                                      m_options.superuser,
                                      "-E",
                                      "UTF8",
                                      "--locale=C",
                                      "--no-sync"};
+    if (scram) {
+        // The password reaches initdb in a file only its user reads, removed once it ran.
+        PGLAB_TRY(write_file(pwfile, m_options.password + "\n", std::ios::trunc));
+        std::error_code ec;
+        fs::permissions(pwfile, fs::perms::owner_read | fs::perms::owner_write, ec);
+        PGLAB_TRY(chown_to(pwfile, m_run_as));
+        argv.push_back("--pwfile=" + pwfile.string());
+    }
     argv.insert(argv.end(), m_options.initdb_args.begin(), m_options.initdb_args.end());
     util::SpawnOptions o = server_spawn_options(argv);
     o.env.clear(); // the server environment (LD_PRELOAD...) is for the server only
     log::debug("running {}", util::quote_command(argv));
     auto run = util::run_process(o);
+    if (scram) {
+        std::error_code ec;
+        fs::remove(pwfile, ec);
+    }
     if (!run && m_run_as) {
         run.error().with_hint(fmt::format(
             "As root, initdb and the server run as \"{}\", who must reach \"{}\": set TMPDIR "
@@ -377,10 +391,14 @@ std::string ThrowawayCluster::conninfo(const std::string& dbname) const {
 
 std::vector<std::pair<std::string, std::string>>
 ThrowawayCluster::client_env(const std::string& dbname) const {
-    return {{"PGHOST", m_socket_dir.string()},
-            {"PGPORT", std::to_string(m_port)},
-            {"PGUSER", user()},
-            {"PGDATABASE", dbname}};
+    std::vector<std::pair<std::string, std::string>> env = {{"PGHOST", m_socket_dir.string()},
+                                                            {"PGPORT", std::to_string(m_port)},
+                                                            {"PGUSER", user()},
+                                                            {"PGDATABASE", dbname}};
+    if (!password().empty()) {
+        env.emplace_back("PGPASSWORD", password());
+    }
+    return env;
 }
 
 Result<std::string> ThrowawayCluster::psql(const std::string& sql,
@@ -405,6 +423,9 @@ Result<std::string> ThrowawayCluster::psql(const std::string& sql,
               "-"};
     o.stdin_text = sql;
     o.unset_env = {"PGOPTIONS", "PGSERVICE", "PGSERVICEFILE", "PSQLRC"};
+    if (!password().empty()) {
+        o.env.emplace_back("PGPASSWORD", password());
+    }
     o.timeout = m_options.timeout;
     PGLAB_TRY_ASSIGN(const util::ProcessResult r, util::run_process(o));
     if (!r.status.success()) {

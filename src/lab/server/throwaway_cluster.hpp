@@ -55,12 +55,16 @@ public:
     /// The superuser role to connect as.
     const std::string& user() const { return m_options.superuser; }
 
+    /// Its password under scram-sha-256 authentication; empty under trust.
+    const std::string& password() const { return m_options.password; }
+
     const std::filesystem::path& log_path() const { return m_log_path; }
 
     /// "host=<socket dir> port=<port> user=<superuser> dbname=<dbname>".
     std::string conninfo(const std::string& dbname = "postgres") const;
 
-    /// PGHOST, PGPORT, PGUSER and PGDATABASE for a client (libpq, pgbench, pglab, psql).
+    /// PGHOST, PGPORT, PGUSER and PGDATABASE for a client (libpq, pgbench, pglab, psql), and
+    /// PGPASSWORD under scram-sha-256 authentication.
     std::vector<std::pair<std::string, std::string>>
     client_env(const std::string& dbname = "postgres") const;
 
