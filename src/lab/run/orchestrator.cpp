@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <ctime>
 #include <random>
+#include <thread>
 
 namespace pglab::lab::run {
 
@@ -63,6 +64,37 @@ private:
     struct sigaction m_old_int {};
 
     struct sigaction m_old_term {};
+};
+
+/// While alive, a thread that cancels the statements of pglab's sessions once SIGINT/SIGTERM is
+/// seen (and again every second while the plan is still ending), so that a step waiting for a
+/// long statement ends within moments and the plan can stop cleanly.
+class CancelOnStop {
+public:
+    explicit CancelOnStop(SessionBackends& backends)
+        : m_thread([this, &backends] {
+              auto last = std::chrono::steady_clock::time_point{};
+              while (!m_done.load()) {
+                  const auto now = std::chrono::steady_clock::now();
+                  if (g_stop.load() && now - last >= std::chrono::seconds(1)) {
+                      backends.cancel_all();
+                      last = now;
+                  }
+                  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+              }
+          }) {}
+
+    ~CancelOnStop() {
+        m_done.store(true);
+        m_thread.join();
+    }
+
+    CancelOnStop(const CancelOnStop&) = delete;
+    CancelOnStop& operator=(const CancelOnStop&) = delete;
+
+private:
+    std::atomic<bool> m_done{false};
+    std::thread m_thread;
 };
 
 double ms_between(Clock::time_point a, Clock::time_point b) {
@@ -320,6 +352,7 @@ int run_experiment(const RunRequest& request) {
                   plan.runs.size());
     }
 
+    const CancelOnStop cancel_on_stop(servers.backends());
     Progress progress(plan.runs.size(), already);
     Totals totals;
     int exit_status = 0;
@@ -460,9 +493,12 @@ int run_experiment(const RunRequest& request) {
             for (auto& [k, v] : outcome.fields.items()) {
                 s[k] = v;
             }
-            if (outcome.interrupted) {
+            if (outcome.interrupted || g_stop.load()) {
+                // A step cut short by SIGINT/SIGTERM (a cancelled statement fails): the run is
+                // not finished and gets no line.
                 interrupted = true;
                 g_stop.store(true);
+                stop_steps = true;
             }
             if (outcome.error.empty()) {
                 s["status"] = "ok";
@@ -487,6 +523,7 @@ int run_experiment(const RunRequest& request) {
         for (auto& [name, state] : servers.all()) {
             state.sessions.clear(); // sessions live for one run
         }
+        servers.backends().clear();
         if (interrupted) {
             break; // an interrupted run gets no line: --resume runs it again
         }

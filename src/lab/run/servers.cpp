@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <thread>
@@ -447,6 +448,9 @@ Result<pg::Connection*> ServerSet::session(const std::string& server, const std:
     PGLAB_TRY_ASSIGN(pg::Connection conn, pg::Connection::connect(params));
     state.version = conn.parameter_status("server_version");
     state.version_num = conn.server_version();
+    if (auto pid = conn.exec("SELECT pg_backend_pid()"); pid && pid->ntuples() == 1) {
+        m_backends.add(params, std::atoi(pid->value(0, 0)));
+    }
     auto [pos, inserted] = state.sessions.insert_or_assign(name, std::move(conn));
     (void)inserted;
     return &pos->second;
@@ -463,6 +467,40 @@ Result<pg::Connection*> ServerSet::probe_connection(const std::string& server) {
     state.version_num = conn.server_version();
     state.probe_conn.emplace(std::move(conn));
     return &*state.probe_conn;
+}
+
+void SessionBackends::add(const pg::ConnParams& params, int pid) {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    m_backends.emplace_back(params, pid);
+}
+
+void SessionBackends::clear() {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    m_backends.clear();
+}
+
+void SessionBackends::cancel_all() {
+    std::vector<std::pair<pg::ConnParams, int>> backends;
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        backends = m_backends;
+    }
+    // One connection per server (same conninfo, host and port), cancelling all of its backends.
+    std::map<std::string, std::pair<pg::ConnParams, std::string>> by_server;
+    for (const auto& [params, pid] : backends) {
+        auto& entry = by_server[params.dbname + '\n' + params.host + '\n' + params.port];
+        entry.first = params;
+        entry.second += (entry.second.empty() ? "" : ",") + std::to_string(pid);
+    }
+    for (auto& [key, entry] : by_server) {
+        pg::ConnParams params = entry.first;
+        params.options.clear();
+        auto conn = pg::Connection::connect(params);
+        if (conn) {
+            (void)conn->exec("SELECT pg_cancel_backend(pid) FROM unnest(ARRAY[" + entry.second
+                             + "]) AS pid");
+        }
+    }
 }
 
 Result<pg::ConnParams> ServerSet::params(const std::string& server,

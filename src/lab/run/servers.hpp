@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,25 @@ struct ServerState {
     }
 };
 
+/// The backends of pglab's SQL sessions, so that another thread can cancel what they run when
+/// SIGINT/SIGTERM arrives while a step waits for a statement (`SELECT pg_sleep(60)`). Thread-safe.
+class SessionBackends {
+public:
+    /// A session's backend `pid` on the server reached with `params`.
+    void add(const pg::ConnParams& params, int pid);
+
+    /// Forgets every backend (their sessions closed at the end of a run).
+    void clear();
+
+    /// Sends pg_cancel_backend() for every backend known, through one new connection per server.
+    /// Best effort: errors are ignored.
+    void cancel_all();
+
+private:
+    std::mutex m_mutex;
+    std::vector<std::pair<pg::ConnParams, int>> m_backends;
+};
+
 /// The servers of the experiment, by name.
 class ServerSet {
 public:
@@ -73,6 +93,9 @@ public:
     /// The probe connection of `server`.
     Result<pg::Connection*> probe_connection(const std::string& server);
 
+    /// The backends of the sessions opened so far (for cancelling them on SIGINT/SIGTERM).
+    SessionBackends& backends() { return m_backends; }
+
     /// Restarts `server` (a `restart` step), counting it. Error for an existing server.
     Status restart(const std::string& server);
 
@@ -92,6 +115,7 @@ private:
 
     std::map<std::string, ServerState> m_servers;
     std::map<std::string, server::Installation> m_installations;
+    SessionBackends m_backends;
 };
 
 /// Connection parameters for `cluster` and `database`.
