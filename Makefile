@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all bootstrap configure build test unit demo bench compare fuzz-quick format check-format clean
+.PHONY: all bootstrap configure build pglab test unit demo bench compare fuzz-quick format check-format clean
 
 all: build
 
@@ -24,8 +24,17 @@ test: bootstrap
 unit: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -L unit -j $(JOBS)
 
-demo: bootstrap build
-	$(BUILD_DIR)/pglab run experiments/quickstart.toml
+DEMO_STAMP := $(shell date +%Y%m%d-%H%M%S)
+DEMO_RESULTS ?= results/quickstart-$(DEMO_STAMP)
+
+# The demo needs only the pglab binary, not the test suites.
+pglab: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target pglab
+
+demo: bootstrap pglab
+	$(BUILD_DIR)/pglab run experiments/quickstart.toml --results $(DEMO_RESULTS)
+	$(BUILD_DIR)/pglab report $(DEMO_RESULTS)
+	@echo "results and report: $(DEMO_RESULTS)/ (report.md, report.html)"
 
 compare: bootstrap build
 	bench/compare-pgbench $(BUILD_DIR)/pglab
