@@ -16,10 +16,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <random>
 #include <thread>
@@ -243,6 +245,41 @@ Result<probe::Snapshot> snapshot(ServerSet& servers, const std::string& server) 
         ctx.data_dir = st.cluster->data_dir();
     }
     return probe::take_snapshot(*conn, ctx);
+}
+
+/// The replication_lag probe of a primary: its standbys in pg_stat_replication and, over them,
+/// the largest write/flush/replay lag (ms; null when the standby has caught up and reported no
+/// lag since) and the bytes the slowest one has yet to replay. Null when the query fails.
+nlohmann::json replication_lag(ServerSet& servers, const std::string& server) {
+    auto conn = servers.probe_connection(server);
+    if (!conn) {
+        return nullptr;
+    }
+    auto r = (*conn)->exec(
+        "SELECT count(*), max(extract(epoch FROM write_lag)) * 1000, "
+        "max(extract(epoch FROM flush_lag)) * 1000, max(extract(epoch FROM replay_lag)) * 1000, "
+        "max(pg_wal_lsn_diff(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() "
+        "ELSE pg_current_wal_lsn() END, replay_lsn))::bigint FROM pg_stat_replication");
+    if (!r || r->ntuples() != 1) {
+        return nullptr;
+    }
+    auto number = [&](int col) {
+        return r->is_null(0, col) ? nlohmann::json(nullptr)
+                                  : nlohmann::json(std::atof(r->value(0, col)));
+    };
+    nlohmann::json j;
+    j["standbys"] = std::atoi(r->value(0, 0));
+    j["write_lag_ms"] = number(1);
+    j["flush_lag_ms"] = number(2);
+    j["replay_lag_ms"] = number(3);
+    j["bytes_behind"] =
+        r->is_null(0, 4) ? nlohmann::json(nullptr) : nlohmann::json(std::atoll(r->value(0, 4)));
+    return j;
+}
+
+bool has_standby(const spec::ExperimentSpec& spec, const std::string& server) {
+    return std::any_of(spec.servers.begin(), spec.servers.end(),
+                       [&](const spec::ServerSpec& s) { return s.standby_of == server; });
 }
 
 bool is_measured_type(spec::StepType t) {
@@ -485,6 +522,9 @@ int run_experiment(const RunRequest& request) {
                 if (auto after = snapshot(servers, server)) {
                     s["probes"] = deltas_json(probe::diff(*before, *after));
                 }
+            }
+            if (measured && has_standby(spec, server)) {
+                s["replication"] = replication_lag(servers, server);
             }
             s["elapsed_ms"] = elapsed;
             if (outcome.wrote_log) {

@@ -177,12 +177,16 @@ Status ServerSet::check(const spec::ExperimentSpec& spec) {
             continue;
         }
         if (!s.standby_of.empty()) {
-            return make_error(
-                error_at(s.standby_of_pos,
-                         fmt::format("server \"{}\": standby servers are not supported "
-                                     "by pglab run yet",
-                                     s.name),
-                         "remove standby_of"));
+            const spec::ServerSpec* primary = spec.find_server(s.standby_of);
+            if (primary != nullptr && primary->is_existing()) {
+                return make_error(error_at(
+                    s.standby_of_pos,
+                    fmt::format("server \"{}\": a standby of the existing server \"{}\" is not "
+                                "supported",
+                                s.name, s.standby_of),
+                    "make the standby of a server pglab creates, or declare the existing standby "
+                    "with its own conninfo"));
+            }
         }
         auto inst = installation_of(s);
         if (!inst) {
@@ -321,6 +325,18 @@ Status ServerSet::check_existing(const spec::ExperimentSpec& spec, const spec::S
 
 Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& settings) {
     const spec::ServerSpec& s = *state.spec;
+    const server::ThrowawayCluster* primary = nullptr;
+    if (!s.standby_of.empty()) {
+        // The primary first (with its own settings when no run used it yet).
+        ServerState& p = m_servers.at(s.standby_of);
+        if (!p.cluster) {
+            PGLAB_TRY(create(p, p.spec->settings));
+        } else if (!p.cluster->running()) {
+            PGLAB_TRY(p.cluster->start_server());
+            p.drop_connections();
+        }
+        primary = &*p.cluster;
+    }
     server::ClusterOptions opts;
     opts.bin_dir = m_installations.at(s.name).bin_dir;
     opts.settings = to_server_settings(settings);
@@ -337,7 +353,11 @@ Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& s
     if (!s.data_dir.empty()) {
         opts.parent_dir = s.data_dir;
     }
-    auto cluster = server::ThrowawayCluster::create(opts);
+    if (primary != nullptr) {
+        opts.password = primary->password(); // the superuser comes with the copy
+    }
+    auto cluster = primary != nullptr ? server::ThrowawayCluster::create_standby(opts, *primary)
+                                      : server::ThrowawayCluster::create(opts);
     if (!cluster) {
         Error e = cluster.error();
         e.message = fmt::format("server \"{}\": {}", s.name, e.message);

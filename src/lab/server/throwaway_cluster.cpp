@@ -122,22 +122,77 @@ Result<util::RunAs> pick_os_user(const std::string& wanted) {
 
 } // namespace
 
-Result<ThrowawayCluster> ThrowawayCluster::create(ClusterOptions options) {
-    ThrowawayCluster c;
-    if (!options.bin_dir.empty()) {
-        PGLAB_TRY_ASSIGN(c.m_installation, installation_at(options.bin_dir));
-    } else if (options.major) {
-        PGLAB_TRY_ASSIGN(c.m_installation, find_installation(*options.major));
+Status ThrowawayCluster::find_installation_and_user() {
+    if (!m_options.bin_dir.empty()) {
+        PGLAB_TRY_ASSIGN(m_installation, installation_at(m_options.bin_dir));
+    } else if (m_options.major) {
+        PGLAB_TRY_ASSIGN(m_installation, find_installation(*m_options.major));
     } else {
-        PGLAB_TRY_ASSIGN(c.m_installation, find_newest_installation());
+        PGLAB_TRY_ASSIGN(m_installation, find_newest_installation());
     }
     if (::geteuid() == 0) {
-        PGLAB_TRY_ASSIGN(c.m_run_as, pick_os_user(options.os_user));
+        PGLAB_TRY_ASSIGN(m_run_as, pick_os_user(m_options.os_user));
     }
-    if (options.parent_dir.empty()) {
-        options.parent_dir = default_parent_dir();
+    if (m_options.parent_dir.empty()) {
+        m_options.parent_dir = default_parent_dir();
     }
+    return {};
+}
+
+Result<ThrowawayCluster> ThrowawayCluster::create_standby(ClusterOptions options,
+                                                          const ThrowawayCluster& primary) {
+    ThrowawayCluster c;
     c.m_options = std::move(options);
+    PGLAB_TRY(c.find_installation_and_user());
+    PGLAB_TRY(c.make_directories());
+    PGLAB_TRY(c.run_basebackup(primary));
+    PGLAB_TRY_ASSIGN(c.m_port, free_port());
+    // The copy's postgresql.conf includes pglab.conf already: rewrite it with the primary's
+    // settings (a hot standby needs max_connections and the like at least as high), this
+    // cluster's port and socket, then the standby's own settings.
+    c.m_settings = primary.m_settings;
+    set_setting(c.m_settings, "port", std::to_string(c.m_port));
+    set_setting(c.m_settings, "unix_socket_directories", c.m_socket_dir.string());
+    PGLAB_TRY(c.apply_settings(c.m_options.settings));
+    PGLAB_TRY(c.start_server());
+    return c;
+}
+
+Status ThrowawayCluster::run_basebackup(const ThrowawayCluster& primary) {
+    std::vector<std::string> argv = {m_installation.client_tool("pg_basebackup").string(),
+                                     "-D",
+                                     m_data_dir.string(),
+                                     "-R",
+                                     "-X",
+                                     "stream",
+                                     "-c",
+                                     "fast",
+                                     "--no-sync",
+                                     "-h",
+                                     primary.socket_dir().string(),
+                                     "-p",
+                                     std::to_string(primary.port()),
+                                     "-U",
+                                     primary.user()};
+    util::SpawnOptions o = server_spawn_options(argv);
+    o.env.clear();
+    if (!primary.password().empty()) {
+        o.env.emplace_back("PGPASSWORD", primary.password());
+    }
+    log::debug("running {}", util::quote_command(argv));
+    PGLAB_TRY_ASSIGN(const util::ProcessResult r, util::run_process(o));
+    if (!r.status.success()) {
+        return make_error(Error(fmt::format("pg_basebackup {}{}", r.status.describe(),
+                                            r.timed_out ? " (timed out)" : ""))
+                              .with_detail(tail_lines(r.out + r.err, 15)));
+    }
+    return {};
+}
+
+Result<ThrowawayCluster> ThrowawayCluster::create(ClusterOptions options) {
+    ThrowawayCluster c;
+    c.m_options = std::move(options);
+    PGLAB_TRY(c.find_installation_and_user());
     remove_stale_clusters(c.m_options.parent_dir);
     PGLAB_TRY(c.make_directories());
     PGLAB_TRY(c.run_initdb());

@@ -31,6 +31,14 @@ public:
     /// fails (the message carries the end of initdb's output or of the server log).
     static Result<ThrowawayCluster> create(ClusterOptions options);
 
+    /// Makes and starts a streaming replica of `primary` (which must run): `pg_basebackup -R -X
+    /// stream` of its data into a new temporary directory (the installation's pg_basebackup, else
+    /// the newest installed one: it must accept the primary's version), the primary's settings
+    /// with `options.settings` on top, its own port and socket. `options.password` should be the
+    /// primary's (the superuser and its password come with the copy).
+    static Result<ThrowawayCluster> create_standby(ClusterOptions options,
+                                                   const ThrowawayCluster& primary);
+
     ThrowawayCluster(ThrowawayCluster&& other) noexcept;
     ThrowawayCluster& operator=(ThrowawayCluster&& other) noexcept;
     ThrowawayCluster(const ThrowawayCluster&) = delete;
@@ -106,6 +114,8 @@ private:
 
     Status make_directories();
     Status run_initdb();
+    Status run_basebackup(const ThrowawayCluster& primary);
+    Status find_installation_and_user();
     Status write_settings();
     Status write_file_include();
     Status wait_until_ready();
