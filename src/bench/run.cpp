@@ -7,6 +7,7 @@
 #include "stats/progress_line.hpp"
 #include "util/log.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <thread>
@@ -207,7 +208,12 @@ Result<RunResult> run(RunConfig& config) {
     for (auto& t : threads) {
         t.join();
     }
-    const usec_t end = now_us();
+    // The measured period ends when the last client finished; closing the connections
+    // afterwards is not part of it (pgbench does not measure its final disconnections either).
+    usec_t end = 0;
+    for (const auto& w : workers) {
+        end = std::max(end, w->loop_end());
+    }
     if (shared.setup_failed.load()) {
         return make_error(Error().with_exit_code(1)); // already reported by the worker
     }

@@ -31,6 +31,9 @@ public:
 
     usec_t bench_start() const { return m_bench_start; }
 
+    /// When this worker's last client finished (before its connections were closed).
+    usec_t loop_end() const { return m_loop_end; }
+
     ProgressCounters& progress() { return m_progress; }
 
     /// Statistics of this worker (valid after run() returned).
@@ -115,6 +118,7 @@ private:
     int m_active = 0;                             ///< clients not yet finished or aborted
 
     usec_t m_bench_start = 0;
+    usec_t m_loop_end = 0;
     usec_t m_throttle_trigger = 0;
     usec_t m_conn_time = 0;
     usec_t m_interrupted_at = 0;
