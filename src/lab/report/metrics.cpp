@@ -175,6 +175,29 @@ void collect_explain(StepCollector& c, const json& s, const RunRecord& run) {
     c.add(k_heap_fetches, number_at(e, {"heap_fetches"}), run);
 }
 
+/// Replication lag after a step on a primary with standbys (levels, not deltas: see
+/// docs/results-format.md): the slowest standby's lags and the WAL it has yet to replay.
+void collect_replication(StepCollector& c, const json& s, const RunRecord& run) {
+    const auto it = s.find("replication");
+    if (it == s.end() || !it->is_object()) {
+        return;
+    }
+    static const MetricInfo k_write{"replication.write_lag_ms", "replication write lag", "ms",
+                                    Direction::lower_is_better, false};
+    static const MetricInfo k_flush{"replication.flush_lag_ms", "replication flush lag", "ms",
+                                    Direction::lower_is_better, false};
+    static const MetricInfo k_replay{"replication.replay_lag_ms", "replication replay lag", "ms",
+                                     Direction::lower_is_better, true};
+    static const MetricInfo k_behind{"replication.behind_mb", "replication: WAL not yet replayed",
+                                     "MB", Direction::lower_is_better, false};
+    const json& r = *it;
+    c.add(k_write, number_at(r, {"write_lag_ms"}), run);
+    c.add(k_flush, number_at(r, {"flush_lag_ms"}), run);
+    c.add(k_replay, number_at(r, {"replay_lag_ms"}), run);
+    const auto behind = number_at(r, {"bytes_behind"});
+    c.add(k_behind, behind ? std::optional<double>(*behind / k_bytes_per_mb) : std::nullopt, run);
+}
+
 /// A probe's value in report units, with its MetricInfo.
 std::pair<MetricInfo, double> probe_metric(const std::string& name, double value) {
     MetricInfo info{"probe:" + name, name, "", Direction::neutral, false};
@@ -331,6 +354,7 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
             } else if (type != "sleep") {
                 c.add(k_elapsed, number_at(s, {"elapsed_ms"}), run);
             }
+            collect_replication(c, s, run);
             collect_probes(step, c, s, run, cores);
         }
     }

@@ -142,5 +142,25 @@ TEST(ReportMetricsTest, CheckpointsExplainAndOldProbeNames) {
     EXPECT_TRUE(e.client_cpu_share.empty()) << "no client CPU probe, no share";
 }
 
+TEST(ReportMetricsTest, ReplicationLagOfAStepOnAPrimary) {
+    json step = bench_step(100.0, {1000, 2000}, json::object());
+    step["replication"] = {{"standbys", 1},
+                           {"write_lag_ms", 0.5},
+                           {"flush_lag_ms", 0.75},
+                           {"replay_lag_ms", 1.25},
+                           {"bytes_behind", 2000000}};
+    json no_standby = bench_step(100.0, {1000}, json::object());
+    no_standby["replication"] = nullptr;
+    const ResultsDir r =
+        results_of({run_of(0, 0, json::array({step})), run_of(1, 1, json::array({no_standby}))});
+    const auto steps = collect_steps(r, 0);
+    ASSERT_EQ(steps.size(), 1U);
+    EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.replay_lag_ms")->by_cell.at(0)[0], 1.25);
+    EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.write_lag_ms")->by_cell.at(0)[0], 0.5);
+    EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.behind_mb")->by_cell.at(0)[0], 2.0);
+    EXPECT_EQ(find_metric(steps[0], "replication.replay_lag_ms")->by_cell.count(1), 0U)
+        << "a step without standbys has no replication values";
+}
+
 } // namespace
 } // namespace pglab::lab::report
