@@ -1,11 +1,12 @@
 // What pgbench 15 checks after its getopt loop, in its order (PGBENCH.md §1.2 "Order of option
 // validation"), and the assembly of the init or run configuration.
-#include "options/bench_parse_state.hpp"
 #include "script/loader.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+
+#include "options/bench_parse_state.hpp"
 
 namespace pglab::options::detail {
 

@@ -2,9 +2,6 @@
 // order, so the first bad option is the one reported, exactly as pgbench reports it.
 #include "options/bench_options.hpp"
 
-#include "options/bench_parse_state.hpp"
-#include "options/int_option.hpp"
-#include "options/random_seed.hpp"
 #include "script/loader.hpp"
 #include "script/variables.hpp"
 
@@ -16,6 +13,10 @@
 #include <climits>
 #include <cstring>
 #include <optional>
+
+#include "options/bench_parse_state.hpp"
+#include "options/int_option.hpp"
+#include "options/random_seed.hpp"
 
 namespace pglab::options {
 

@@ -1,6 +1,4 @@
 // The real process environment for the option parser: variables, files, stdin, rlimit, user.
-#include "options/bench_options.hpp"
-#include "options/fd_limit.hpp"
 #include "util/log.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "options/bench_options.hpp"
+#include "options/fd_limit.hpp"
 
 namespace pglab::options {
 

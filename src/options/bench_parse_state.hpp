@@ -1,11 +1,11 @@
 // Private to bench_options*.cpp: what the getopt loop gathers before pgbench's final checks.
 #pragma once
 
-#include "options/bench_options.hpp"
-
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "options/bench_options.hpp"
 
 namespace pglab::options::detail {
 
