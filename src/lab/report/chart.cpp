@@ -54,26 +54,6 @@ void replace_all(std::string& text, std::string_view from, std::string_view to) 
     }
 }
 
-std::string escape_xml(std::string_view text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 std::optional<fs::path> find_gnuplot() {
@@ -236,8 +216,31 @@ std::string inline_svg(const std::string& svg, int n, const std::string& title) 
     replace_all(out, "id=\"", "id=\"" + prefix);
     replace_all(out, "href='#", "href='#" + prefix);
     replace_all(out, "href=\"#", "href=\"#" + prefix);
-    replace_all(out, "<title>Gnuplot</title>", "<title>" + escape_xml(title) + "</title>");
+    replace_all(out, "<title>Gnuplot</title>", "<title>" + escape_markup(title) + "</title>");
     replace_all(out, "<svg ", "<svg class=\"chart\" role=\"img\" ");
+    return out;
+}
+
+std::string escape_markup(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
+        }
+    }
     return out;
 }
 

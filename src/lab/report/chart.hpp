@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pglab::lab::report {
@@ -59,5 +60,8 @@ Result<std::string> draw_chart(const ChartSpec& spec, const std::filesystem::pat
 /// and references prefixed with "c<n>-" so that several charts on one page do not share ids,
 /// and `title` as its <title>.
 std::string inline_svg(const std::string& svg, int n, const std::string& title);
+
+/// `text` with &, <, > and " escaped, for HTML and for the XML of SVG charts.
+std::string escape_markup(std::string_view text);
 
 } // namespace pglab::lab::report

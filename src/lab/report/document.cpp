@@ -24,29 +24,6 @@ std::string md_cell(std::string_view text) {
     return out;
 }
 
-std::string html_escape(std::string_view text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 /// `code` spans of Markdown paragraphs as <code> in HTML (the only inline markup used).
 std::string html_inline(std::string_view text) {
     std::string out;
@@ -56,7 +33,7 @@ std::string html_inline(std::string_view text) {
             out += in_code ? "</code>" : "<code>";
             in_code = !in_code;
         } else {
-            out += html_escape(std::string_view(&c, 1));
+            out += escape_markup(std::string_view(&c, 1));
         }
     }
     if (in_code) {
@@ -195,7 +172,7 @@ std::string render_markdown(const Document& doc) {
 std::string render_html(const Document& doc) {
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     out += fmt::format("<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
-                       html_escape(doc.title), k_css);
+                       escape_markup(doc.title), k_css);
     int chart_number = 0;
     for (const auto& b : doc.blocks) {
         switch (b.kind) {
@@ -218,7 +195,7 @@ std::string render_html(const Document& doc) {
             const Table& t = b.table;
             out += "<table>\n<thead><tr>";
             for (const auto& h : t.header) {
-                out += fmt::format("<th>{}</th>", html_escape(h));
+                out += fmt::format("<th>{}</th>", escape_markup(h));
             }
             out += "</tr></thead>\n<tbody>\n";
             for (const auto& row : t.rows) {
@@ -238,7 +215,7 @@ std::string render_html(const Document& doc) {
             out += fmt::format("<figure class=\"chart\" id=\"chart-{}\">\n{}\n<figcaption>{} "
                                "(<code>{}</code>)</figcaption>\n</figure>\n",
                                chart_number, inline_svg(b.chart.svg, chart_number, b.chart.title),
-                               html_escape(b.chart.title), html_escape(b.chart.svg_file));
+                               escape_markup(b.chart.title), escape_markup(b.chart.svg_file));
             break;
         }
     }
