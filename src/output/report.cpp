@@ -43,6 +43,27 @@ void append_simple_stats(std::string& out, const char* prefix, const stats::Simp
     pg_append(out, "%s stddev = %.3f ms\n", prefix, 0.001 * stddev);
 }
 
+/// The failure and retry lines of the whole run (`prefix` "") or of one script (" - "); the
+/// percentages are of `total_cnt` (successful + skipped + failed transactions).
+void append_failure_lines(std::string& out, const char* prefix, const bench::RunConfig& config,
+                          const bench::TxStats& s, double total_cnt) {
+    pg_append(out, "%snumber of failed transactions: %lld (%.3f%%)\n", prefix, ll(s.failures()),
+              100.0 * static_cast<double>(s.failures()) / total_cnt);
+    if (config.failures_detailed) {
+        pg_append(out, "%snumber of serialization failures: %lld (%.3f%%)\n", prefix,
+                  ll(s.serialization_failures),
+                  100.0 * static_cast<double>(s.serialization_failures) / total_cnt);
+        pg_append(out, "%snumber of deadlock failures: %lld (%.3f%%)\n", prefix,
+                  ll(s.deadlock_failures),
+                  100.0 * static_cast<double>(s.deadlock_failures) / total_cnt);
+    }
+    if (config.max_tries != 1) {
+        pg_append(out, "%snumber of transactions retried: %lld (%.3f%%)\n", prefix, ll(s.retried),
+                  100.0 * static_cast<double>(s.retried) / total_cnt);
+        pg_append(out, "%stotal number of retries: %lld\n", prefix, ll(s.retries));
+    }
+}
+
 /// The per-script block (only with more than one script).
 void append_script_stats(std::string& out, const bench::RunConfig& config,
                          const bench::RunResult& result, size_t i, int total_weight,
@@ -61,20 +82,7 @@ void append_script_stats(std::string& out, const bench::RunConfig& config,
               100.0 * script.weight / total_weight, ll(s.count),
               100.0 * static_cast<double>(s.count) / static_cast<double>(result.total.count),
               static_cast<double>(s.count) / bench_duration);
-    pg_append(out, " - number of failed transactions: %lld (%.3f%%)\n", ll(failures),
-              100.0 * static_cast<double>(failures) / total_cnt);
-    if (config.failures_detailed) {
-        pg_append(out, " - number of serialization failures: %lld (%.3f%%)\n",
-                  ll(s.serialization_failures),
-                  100.0 * static_cast<double>(s.serialization_failures) / total_cnt);
-        pg_append(out, " - number of deadlock failures: %lld (%.3f%%)\n", ll(s.deadlock_failures),
-                  100.0 * static_cast<double>(s.deadlock_failures) / total_cnt);
-    }
-    if (config.max_tries != 1) {
-        pg_append(out, " - number of transactions retried: %lld (%.3f%%)\n", ll(s.retried),
-                  100.0 * static_cast<double>(s.retried) / total_cnt);
-        pg_append(out, " - total number of retries: %lld\n", ll(s.retries));
-    }
+    append_failure_lines(out, " - ", config, s, total_cnt);
     if (config.rate_tps > 0 && config.latency_limit_us > 0 && total_cnt > 0) {
         pg_append(out, " - number of transactions skipped: %lld (%.3f%%)\n", ll(s.skipped),
                   100.0 * static_cast<double>(s.skipped) / total_cnt);
@@ -143,20 +151,7 @@ std::string format_pgbench_report(const bench::RunConfig& config, const bench::R
         pg_append(out, "duration: %d s\n", config.duration_s);
         pg_append(out, "number of transactions actually processed: %lld\n", ll(total.count));
     }
-    pg_append(out, "number of failed transactions: %lld (%.3f%%)\n", ll(failures),
-              100.0 * static_cast<double>(failures) / total_cnt);
-    if (config.failures_detailed) {
-        pg_append(out, "number of serialization failures: %lld (%.3f%%)\n",
-                  ll(total.serialization_failures),
-                  100.0 * static_cast<double>(total.serialization_failures) / total_cnt);
-        pg_append(out, "number of deadlock failures: %lld (%.3f%%)\n", ll(total.deadlock_failures),
-                  100.0 * static_cast<double>(total.deadlock_failures) / total_cnt);
-    }
-    if (config.max_tries != 1) {
-        pg_append(out, "number of transactions retried: %lld (%.3f%%)\n", ll(total.retried),
-                  100.0 * static_cast<double>(total.retried) / total_cnt);
-        pg_append(out, "total number of retries: %lld\n", ll(total.retries));
-    }
+    append_failure_lines(out, "", config, total, total_cnt);
 
     // The remaining figures are meaningless when no transaction was executed.
     if (total.count + total.skipped <= 0) {
