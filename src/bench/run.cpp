@@ -5,6 +5,7 @@
 #include "bench/setup.hpp"
 #include "bench/worker.hpp"
 #include "stats/progress_line.hpp"
+#include "util/cpu_affinity.hpp"
 #include "util/log.hpp"
 
 #include <algorithm>
@@ -169,6 +170,7 @@ Result<RunResult> run(RunConfig& config) {
     const int nthreads = config.threads;
     RunShared shared(config, nthreads);
     std::vector<std::unique_ptr<Worker>> workers;
+    const std::vector<int> cpus = config.pin_threads ? util::allowed_cpus() : std::vector<int>{};
     size_t next_client = 0;
     for (int t = 0; t < nthreads; ++t) {
         const int remaining = config.clients - static_cast<int>(next_client);
@@ -183,6 +185,7 @@ Result<RunResult> run(RunConfig& config) {
         sample.seed(base.next_u64());
         workers.push_back(
             std::make_unique<Worker>(shared, t, std::move(mine), choose, throttle, sample));
+        workers.back()->set_cpu(util::cpu_for_worker(t, nthreads, cpus));
     }
     for (auto& w : workers) {
         std::string error;

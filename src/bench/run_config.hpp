@@ -43,6 +43,7 @@ struct RunConfig {
     bool failures_detailed = false;  ///< --failures-detailed
     bool verbose_errors = false;     ///< --verbose-errors
     bool exit_on_abort = false;      ///< --exit-on-abort
+    bool pin_threads = true;         ///< one CPU per worker thread; --no-pin-threads clears it
     bool log_transactions = false;   ///< -l
     std::string log_prefix = "pgbench_log";
     double sampling_rate = 0;       ///< --sampling-rate, 0 = log every transaction

@@ -2,6 +2,7 @@
 // heap for \sleep and -R waits. Clients are advanced only when their event fires.
 #include "bench/worker.hpp"
 
+#include "util/cpu_affinity.hpp"
 #include "util/log.hpp"
 
 #include <sys/epoll.h>
@@ -62,6 +63,10 @@ bool Worker::open_log(std::string& error) {
 }
 
 void Worker::run() {
+    // Before connecting, so that the backends forked for this worker start out next to it.
+    if (m_cpu >= 0 && !util::pin_current_thread(m_cpu)) {
+        log::debug("thread {} stays unpinned: {}", m_index, std::strerror(errno));
+    }
     m_epoll = epoll_create1(EPOLL_CLOEXEC);
     bool ok = m_epoll >= 0;
     if (ok && !m_config.connect_per_tx) {

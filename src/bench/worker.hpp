@@ -27,6 +27,9 @@ public:
     /// The thread body: connect every client concurrently, wait for the others, run the loop.
     void run();
 
+    /// The CPU run() pins its thread to before connecting; -1 leaves it to the scheduler.
+    void set_cpu(int cpu) { m_cpu = cpu; }
+
     int index() const { return m_index; }
 
     usec_t bench_start() const { return m_bench_start; }
@@ -108,6 +111,7 @@ private:
     RunShared& m_shared;
     const RunConfig& m_config;
     int m_index;
+    int m_cpu = -1;
     std::vector<std::unique_ptr<Client>> m_clients;
     script::Prng m_choose_rs;
     script::Prng m_throttle_rs;

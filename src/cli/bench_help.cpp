@@ -75,6 +75,7 @@ Benchmarking options:
 pglab extensions:
   --export-json=FILE       write the results as JSON (schema pglab.bench/1) to FILE
   --export-csv=FILE        write a one-line CSV summary of the results to FILE
+  --no-pin-threads         leave worker threads unpinned (default: one CPU each)
 
 Common options:
   -d, --debug              print debugging output

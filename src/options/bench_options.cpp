@@ -48,6 +48,7 @@ enum LongOnly : int {
     dbname,
     export_json,
     export_csv,
+    no_pin_threads,
 };
 
 constexpr option k_long_options[] = {
@@ -97,6 +98,7 @@ constexpr option k_long_options[] = {
     {"dbname", required_argument, nullptr, dbname},
     {"export-json", required_argument, nullptr, export_json},
     {"export-csv", required_argument, nullptr, export_csv},
+    {"no-pin-threads", no_argument, nullptr, no_pin_threads},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -423,6 +425,10 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
     case export_csv:
         state.benchmarking_option_set = true;
         state.out.export_csv = arg;
+        return Status{};
+    case no_pin_threads:
+        state.benchmarking_option_set = true;
+        run.pin_threads = false;
         return Status{};
     default:
         return std::nullopt;

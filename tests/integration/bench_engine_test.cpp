@@ -2,6 +2,7 @@
 // server that dies during the run.
 #include "lab/server/throwaway_cluster.hpp"
 #include "support/run_command.hpp"
+#include "util/cpu_affinity.hpp"
 #include "util/subprocess.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -86,6 +89,63 @@ TEST(BenchEngine, ServerDeathEndsTheRunWithExitTwo) {
         << output;
     EXPECT_NE(output.find("Run was aborted; the above results are incomplete."), std::string::npos)
         << output;
+}
+
+/// The CPUs of the threads of `pid` that are restricted to exactly one CPU.
+std::multiset<std::string> pinned_thread_cpus(pid_t pid) {
+    std::multiset<std::string> pinned;
+    const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+    std::error_code ec;
+    for (const auto& task : std::filesystem::directory_iterator(tasks, ec)) {
+        const std::string status = read_file(task.path().string() + "/status");
+        const std::string key = "Cpus_allowed_list:";
+        const size_t at = status.find(key);
+        if (at == std::string::npos) {
+            continue;
+        }
+        const size_t begin = status.find_first_not_of(" \t", at + key.size());
+        const std::string list = status.substr(begin, status.find('\n', begin) - begin);
+        if (list.find_first_of(",-") == std::string::npos) {
+            pinned.insert(list);
+        }
+    }
+    return pinned;
+}
+
+/// Runs a short -j 2 benchmark with `extra` options and reads its threads' CPU masks mid-run.
+std::multiset<std::string> pinned_cpus_during_run(const ThrowawayCluster& c,
+                                                  std::vector<std::string> extra) {
+    std::vector<std::string> args = {"-c", "4", "-j", "2", "-T", "3", "-n", "-S"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    pglab::util::SpawnOptions opts;
+    opts.argv = bench_args(c, args);
+    opts.output = pglab::util::Output::file;
+    opts.output_path = c.base_dir().string() + "/pinning.out";
+    auto child = pglab::util::ChildProcess::start(opts);
+    if (!child) {
+        ADD_FAILURE() << child.error().message;
+        return {};
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    std::multiset<std::string> pinned = pinned_thread_cpus(child->pid());
+    auto status = child->wait(std::chrono::milliseconds(20000));
+    EXPECT_TRUE(status.has_value() && status->code == 0) << read_file(opts.output_path);
+    return pinned;
+}
+
+TEST(BenchEngine, WorkerThreadsArePinnedToDistinctCpusUnlessAskedNotTo) {
+    if (pglab::util::allowed_cpus().size() < 2) {
+        GTEST_SKIP() << "this process may use only one CPU: nothing to spread";
+    }
+    ThrowawayCluster c = make_cluster(20);
+    auto init = support::run_command(bench_args(c, {"-i", "-q"}));
+    ASSERT_EQ(init.exit_code, 0) << support::describe(init);
+
+    const std::multiset<std::string> pinned = pinned_cpus_during_run(c, {});
+    ASSERT_EQ(pinned.size(), 2u) << "one pinned thread per worker";
+    EXPECT_NE(*pinned.begin(), *pinned.rbegin()) << "the two workers share a CPU";
+
+    EXPECT_TRUE(pinned_cpus_during_run(c, {"--no-pin-threads"}).empty());
 }
 
 } // namespace
