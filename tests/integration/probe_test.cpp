@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 #include <string>
@@ -152,13 +153,21 @@ TEST(ProbeTest, TestServer) {
 TEST(ProbeTest, ReadOnlyStepWritesNoWal) {
     pglab::pg::Connection conn = connect(support::test_server());
     ASSERT_TRUE(conn.valid());
-    auto before = probe::take_snapshot(conn);
-    ASSERT_TRUE(before);
-    ASSERT_TRUE(conn.exec("SELECT count(*) FROM pg_class"));
-    auto after = probe::take_snapshot(conn);
-    ASSERT_TRUE(after);
-    // Another process (autovacuum, the checkpointer) may write a record now and then.
-    EXPECT_LT(value(probe::diff(*before, *after), "wal.bytes"), 8192);
+    // Another process (autovacuum after the previous test's DROP TABLE, the checkpointer) may
+    // write a record, even a full-page image, in between: the quietest of five tries counts.
+    double least = 1e18;
+    for (int attempt = 0; attempt < 5 && least >= 8192; ++attempt) {
+        auto before = probe::take_snapshot(conn);
+        ASSERT_TRUE(before);
+        ASSERT_TRUE(conn.exec("SELECT count(*) FROM pg_class"));
+        auto after = probe::take_snapshot(conn);
+        ASSERT_TRUE(after);
+        least = std::min(least, value(probe::diff(*before, *after), "wal.bytes"));
+        if (least >= 8192) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        }
+    }
+    EXPECT_LT(least, 8192);
 
     // Never inside the caller's transaction: its COMMIT would end it.
     ASSERT_TRUE(conn.exec_command("BEGIN"));
