@@ -20,9 +20,13 @@ bool Worker::time_is_up(usec_t now) const {
     return end > 0 && now >= end;
 }
 
+usec_t Worker::tx_boundary_now() const {
+    return m_tx_end_now != 0 ? m_tx_end_now : now_us();
+}
+
 bool Worker::on_choose_script(Client& c) {
     if (g_interrupted.load(std::memory_order_relaxed)
-        || m_shared.stop.load(std::memory_order_relaxed) || time_is_up(now_us())) {
+        || m_shared.stop.load(std::memory_order_relaxed) || time_is_up(tx_boundary_now())) {
         c.state = ClientState::finished;
         return true;
     }
@@ -41,7 +45,12 @@ bool Worker::on_choose_script(Client& c) {
     log::debug("client {} executing script \"{}\"", c.id,
                scripts[static_cast<size_t>(c.script)].desc);
     c.command = 0;
-    c.state = m_config.rate_tps > 0 ? ClientState::prepare_throttle : ClientState::start_tx;
+    if (m_config.rate_tps > 0) {
+        m_tx_end_now = 0; // the transaction waits for its schedule: its start is read afresh
+        c.state = ClientState::prepare_throttle;
+    } else {
+        c.state = ClientState::start_tx;
+    }
     return true;
 }
 
@@ -105,7 +114,7 @@ bool Worker::on_start_tx(Client& c) {
         c.state = ClientState::connecting;
         return true;
     }
-    c.tx_begin = now_us();
+    c.tx_begin = tx_boundary_now();
     if (m_config.rate_tps <= 0) {
         c.tx_scheduled = c.tx_begin;
     }
@@ -301,6 +310,7 @@ bool Worker::on_end_tx(Client& c) {
     }
     const bool all_done = m_config.transactions > 0 && c.tx_done >= m_config.transactions;
     c.state = all_done || time_is_up(now) ? ClientState::finished : ClientState::choose_script;
+    m_tx_end_now = now;
     return true;
 }
 

@@ -240,6 +240,7 @@ void Worker::loop() {
 }
 
 void Worker::advance(Client& c) {
+    m_tx_end_now = 0; // a transaction's end is reused only by its own client's next start
     bool go_on = true;
     while (go_on) {
         switch (c.state) {

@@ -107,6 +107,9 @@ private:
 
     const script::Command& current_command(const Client& c) const;
     bool time_is_up(usec_t now) const;
+    /// The clock at the end of the transaction this client just finished, or now when there is
+    /// none: as pgbench's lazy clock, one reading ends a transaction and starts the next.
+    usec_t tx_boundary_now() const;
 
     RunShared& m_shared;
     const RunConfig& m_config;
@@ -121,6 +124,7 @@ private:
     std::vector<std::pair<usec_t, int>> m_timers; ///< min-heap of (wake time, client index)
     int m_active = 0;                             ///< clients not yet finished or aborted
 
+    usec_t m_tx_end_now = 0; ///< set by on_end_tx, valid until advance() returns
     usec_t m_bench_start = 0;
     usec_t m_loop_end = 0;
     usec_t m_throttle_trigger = 0;

@@ -61,12 +61,14 @@ Connection::~Connection() {
 }
 
 Connection::Connection(Connection&& other) noexcept
-    : m_conn(std::exchange(other.m_conn, nullptr)) {}
+    : m_conn(std::exchange(other.m_conn, nullptr)),
+      m_in_pipeline(std::exchange(other.m_in_pipeline, false)) {}
 
 Connection& Connection::operator=(Connection&& other) noexcept {
     if (this != &other) {
         close();
         m_conn = std::exchange(other.m_conn, nullptr);
+        m_in_pipeline = std::exchange(other.m_in_pipeline, false);
     }
     return *this;
 }
@@ -121,6 +123,7 @@ void Connection::close() {
     if (m_conn != nullptr) {
         PQfinish(m_conn);
         m_conn = nullptr;
+        m_in_pipeline = false;
     }
 }
 
@@ -226,11 +229,19 @@ bool Connection::send_query_prepared(const char* name, int nparams, const char* 
 }
 
 bool Connection::enter_pipeline() {
-    return PQenterPipelineMode(m_conn) == 1;
+    if (PQenterPipelineMode(m_conn) != 1) {
+        return false;
+    }
+    m_in_pipeline = true;
+    return true;
 }
 
 bool Connection::exit_pipeline() {
-    return PQexitPipelineMode(m_conn) == 1;
+    if (PQexitPipelineMode(m_conn) != 1) {
+        return false;
+    }
+    m_in_pipeline = false;
+    return true;
 }
 
 bool Connection::pipeline_sync() {
@@ -239,10 +250,6 @@ bool Connection::pipeline_sync() {
 
 bool Connection::send_flush_request() {
     return PQsendFlushRequest(m_conn) == 1;
-}
-
-bool Connection::in_pipeline() const {
-    return PQpipelineStatus(m_conn) != PQ_PIPELINE_OFF;
 }
 
 FlushStatus Connection::flush() {

@@ -89,7 +89,11 @@ public:
     bool exit_pipeline();
     bool pipeline_sync();
     bool send_flush_request();
-    bool in_pipeline() const;
+
+    /// Kept here rather than asked of libpq: the client machine checks it several times per
+    /// command, and only enter_pipeline() and exit_pipeline() change it.
+    bool in_pipeline() const { return m_in_pipeline; }
+
     /// Prepares a statement and waits for the result (pgbench prepares a pipeline's statements
     /// this way before entering it). False on failure, with error_message() set.
     bool prepare_blocking(const char* name, const char* sql, int nparams);
@@ -108,6 +112,7 @@ private:
     explicit Connection(pg_conn* c) : m_conn(c) {}
 
     pg_conn* m_conn = nullptr;
+    bool m_in_pipeline = false;
 };
 
 } // namespace pglab::pg
