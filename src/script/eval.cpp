@@ -162,7 +162,18 @@ private:
     }
 
     bool eval_standard(const Expr& e, Value& out) {
+        // Most calls have one to three arguments: don't initialise sixteen values for them.
+        constexpr size_t k_usual_fargs = 4;
+        if (e.args.size() <= k_usual_fargs) {
+            Value args[k_usual_fargs];
+            return eval_args_and_apply(e, args, out);
+        }
         Value args[k_max_fargs];
+        return eval_args_and_apply(e, args, out);
+    }
+
+    /// `args` has room for min(e.args.size(), k_max_fargs) values.
+    bool eval_args_and_apply(const Expr& e, Value* args, Value& out) {
         size_t n = 0;
         bool has_null = false;
         for (; n < k_max_fargs && n < e.args.size(); ++n) {
