@@ -65,6 +65,7 @@ struct RunResult {
     usec_t conn_total_us = 0;     ///< initial connection time (without -C) or the sum of
                                   ///< connect/disconnect times (with -C)
     int64_t aborted_clients = 0;  ///< clients that did not reach FINISHED
+    std::vector<int> thread_cpus; ///< per worker thread, the CPU it was pinned to (-1: none)
     bool interrupted = false;     ///< stopped by SIGINT/SIGTERM
 
     usec_t start_wall_us = 0; ///< epoch µs when the measured period started

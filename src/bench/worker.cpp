@@ -66,6 +66,7 @@ void Worker::run() {
     // Before connecting, so that the backends forked for this worker start out next to it.
     if (m_cpu >= 0 && !util::pin_current_thread(m_cpu)) {
         log::debug("thread {} stays unpinned: {}", m_index, std::strerror(errno));
+        m_cpu = -1;
     }
     m_epoll = epoll_create1(EPOLL_CLOEXEC);
     bool ok = m_epoll >= 0;

@@ -30,6 +30,9 @@ public:
     /// The CPU run() pins its thread to before connecting; -1 leaves it to the scheduler.
     void set_cpu(int cpu) { m_cpu = cpu; }
 
+    /// The CPU the thread runs pinned to; -1 when it is not pinned (or the kernel refused).
+    int cpu() const { return m_cpu; }
+
     int index() const { return m_index; }
 
     usec_t bench_start() const { return m_bench_start; }

@@ -93,6 +93,15 @@ json tx_counts(const bench::TxStats& s) {
     };
 }
 
+/// Per worker thread, the CPU it was pinned to, or null.
+json thread_cpus_json(const std::vector<int>& cpus) {
+    json out = json::array();
+    for (const int cpu : cpus) {
+        out.push_back(cpu >= 0 ? json(cpu) : json(nullptr));
+    }
+    return out;
+}
+
 json options_json(const bench::RunConfig& config, const bench::RunResult& result) {
     const auto& scripts = config.scripts.scripts();
     return json{
@@ -117,6 +126,7 @@ json options_json(const bench::RunConfig& config, const bench::RunResult& result
         {"progress_s", config.progress_s},
         {"report_per_command", config.report_per_command},
         {"random_seed", config.random_seed_given ? json(config.random_seed) : json(nullptr)},
+        {"thread_cpus", thread_cpus_json(result.thread_cpus)},
     };
 }
 

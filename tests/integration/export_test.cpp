@@ -4,6 +4,7 @@
 // gives a report and exports marked as interrupted, and unwritable paths fail before connecting.
 #include "support/run_command.hpp"
 #include "support/test_server.hpp"
+#include "util/cpu_affinity.hpp"
 #include "util/subprocess.hpp"
 
 #include <gtest/gtest.h>
@@ -159,7 +160,8 @@ std::vector<std::string> validate(const json& doc) {
                   {"failures_detailed", "bool"},
                   {"progress_s", "int"},
                   {"report_per_command", "bool"},
-                  {"random_seed", "int|null"}},
+                  {"random_seed", "int|null"},
+                  {"thread_cpus", "array"}},
                  "$.options", errors);
     Fields totals = k_counter_fields;
     totals.insert(totals.end(), {{"duration_s", "number"},
@@ -337,6 +339,13 @@ TEST_F(ExportTest, JsonValidatesAgainstTheSchema) {
         EXPECT_TRUE(r.doc["settings"].contains(s)) << s;
     }
     EXPECT_LT(fs::file_size(r.dir / "run.json"), 1u << 20);
+    // -j 2: one entry per thread; pinned to two different CPUs when the machine has them.
+    const json& cpus = r.doc["options"]["thread_cpus"];
+    ASSERT_EQ(cpus.size(), 2u) << cpus.dump();
+    if (pglab::util::allowed_cpus().size() >= 2) {
+        ASSERT_TRUE(cpus[0].is_number_integer() && cpus[1].is_number_integer()) << cpus.dump();
+        EXPECT_NE(cpus[0].get<int>(), cpus[1].get<int>());
+    }
 }
 
 TEST_F(ExportTest, SeriesAddsUpToTotals) {
