@@ -1,13 +1,9 @@
 // Environment of a results directory: plan.json, the runs' server objects, experiment.toml.
 #include "lab/report/environment.hpp"
 
+#include "util/machine_info.hpp"
+
 #include <toml++/toml.h>
-
-#include <sys/utsname.h>
-#include <unistd.h>
-
-#include <fstream>
-#include <sstream>
 
 // GCC 12 sees a "potential null pointer dereference" inside nlohmann::json's const iterators
 // (iter_impl's constructor) wherever they are inlined: a false positive of its -O2 analysis.
@@ -108,31 +104,12 @@ void read_plan(const json& plan, Environment& env) {
 } // namespace
 
 MachineInfo local_machine(const std::filesystem::path& proc_root) {
+    const util::MachineInfo here = util::read_machine_info(proc_root);
     MachineInfo m;
-    std::ifstream cpuinfo(proc_root / "cpuinfo");
-    std::string line;
-    while (std::getline(cpuinfo, line)) {
-        if (line.rfind("model name", 0) == 0 && m.cpu_model.empty()) {
-            const size_t colon = line.find(':');
-            if (colon != std::string::npos) {
-                m.cpu_model = line.substr(line.find_first_not_of(" \t", colon + 1));
-            }
-        }
-    }
-    m.cores = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-    std::ifstream meminfo(proc_root / "meminfo");
-    while (std::getline(meminfo, line)) {
-        if (line.rfind("MemTotal:", 0) == 0) {
-            std::istringstream fields(line.substr(9));
-            int64_t kb = 0;
-            fields >> kb;
-            m.memory_bytes = kb * 1024;
-        }
-    }
-    utsname u{};
-    if (uname(&u) == 0) {
-        m.kernel = std::string(u.sysname) + " " + u.release + " " + u.machine;
-    }
+    m.cpu_model = here.cpu_model;
+    m.cores = here.cores;
+    m.memory_bytes = here.memory_bytes;
+    m.kernel = here.kernel;
     return m;
 }
 

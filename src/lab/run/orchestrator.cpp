@@ -11,6 +11,7 @@
 #include "lab/store/results_store.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
+#include "util/machine_info.hpp"
 
 #include <fmt/format.h>
 
@@ -125,6 +126,20 @@ std::string step_key(const spec::Step& step, std::size_t index) {
                              : step.name;
 }
 
+/// The machine the plan runs on; null for what could not be read.
+nlohmann::json machine_json(const util::MachineInfo& m) {
+    const auto text = [](const std::string& s) {
+        return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+    };
+    const auto count = [](std::int64_t n) {
+        return n > 0 ? nlohmann::json(n) : nlohmann::json(nullptr);
+    };
+    return {{"cpu_model", text(m.cpu_model)},
+            {"cores", count(m.cores)},
+            {"memory_bytes", count(m.memory_bytes)},
+            {"kernel", text(m.kernel)}};
+}
+
 nlohmann::json plan_json(const spec::ExperimentSpec& spec, const plan::Plan& plan,
                          const std::string& file, const char* seed_source) {
     nlohmann::json j;
@@ -133,6 +148,7 @@ nlohmann::json plan_json(const spec::ExperimentSpec& spec, const plan::Plan& pla
     j["description"] = spec.description;
     j["file"] = file;
     j["created_at"] = iso_now();
+    j["machine"] = machine_json(util::read_machine_info());
     j["seed"] = plan.seed;
     j["seed_source"] = seed_source;
     j["order"] = spec::run_order_name(plan.order);
