@@ -384,6 +384,31 @@ Status ThrowawayCluster::stop_server() {
     return {};
 }
 
+Status ThrowawayCluster::promote() {
+    if (m_server.pid() <= 0) {
+        return make_error("the PostgreSQL server is not running");
+    }
+    std::vector<std::string> argv = {m_installation.tool("pg_ctl").string(),
+                                     "promote",
+                                     "-w",
+                                     "-t",
+                                     std::to_string(m_options.timeout.count()),
+                                     "-D",
+                                     m_data_dir.string()};
+    util::SpawnOptions o = server_spawn_options(argv);
+    o.env.clear(); // the server environment (LD_PRELOAD...) is for the server only
+    // pg_ctl gives up after -t seconds by itself; the margin only catches a pg_ctl that hangs.
+    o.timeout = m_options.timeout + std::chrono::seconds(10);
+    log::debug("running {}", util::quote_command(argv));
+    PGLAB_TRY_ASSIGN(const util::ProcessResult r, util::run_process(o));
+    if (!r.status.success()) {
+        return make_error(Error(fmt::format("pg_ctl promote {}{}", r.status.describe(),
+                                            r.timed_out ? " (timed out)" : ""))
+                              .with_detail(tail_lines(r.out + r.err, 15)));
+    }
+    return {};
+}
+
 Status ThrowawayCluster::restart() {
     PGLAB_TRY(stop_server());
     return start_server();

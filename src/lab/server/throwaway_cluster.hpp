@@ -1,5 +1,6 @@
 // A PostgreSQL cluster that lives in a temporary directory for as long as its owner: initdb, a
-// private unix socket (no TCP), start, reload, restart, stop, and removal on every exit path.
+// private unix socket (no TCP), start, reload, restart, stop, promotion of a standby, and removal
+// on every exit path.
 #pragma once
 
 #include "lab/server/cluster_options.hpp"
@@ -89,6 +90,14 @@ public:
 
     /// Starts a stopped server and waits until it accepts connections.
     Status start_server();
+
+    /// Promotes a running standby to a primary: `pg_ctl promote -w` from the installation, as the
+    /// user the server runs as, which waits (at most the cluster's timeout) until the control
+    /// file says the server is in production. Queries may see pg_is_in_recovery() true for a
+    /// moment longer: callers that need a writable server wait for it to turn false. Error, with
+    /// pg_ctl's output, when the server is not running, is not a standby ("server is not in
+    /// standby mode") or does not finish promoting in time.
+    Status promote();
 
     /// Adds `settings` (replacing earlier values of the same names), rewrites the settings file
     /// and signals the server to reload it (SIGHUP: applied asynchronously, within moments).
