@@ -1,8 +1,14 @@
 // Connection parameters as pgbench gathers them (-h, -p, -U, dbname, environment). libpq
-// does the rest: PG* variables, service files, .pgpass. Passwords never reach logs.
+// does the rest: PG* variables, service files, .pgpass. Passwords never reach logs; the
+// environment a child client needs to connect the same way.
 #pragma once
 
+#include "util/result.hpp"
+
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace pglab::pg {
 
@@ -18,5 +24,14 @@ struct ConnParams {
 
 /// `conninfo` with any password value replaced by "********" (key=value or URI form).
 std::string redact_conninfo(const std::string& conninfo);
+
+/// The libpq environment variables that make another client (psql in a shell step) connect as
+/// `params` does: PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE from its fields, the
+/// variables of every keyword of `params.dbname` when that is a conninfo string or URI (they
+/// win over the fields, as in a connection), and PGOPTIONS from `options`. Holds the password:
+/// for a child's environment only, never for a log or a command line. Error when `dbname` is
+/// a conninfo libpq cannot parse (the message does not quote it).
+Result<std::vector<std::pair<std::string, std::string>>>
+client_environment(const ConnParams& params);
 
 } // namespace pglab::pg

@@ -8,6 +8,7 @@
 #include "lab/run/explain_summary.hpp"
 #include "output/json_export.hpp"
 #include "output/report.hpp"
+#include "pg/conn_params.hpp"
 #include "util/subprocess.hpp"
 
 #include <fmt/format.h>
@@ -500,6 +501,18 @@ StepOutcome run_shell(const spec::Step& step, StepContext& ctx) {
     out.fields["exit_status"] = nullptr;
     util::SpawnOptions opts;
     opts.argv = {"/bin/sh", "-c", *cmd};
+    // The step's server in the child's environment (PGHOST, PGPORT, PGUSER, PGDATABASE, and
+    // PGPASSWORD when it has one), so that psql reaches it as pglab does. A stopped server: none.
+    // The password goes there only: not on the command line, not in the log.
+    if (auto params = ctx.servers.params(ctx.server, "")) {
+        auto env = pg::client_environment(*params);
+        if (!env) {
+            out.error = fmt::format("server \"{}\": {}", ctx.server, error_text(env.error()));
+            return out;
+        }
+        opts.env = std::move(*env);
+        opts.unset_env = {"PGSERVICE"}; // a service file's values would win over the variables
+    }
     if (step.timeout_ms > 0) {
         opts.timeout = std::chrono::milliseconds(step.timeout_ms);
     }
