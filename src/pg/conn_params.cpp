@@ -10,8 +10,6 @@ namespace pglab::pg {
 
 namespace {
 
-constexpr std::string_view k_mask = "********";
-
 using Range = std::pair<size_t, size_t>; ///< [begin, end) of a value to mask
 
 bool is_space(char c) {
@@ -116,7 +114,7 @@ std::string redact_conninfo(const std::string& conninfo) {
     size_t pos = 0;
     for (const auto& [begin, end] : ranges) {
         out.append(s.substr(pos, begin - pos));
-        out.append(k_mask);
+        out.append(k_redacted_password);
         pos = end;
     }
     out.append(s.substr(pos));

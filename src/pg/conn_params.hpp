@@ -22,6 +22,9 @@ struct ConnParams {
     std::string options; ///< libpq `options` ("-c work_mem=64MB"); empty: PGOPTIONS or none
 };
 
+/// What redact_conninfo() writes in place of a password.
+inline constexpr std::string_view k_redacted_password = "********";
+
 /// `conninfo` with any password value replaced by "********" (key=value or URI form).
 std::string redact_conninfo(const std::string& conninfo);
 

@@ -4,6 +4,7 @@
 #include "lab/plan/plan.hpp"
 #include "lab/plan/run_values.hpp"
 #include "lab/probe/probe.hpp"
+#include "lab/run/experiment_copy.hpp"
 #include "lab/run/servers.hpp"
 #include "lab/run/steps.hpp"
 #include "lab/server/throwaway_cluster.hpp"
@@ -325,7 +326,7 @@ int run_experiment(const RunRequest& request) {
             return 1;
         }
         store.emplace(std::move(*opened));
-        experiment = store->experiment_copy();
+        experiment = resume_experiment(*store);
     }
 
     auto parsed = spec::parse_experiment_file(experiment);
@@ -391,8 +392,13 @@ int run_experiment(const RunRequest& request) {
             request.results_dir.empty()
                 ? store::default_results_dir(spec.name, pglab::wall_now_us() / 1000000)
                 : request.results_dir;
+        auto copy = masked_experiment_text(experiment);
+        if (!copy) {
+            log::print(copy.error());
+            return 1;
+        }
         auto created = store::ResultsStore::create(
-            dir, experiment, plan_json(spec, plan, experiment.string(), seed_source));
+            dir, *copy, plan_json(spec, plan, experiment.string(), seed_source));
         if (!created) {
             log::print(created.error());
             return 1;

@@ -125,7 +125,12 @@ Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepCon
                                                  bool init, nlohmann::json& fields) {
     PGLAB_TRY_ASSIGN(const pg::ConnParams params, ctx.servers.params(ctx.server, ""));
     PGLAB_TRY_ASSIGN(std::vector<std::string> args, ctx.values.arguments(step));
-    fields["arguments"] = args;
+    // A database argument may be a conninfo or URI with a password: recorded masked.
+    std::vector<std::string> shown;
+    for (const auto& arg : args) {
+        shown.push_back(pg::redact_conninfo(arg));
+    }
+    fields["arguments"] = shown;
     std::vector<std::string> full;
     if (!params.host.empty()) {
         full = {"--host=" + params.host, "--port=" + params.port, "--username=" + params.user};

@@ -157,7 +157,7 @@ Status ResultsStore::open_jsonl() {
     return {};
 }
 
-Result<ResultsStore> ResultsStore::create(const fs::path& dir, const fs::path& experiment_file,
+Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view experiment_text,
                                           const nlohmann::json& plan) {
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
@@ -174,8 +174,7 @@ Result<ResultsStore> ResultsStore::create(const fs::path& dir, const fs::path& e
     ResultsStore store;
     store.m_dir = dir;
     store.m_plan = plan;
-    PGLAB_TRY_ASSIGN(const std::string toml, read_whole(experiment_file));
-    PGLAB_TRY(write_file_synced(dir / "experiment.toml", toml));
+    PGLAB_TRY(write_file_synced(dir / "experiment.toml", experiment_text));
     PGLAB_TRY(write_file_synced(dir / "plan.json", plan.dump(2) + "\n"));
     PGLAB_TRY(store.open_jsonl());
     fsync_dir(dir);

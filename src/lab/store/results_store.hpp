@@ -1,6 +1,7 @@
 // lab/store: the results directory of `pglab run` (docs/results-format.md): a copy of the
-// experiment file, plan.json, results.jsonl appended and fsynced one line per finished run, the
-// raw logs of each run and the server logs. Reopening for --resume tolerates a torn last line.
+// experiment file (passwords masked), plan.json, results.jsonl appended and fsynced one line per
+// finished run, the raw logs of each run and the server logs. Reopening for --resume tolerates a
+// torn last line.
 #pragma once
 
 #include "util/result.hpp"
@@ -36,10 +37,11 @@ Result<JsonlContents> read_jsonl(const std::filesystem::path& path);
 /// An open results directory.
 class ResultsStore {
 public:
-    /// Creates `dir` (error when it exists and is not empty), copies `experiment_file` into it as
-    /// experiment.toml and writes plan.json.
+    /// Creates `dir` (error when it exists and is not empty), writes `experiment_text` (the
+    /// experiment file, its passwords masked by the caller) into it as experiment.toml and
+    /// writes plan.json.
     static Result<ResultsStore> create(const std::filesystem::path& dir,
-                                       const std::filesystem::path& experiment_file,
+                                       std::string_view experiment_text,
                                        const nlohmann::json& plan);
 
     /// Opens an existing directory for --resume: reads plan.json and results.jsonl; a torn last

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -32,6 +33,13 @@ protected:
         const fs::path p = m_dir / "results.jsonl";
         std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
         return p;
+    }
+
+    static std::string read_text(const fs::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        return text.str();
     }
 
     fs::path m_dir;
@@ -76,14 +84,14 @@ TEST_F(StoreJsonl, CorruptLineInTheMiddleNamesItsLine) {
 }
 
 TEST_F(StoreJsonl, ResumeCutsTheTornLineAndAppendsAfterTheGoodOnes) {
-    const fs::path experiment = m_dir / "e.toml";
-    std::ofstream(experiment) << "[[steps]]\ntype = \"bench\"\n";
+    const std::string experiment = "[[steps]]\ntype = \"bench\"\n";
     const fs::path dir = m_dir / "results";
     {
         auto created = store::ResultsStore::create(dir, experiment, {{"version", "pglab.plan/1"}});
         ASSERT_TRUE(created) << created.error().message;
         ASSERT_TRUE(created->append({{"run", 0}}));
     }
+    EXPECT_EQ(read_text(dir / "experiment.toml"), experiment);
     std::ofstream(dir / "results.jsonl", std::ios::app) << "{\"run\":1,\"sta";
     auto opened = store::ResultsStore::open(dir);
     ASSERT_TRUE(opened) << opened.error().message;
