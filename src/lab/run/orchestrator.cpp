@@ -294,11 +294,6 @@ nlohmann::json replication_lag(ServerSet& servers, const std::string& server) {
     return j;
 }
 
-bool has_standby(const spec::ExperimentSpec& spec, const std::string& server) {
-    return std::any_of(spec.servers.begin(), spec.servers.end(),
-                       [&](const spec::ServerSpec& s) { return s.standby_of == server; });
-}
-
 bool is_measured_type(spec::StepType t) {
     return t == spec::StepType::bench || t == spec::StepType::timed_sql
            || t == spec::StepType::explain || t == spec::StepType::init || t == spec::StepType::sql
@@ -454,6 +449,13 @@ int run_experiment(const RunRequest& request) {
 
         std::string run_error;
         nlohmann::json error_obj = nullptr;
+        // Every run starts from the file's topology: a standby promoted by an earlier run (and
+        // the standbys downstream of it) is made anew from its primary when next used.
+        for (const std::string& name : servers.servers_to_remake()) {
+            ServerState& state = servers.at(name);
+            store->copy_server_log(name, state.clusters_created, state.cluster->log_path());
+            servers.discard(name);
+        }
         const std::vector<spec::Setting> settings =
             plan::effective_settings(spec, cell, cell.server);
         if (auto st = servers.ensure(cell.server, settings, restarts); !st) {
@@ -545,7 +547,7 @@ int run_experiment(const RunRequest& request) {
                     s["probes"] = deltas_json(probe::diff(*before, *after));
                 }
             }
-            if (measured && has_standby(spec, server)) {
+            if (measured && servers.has_standbys(server)) {
                 s["replication"] = replication_lag(servers, server);
             }
             s["elapsed_ms"] = elapsed;

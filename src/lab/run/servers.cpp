@@ -3,6 +3,7 @@
 
 #include "lab/server/installation.hpp"
 #include "lab/spec/setting_names.hpp"
+#include "lab/spec/suggest.hpp"
 #include "pg/conn_params.hpp"
 #include "util/log.hpp"
 #include "util/subprocess.hpp"
@@ -166,11 +167,18 @@ ServerSet::ServerSet(const spec::ExperimentSpec& spec) {
     for (const auto& s : spec.servers) {
         ServerState state;
         state.spec = &s;
+        state.upstream = s.standby_of;
         m_servers.emplace(s.name, std::move(state));
     }
 }
 
 Status ServerSet::check(const spec::ExperimentSpec& spec) {
+    // From the file alone, before connecting to any existing server.
+    for (std::size_t i = 0; i < spec.steps.size(); ++i) {
+        if (spec.steps[i].type == spec::StepType::promote) {
+            PGLAB_TRY(check_promote(spec, spec.steps[i], i));
+        }
+    }
     for (const auto& s : spec.servers) {
         if (s.is_existing()) {
             PGLAB_TRY(check_existing(spec, s));
@@ -197,12 +205,6 @@ Status ServerSet::check(const spec::ExperimentSpec& spec) {
             return make_error(e);
         }
         m_installations.emplace(s.name, *inst);
-    }
-    for (const auto& s : spec.steps) {
-        if (s.type == spec::StepType::promote) {
-            return make_error(error_at(s.pos, "step \"promote\" is not supported by pglab run yet",
-                                       "remove the step"));
-        }
     }
     // Setting names, per installation.
     const std::vector<spec::SettingRef> refs = spec::setting_refs(spec);
@@ -257,6 +259,57 @@ Status ServerSet::check(const spec::ExperimentSpec& spec) {
                 known_by_bin[bin] = known;
                 PGLAB_TRY(spec::check_setting_names({ref}, known));
             }
+        }
+    }
+    return {};
+}
+
+Status ServerSet::check_promote(const spec::ExperimentSpec& spec, const spec::Step& step,
+                                std::size_t index) {
+    // The servers the step may run on: its own, else the runs' (all values of a `server` matrix
+    // variable, unless a `when` may leave some out: then the step's run-time check decides).
+    std::vector<std::string> targets;
+    if (!step.server.empty()) {
+        targets.push_back(step.server);
+    } else if (const auto* v = spec.matrix.find("server")) {
+        if (!step.when) {
+            for (const auto& value : v->values) {
+                if (const auto* name = std::get_if<std::string>(&value.value)) {
+                    targets.push_back(*name);
+                }
+            }
+        }
+    } else {
+        targets.push_back(spec.default_server);
+    }
+    std::vector<std::string> standbys;
+    for (const auto& s : spec.servers) {
+        if (!s.standby_of.empty() && !s.is_existing()) {
+            standbys.push_back(s.name);
+        }
+    }
+    const std::string hint =
+        standbys.empty()
+            ? "declare the server to promote with standby_of = \"<its primary>\" so that pglab "
+              "creates it as a streaming replica"
+            : "promote a standby pglab creates: server = " + spec::quoted_list(standbys);
+    const std::string what = fmt::format("step {} (promote)", index + 1);
+    for (const auto& name : targets) {
+        const spec::ServerSpec* s = spec.find_server(name);
+        if (s == nullptr) {
+            continue; // an undefined server is the spec's error, reported before this
+        }
+        if (s->is_existing()) {
+            return make_error(error_at(
+                step.pos,
+                fmt::format("{}: server \"{}\" is an existing server (conninfo): pglab does not "
+                            "promote a server it did not create",
+                            what, name),
+                hint));
+        }
+        if (s->standby_of.empty()) {
+            return make_error(error_at(
+                step.pos, fmt::format("{}: server \"{}\" is not a standby", what, name), hint));
         }
     }
     return {};
@@ -365,6 +418,8 @@ Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& s
     }
     state.cluster.emplace(std::move(*cluster));
     ++state.clusters_created;
+    state.upstream = s.standby_of;
+    state.promoted = false;
     state.applied = settings;
     state.once_done.clear();
     state.drop_connections();
@@ -567,6 +622,111 @@ Status ServerSet::restart(const std::string& server) {
     PGLAB_TRY(state.cluster->restart());
     ++state.restarts;
     return {};
+}
+
+Status ServerSet::promote(const std::string& server) {
+    ServerState& state = m_servers.at(server);
+    if (state.existing()) {
+        return make_error(
+            Error(fmt::format("server \"{}\" is an existing server (conninfo): pglab does not "
+                              "promote a server it did not create",
+                              server))
+                .with_hint("promote it yourself (SELECT pg_promote()), or declare the standby "
+                           "with standby_of so that pglab creates it"));
+    }
+    if (state.upstream.empty()) {
+        if (state.promoted) {
+            return make_error(Error(fmt::format("server \"{}\" is no longer a standby: an "
+                                                "earlier step of this run promoted it",
+                                                server))
+                                  .with_hint("promote a standby once per run"));
+        }
+        return make_error(Error(fmt::format("server \"{}\" is not a standby", server))
+                              .with_hint("promote a server declared with standby_of"));
+    }
+    if (!state.cluster || !state.cluster->running()) {
+        return make_error(Error(fmt::format("server \"{}\" is not running", server))
+                              .with_hint("start it with a \"start\" step before promoting it"));
+    }
+    // From here on the topology may differ from the file's: the next run remakes it.
+    state.promoted = true;
+    if (auto st = state.cluster->promote(); !st) {
+        Error e = st.error();
+        e.message = fmt::format("server \"{}\": {}", server, e.message);
+        e.hint = "see the server's log (servers/" + server + "/ in the results directory)";
+        return make_error(e);
+    }
+    state.upstream.clear();
+    // pg_ctl has seen the control file say "in production"; queries may see the end of recovery
+    // a moment later.
+    constexpr std::chrono::seconds k_wait{60};
+    const auto deadline = std::chrono::steady_clock::now() + k_wait;
+    std::string last;
+    for (;;) {
+        auto conn = probe_connection(server);
+        if (conn) {
+            auto r = (*conn)->exec("SELECT pg_is_in_recovery()");
+            if (r && r->ntuples() == 1 && std::string(r->value(0, 0)) == "f") {
+                return {};
+            }
+            last = r ? "pg_is_in_recovery() is true" : r.error().message;
+            if (!r) {
+                state.probe_conn.reset();
+            }
+        } else {
+            last = conn.error().message;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return make_error(
+                Error(fmt::format("server \"{}\" is still in recovery {} s after pg_ctl promote "
+                                  "({})",
+                                  server, k_wait.count(), last))
+                    .with_detail(state.cluster->log_tail())
+                    .with_hint("see the server's log (servers/" + server
+                               + "/ in the results directory)"));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
+bool ServerSet::has_standbys(const std::string& server) const {
+    return std::any_of(m_servers.begin(), m_servers.end(),
+                       [&](const auto& entry) { return entry.second.upstream == server; });
+}
+
+std::vector<std::string> ServerSet::servers_to_remake() const {
+    std::vector<std::string> out;
+    for (const auto& [name, state] : m_servers) {
+        if (!state.cluster) {
+            continue;
+        }
+        // Promoted itself, or downstream (in the file) of a server that was.
+        for (const spec::ServerSpec* s = state.spec; s != nullptr;) {
+            if (m_servers.at(s->name).promoted) {
+                out.push_back(name);
+                break;
+            }
+            if (s->standby_of.empty()) {
+                break;
+            }
+            s = m_servers.at(s->standby_of).spec;
+        }
+    }
+    return out;
+}
+
+void ServerSet::discard(const std::string& server) {
+    ServerState& state = m_servers.at(server);
+    state.drop_connections();
+    if (state.cluster) {
+        if (const Status st = state.cluster->remove(); !st) {
+            log::warning("server \"{}\": {}", server, st.error().message);
+        }
+        state.cluster.reset();
+    }
+    state.once_done.clear();
+    state.upstream = state.spec->standby_of;
+    state.promoted = false;
 }
 
 } // namespace pglab::lab::run

@@ -30,6 +30,12 @@ struct ServerState {
     std::map<std::size_t, std::string> once_done; ///< step index -> fingerprint (this cluster)
     std::string version;                          ///< server_version once connected
     int version_num = 0;
+    /// The server it streams from now: the file's `standby_of` until a `promote` step makes it
+    /// a primary, then empty.
+    std::string upstream;
+    /// A `promote` step made it a primary (or tried to): the topology is no longer the file's,
+    /// so its cluster and those downstream of it are made anew before the next run.
+    bool promoted = false;
     /// An existing server (conninfo): the `-c name=value` libpq options that apply its settings
     /// to every connection pglab opens (user-context settings only: see ServerSet::check).
     std::string options;
@@ -70,9 +76,9 @@ class ServerSet {
 public:
     explicit ServerSet(const spec::ExperimentSpec& spec);
 
-    /// Checks what can be checked before anything starts: installations exist, features not
-    /// supported yet are refused (with the file position), setting names are known to the
-    /// installation (`postgres --describe-config`, i.e. pg_settings without a running server).
+    /// Checks what can be checked before anything starts: installations exist, `promote` steps
+    /// name standbys pglab creates (with the step's file position), setting names are known to
+    /// the installation (`postgres --describe-config`, i.e. pg_settings without a running server).
     Status check(const spec::ExperimentSpec& spec);
 
     /// Makes sure `name` runs with `settings`: creates its cluster (with them) the first time,
@@ -99,6 +105,26 @@ public:
     /// Restarts `server` (a `restart` step), counting it. Error for an existing server.
     Status restart(const std::string& server);
 
+    /// Promotes the standby `server` (a `promote` step): `pg_ctl promote -w`, then waits until a
+    /// query sees pg_is_in_recovery() false (at most 60 s). From then on it is a primary for
+    /// pglab: has_standbys() no longer counts it for its former primary. Sessions stay open.
+    /// Error, with a hint, for an existing server, a server that is not (or no longer) a standby,
+    /// one that is not running, a failed pg_ctl or a server still in recovery after the wait.
+    Status promote(const std::string& server);
+
+    /// Whether some server streams from `server` now (the topology after any promotion).
+    bool has_standbys(const std::string& server) const;
+
+    /// The servers whose cluster must be made anew for the next run to start from the file's
+    /// topology: every server a `promote` step promoted, and every standby downstream of it in
+    /// the file (it follows the promoted server's new timeline, which its remade upstream will
+    /// not have). Only servers that have a cluster.
+    std::vector<std::string> servers_to_remake() const;
+
+    /// Removes the cluster of `server` (stopping it); the next ensure() creates it anew, counting
+    /// a new cluster. Its server log goes with it: copy it first.
+    void discard(const std::string& server);
+
     /// How to connect to `server` (its running cluster, or the conninfo of an existing server,
     /// with the settings of the cell as `-c` options) and `database` ("" = postgres, or the
     /// conninfo's for an existing server).
@@ -112,6 +138,11 @@ private:
     Status check_existing(const spec::ExperimentSpec& spec, const spec::ServerSpec& server);
 
     Status create(ServerState& state, const std::vector<spec::Setting>& settings);
+
+    /// A `promote` step (index `index`) whose server is known from the file alone: that server
+    /// must be a standby pglab creates.
+    static Status check_promote(const spec::ExperimentSpec& spec, const spec::Step& step,
+                                std::size_t index);
 
     std::map<std::string, ServerState> m_servers;
     std::map<std::string, server::Installation> m_installations;

@@ -1,6 +1,6 @@
 // lab/run: the step types: init and bench in-process (through lab's use of the options parser and
 // the bench/init libraries, their terminal output captured into the step's log), sql, timed-sql,
-// explain, restart/stop/start, checkpoint, sleep and shell.
+// explain, restart/stop/start, promote, checkpoint, sleep and shell.
 #include "lab/run/steps.hpp"
 
 #include "bench/run.hpp"
@@ -78,6 +78,19 @@ std::string error_text(const Error& e) {
     std::string s = e.message;
     if (!e.detail.empty()) {
         s += " (" + e.detail + ")";
+    }
+    return s;
+}
+
+/// A step's failure that names where the step is written: "file:line:column: message (detail);
+/// hint: ...".
+std::string error_at_step(const spec::Step& step, const Error& e) {
+    std::string s = error_text(e);
+    if (step.pos.known()) {
+        s = step.pos.to_string() + ": " + s;
+    }
+    if (!e.hint.empty()) {
+        s += "; hint: " + e.hint;
     }
     return s;
 }
@@ -566,6 +579,13 @@ StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
         out.fields["mode"] = step.mode;
         state.drop_connections();
         st = state.cluster->stop_server();
+        break;
+    case spec::StepType::promote:
+        st = ctx.servers.promote(ctx.server);
+        if (!st) {
+            out.error = error_at_step(step, st.error());
+            return out;
+        }
         break;
     case spec::StepType::checkpoint: {
         auto conn = ctx.servers.probe_connection(ctx.server);
