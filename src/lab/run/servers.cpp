@@ -609,7 +609,7 @@ Result<pg::ConnParams> ServerSet::params(const std::string& server,
     return conn_params(*state.cluster, database);
 }
 
-Status ServerSet::restart(const std::string& server) {
+Status ServerSet::restart(const std::string& server, server::ShutdownMode mode) {
     ServerState& state = m_servers.at(server);
     if (state.existing()) {
         return make_error(fmt::format(
@@ -619,7 +619,7 @@ Status ServerSet::restart(const std::string& server) {
         return make_error(fmt::format("server \"{}\" is not running", server));
     }
     state.drop_connections();
-    PGLAB_TRY(state.cluster->restart());
+    PGLAB_TRY(state.cluster->restart(mode));
     ++state.restarts;
     return {};
 }

@@ -103,7 +103,8 @@ public:
     SessionBackends& backends() { return m_backends; }
 
     /// Restarts `server` (a `restart` step), counting it. Error for an existing server.
-    Status restart(const std::string& server);
+    Status restart(const std::string& server,
+                   server::ShutdownMode mode = server::ShutdownMode::fast);
 
     /// Promotes the standby `server` (a `promote` step): `pg_ctl promote -w`, then waits until a
     /// query sees pg_is_in_recovery() false (at most 60 s). From then on it is a primary for

@@ -552,6 +552,14 @@ StepOutcome run_shell(const spec::Step& step, StepContext& ctx) {
     return out;
 }
 
+/// The spec's mode ("smart", "fast", "immediate"; checked when the file was read).
+server::ShutdownMode shutdown_mode(const std::string& mode) {
+    if (mode == "smart") {
+        return server::ShutdownMode::smart;
+    }
+    return mode == "immediate" ? server::ShutdownMode::immediate : server::ShutdownMode::fast;
+}
+
 StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
     StepOutcome out;
     ServerState& state = ctx.servers.at(ctx.server);
@@ -559,7 +567,7 @@ StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
     switch (step.type) {
     case spec::StepType::restart:
         out.fields["mode"] = step.mode;
-        st = ctx.servers.restart(ctx.server);
+        st = ctx.servers.restart(ctx.server, shutdown_mode(step.mode));
         if (st) {
             ++ctx.restarts;
         }
@@ -578,7 +586,7 @@ StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
         }
         out.fields["mode"] = step.mode;
         state.drop_connections();
-        st = state.cluster->stop_server();
+        st = state.cluster->stop_server(shutdown_mode(step.mode));
         break;
     case spec::StepType::promote:
         st = ctx.servers.promote(ctx.server);

@@ -18,6 +18,10 @@ namespace pglab::lab::server {
 /// cluster from a thread that ends before the cluster should.
 enum class StopWithParent { yes, no };
 
+/// How a server is stopped, as pg_ctl's -m: smart waits for the sessions to end, fast
+/// disconnects them and shuts down cleanly, immediate aborts (crash recovery at the next start).
+enum class ShutdownMode { smart, fast, immediate };
+
 /// How to make and run one throwaway cluster. Every field has a usable default.
 struct ClusterOptions {
     /// The installation's bin directory; empty: `major` if set, else the newest installed one.

@@ -361,11 +361,15 @@ Status ThrowawayCluster::wait_until_ready() {
     return {};
 }
 
-Status ThrowawayCluster::stop_server() {
+Status ThrowawayCluster::stop_server(ShutdownMode mode) {
     if (m_server.pid() <= 0) {
         return {};
     }
-    m_server.send_signal(SIGINT); // fast shutdown
+    // The postmaster's signals for pg_ctl's -m smart, fast and immediate.
+    const int signal = mode == ShutdownMode::smart  ? SIGTERM
+                       : mode == ShutdownMode::fast ? SIGINT
+                                                    : SIGQUIT;
+    m_server.send_signal(signal);
     std::optional<util::ExitStatus> st = m_server.wait(m_options.timeout);
     if (!st) {
         m_server.send_signal(SIGQUIT); // immediate shutdown
@@ -409,8 +413,8 @@ Status ThrowawayCluster::promote() {
     return {};
 }
 
-Status ThrowawayCluster::restart() {
-    PGLAB_TRY(stop_server());
+Status ThrowawayCluster::restart(ShutdownMode mode) {
+    PGLAB_TRY(stop_server(mode));
     return start_server();
 }
 

@@ -82,11 +82,12 @@ public:
 
     bool running() const { return m_server.pid() > 0; }
 
-    /// Stops the server (fast shutdown) and starts it again, keeping the data.
-    Status restart();
+    /// Stops the server (`mode` as pg_ctl -m) and starts it again, keeping the data.
+    Status restart(ShutdownMode mode = ShutdownMode::fast);
 
-    /// Stops the server, keeping the directory. Fast shutdown, then immediate, then SIGKILL.
-    Status stop_server();
+    /// Stops the server, keeping the directory: `mode` as pg_ctl -m; when the server is still
+    /// up after the timeout, immediate shutdown, then SIGKILL.
+    Status stop_server(ShutdownMode mode = ShutdownMode::fast);
 
     /// Starts a stopped server and waits until it accepts connections.
     Status start_server();
