@@ -1,9 +1,12 @@
 // Diagnostic output. Writes whole lines with one write(2) so concurrent threads never interleave.
 #include "util/log.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <string>
 
 namespace pglab::log {
@@ -12,12 +15,13 @@ namespace {
 
 std::string g_program_name = "pglab";
 std::atomic<bool> g_debug{false};
+std::atomic<int> g_copy_fd{-1}; ///< CopyToFile's file, -1 when none
 
-void write_stderr(std::string_view line) {
+void write_all(int fd, std::string_view line) {
     const char* p = line.data();
     size_t left = line.size();
     while (left > 0) {
-        ssize_t n = ::write(STDERR_FILENO, p, left);
+        ssize_t n = ::write(fd, p, left);
         if (n <= 0) {
             return;
         }
@@ -26,7 +30,30 @@ void write_stderr(std::string_view line) {
     }
 }
 
+void write_stderr(std::string_view line) {
+    write_all(STDERR_FILENO, line);
+    if (const int fd = g_copy_fd.load(std::memory_order_relaxed); fd >= 0) {
+        write_all(fd, line);
+    }
+}
+
 } // namespace
+
+CopyToFile::CopyToFile(const std::string& path) {
+    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (m_fd < 0) {
+        write(Level::warning, fmt::format("could not open \"{}\": {}", path, std::strerror(errno)));
+        return;
+    }
+    g_copy_fd.store(m_fd);
+}
+
+CopyToFile::~CopyToFile() {
+    if (m_fd >= 0) {
+        g_copy_fd.store(-1);
+        ::close(m_fd);
+    }
+}
 
 void set_program_name(std::string_view name) {
     g_program_name = std::string(name);

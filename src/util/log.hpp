@@ -31,6 +31,20 @@ void hint(std::string_view text);
 /// Prints an Error with its detail, hint and trailer.
 void print(const Error& error);
 
+/// While alive, every diagnostic line also goes to the file at `path` (appended; the lab's
+/// results directory keeps its run's messages in pglab.log). One instance at a time; a file
+/// that cannot be opened is skipped with a warning.
+class CopyToFile {
+public:
+    explicit CopyToFile(const std::string& path);
+    ~CopyToFile();
+    CopyToFile(const CopyToFile&) = delete;
+    CopyToFile& operator=(const CopyToFile&) = delete;
+
+private:
+    int m_fd = -1;
+};
+
 template <class... Args>
 void error(fmt::format_string<Args...> f, Args&&... args) {
     write(Level::error, fmt::format(f, std::forward<Args>(args)...));

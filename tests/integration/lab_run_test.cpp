@@ -158,6 +158,14 @@ TEST_F(LabRun, EndToEndPlanRestartsLinesAndCleanup) {
     ASSERT_EQ(plan["cells"].size(), 4u);
     ASSERT_EQ(plan["runs"].size(), 8u);
     EXPECT_TRUE(fs::exists(results / "experiment.toml"));
+    EXPECT_TRUE(plan["pglab_version"].is_string() && !plan["pglab_version"].empty());
+    // The orchestrator's messages are kept with the results, as printed on stderr.
+    std::ifstream logf(results / "pglab.log");
+    std::string log_text;
+    for (std::string line; std::getline(logf, line);) {
+        log_text += line + "\n";
+    }
+    EXPECT_NE(log_text.find("restarts: default: 1;"), std::string::npos) << log_text;
 
     const auto ls = lines(results);
     ASSERT_EQ(ls.size(), 8u);

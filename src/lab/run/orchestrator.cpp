@@ -148,6 +148,7 @@ nlohmann::json plan_json(const spec::ExperimentSpec& spec, const plan::Plan& pla
     j["experiment"] = spec.name;
     j["description"] = spec.description;
     j["file"] = file;
+    j["pglab_version"] = PGLAB_VERSION;
     j["created_at"] = iso_now();
     j["machine"] = machine_json(util::read_machine_info());
     j["seed"] = plan.seed;
@@ -400,6 +401,9 @@ int run_experiment(const RunRequest& request) {
         }
         store.emplace(std::move(*created));
     }
+    // From here on the run's messages are kept with its results (they carry no password:
+    // connection strings are redacted wherever they are printed).
+    const log::CopyToFile log_copy((store->dir() / "pglab.log").string());
     const std::size_t already = store->finished().size();
     if (resume) {
         log::info("resuming \"{}\": {} of {} runs already finished", store->dir().string(), already,
