@@ -128,7 +128,8 @@ using Status = Result<void>;
 #define PGLAB_CONCAT_(a, b) PGLAB_CONCAT_INNER_(a, b)
 
 /// Declares `var` from the value of `expr`, or returns its error from the enclosing function.
-#define PGLAB_TRY_ASSIGN(var, expr) PGLAB_TRY_ASSIGN_IMPL_(PGLAB_CONCAT_(pglab_r_, __LINE__), var, expr)
+#define PGLAB_TRY_ASSIGN(var, expr)                                                                \
+    PGLAB_TRY_ASSIGN_IMPL_(PGLAB_CONCAT_(pglab_r_, __LINE__), var, expr)
 #define PGLAB_TRY_ASSIGN_IMPL_(tmp, var, expr)                                                     \
     auto tmp = (expr);                                                                             \
     if (!tmp) {                                                                                    \

@@ -1,12 +1,12 @@
 // Parsing of `pglab bench` arguments: what pgbench 15 accepts, in which order it complains, and
 // the configuration it builds. No server, no real files: BenchParseEnv is faked.
-#include "options/bench_options.hpp"
-
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 #include <vector>
+
+#include "options/bench_options.hpp"
 
 namespace pglab::options {
 namespace {

@@ -1,9 +1,9 @@
 // option_parse_int / atoi / atof semantics of pgbench's numeric options.
-#include "options/int_option.hpp"
-
 #include <gtest/gtest.h>
 
 #include <climits>
+
+#include "options/int_option.hpp"
 
 namespace pglab::options {
 namespace {

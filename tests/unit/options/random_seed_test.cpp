@@ -1,9 +1,9 @@
 // --random-seed / PGBENCH_RANDOM_SEED values as pgbench's sscanf reads them.
-#include "options/random_seed.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
+
+#include "options/random_seed.hpp"
 
 namespace pglab::options {
 namespace {
