@@ -84,6 +84,9 @@ public:
 
     Error& error() { return std::get<1>(m_v); }
 
+    /// The value, or `fallback` on error (as std::expected::value_or).
+    T value_or(T fallback) && { return has_value() ? std::move(value()) : std::move(fallback); }
+
 private:
     std::variant<T, Error> m_v;
 };

@@ -1,6 +1,7 @@
 // The engine under conditions pgbench handles badly: hundreds of clients on two threads, and a
 // server that dies during the run.
 #include "lab/server/throwaway_cluster.hpp"
+#include "support/files.hpp"
 #include "support/run_command.hpp"
 #include "util/cpu_affinity.hpp"
 #include "util/subprocess.hpp"
@@ -8,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -32,18 +32,7 @@ ThrowawayCluster make_cluster(int max_connections) {
     return std::move(*c);
 }
 
-std::string read_file(const std::string& path) {
-    std::string text;
-    if (FILE* f = std::fopen(path.c_str(), "r")) {
-        char buf[4096];
-        size_t n = 0;
-        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-            text.append(buf, n);
-        }
-        std::fclose(f);
-    }
-    return text;
-}
+using support::read_file;
 
 std::vector<std::string> bench_args(const ThrowawayCluster& c, std::vector<std::string> args) {
     std::vector<std::string> argv = {

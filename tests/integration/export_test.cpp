@@ -2,6 +2,7 @@
 // validates against docs/json-schema.md, a -R run lands on its rate, the histogram's
 // percentiles agree with the per-transaction log of the same run, the series adds up, a SIGINT
 // gives a report and exports marked as interrupted, and unwritable paths fail before connecting.
+#include "support/files.hpp"
 #include "support/run_command.hpp"
 #include "support/test_server.hpp"
 #include "util/cpu_affinity.hpp"
@@ -19,7 +20,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -240,12 +240,7 @@ fs::path test_dir(const std::string& name) {
     return dir;
 }
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using support::read_file;
 
 std::vector<std::string> split(const std::string& text, char sep) {
     std::vector<std::string> out;

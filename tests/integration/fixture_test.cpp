@@ -2,6 +2,7 @@
 // lifecycle, cleanup after a signal, and the pgbench-vs-pglab comparison helpers.
 #include "lab/server/throwaway_cluster.hpp"
 #include "support/compat.hpp"
+#include "support/files.hpp"
 #include "support/processes.hpp"
 #include "support/run_command.hpp"
 #include "support/test_server.hpp"
@@ -13,7 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 
 namespace {
@@ -69,20 +69,6 @@ TEST(FixtureTest, ClusterStartRestartRemove) {
     EXPECT_TRUE(support::wait_no_process_in(base));
 }
 
-/// The server log's text.
-std::string server_log(const server::ThrowawayCluster& c) {
-    std::string text;
-    if (FILE* f = std::fopen(c.log_path().c_str(), "r")) {
-        char buf[4096];
-        size_t n = 0;
-        while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-            text.append(buf, n);
-        }
-        std::fclose(f);
-    }
-    return text;
-}
-
 TEST(FixtureTest, StopModesAreThoseOfPgCtl) {
     auto c = server::ThrowawayCluster::create({});
     ASSERT_TRUE(c.has_value()) << c.error().message << "\n" << c.error().detail;
@@ -90,20 +76,25 @@ TEST(FixtureTest, StopModesAreThoseOfPgCtl) {
 
     // fast: a shutdown checkpoint, and the next start finds a cleanly shut down cluster
     ASSERT_TRUE(c->stop_server(server::ShutdownMode::fast).has_value());
-    EXPECT_NE(server_log(*c).find("database system is shut down"), std::string::npos);
+    EXPECT_NE(support::read_file(c->log_path()).find("database system is shut down"),
+              std::string::npos);
     ASSERT_TRUE(c->start_server().has_value());
-    EXPECT_EQ(server_log(*c).find("was not properly shut down"), std::string::npos);
+    EXPECT_EQ(support::read_file(c->log_path()).find("was not properly shut down"),
+              std::string::npos);
 
     // immediate: no checkpoint, the next start runs crash recovery; the data is still there
     ASSERT_TRUE(c->stop_server(server::ShutdownMode::immediate).has_value());
-    EXPECT_NE(server_log(*c).find("received immediate shutdown request"), std::string::npos);
+    EXPECT_NE(support::read_file(c->log_path()).find("received immediate shutdown request"),
+              std::string::npos);
     ASSERT_TRUE(c->start_server().has_value());
-    EXPECT_NE(server_log(*c).find("was not properly shut down"), std::string::npos);
+    EXPECT_NE(support::read_file(c->log_path()).find("was not properly shut down"),
+              std::string::npos);
     EXPECT_EQ(*c->psql("SELECT x FROM t"), "1\n");
 
     // smart: waits for sessions (there are none) and shuts down cleanly
     ASSERT_TRUE(c->restart(server::ShutdownMode::smart).has_value());
-    EXPECT_NE(server_log(*c).find("received smart shutdown request"), std::string::npos);
+    EXPECT_NE(support::read_file(c->log_path()).find("received smart shutdown request"),
+              std::string::npos);
     EXPECT_EQ(*c->psql("SELECT x FROM t"), "1\n");
 }
 

@@ -2,6 +2,7 @@
 // restart and one not (plan, restarts, every results.jsonl line, cleanup), SIGKILL mid-plan then
 // --resume, and a bad experiment file refused before anything starts.
 #include "lab/store/results_store.hpp"
+#include "support/files.hpp"
 #include "support/processes.hpp"
 #include "support/run_command.hpp"
 
@@ -160,11 +161,7 @@ TEST_F(LabRun, EndToEndPlanRestartsLinesAndCleanup) {
     EXPECT_TRUE(fs::exists(results / "experiment.toml"));
     EXPECT_TRUE(plan["pglab_version"].is_string() && !plan["pglab_version"].empty());
     // The orchestrator's messages are kept with the results, as printed on stderr.
-    std::ifstream logf(results / "pglab.log");
-    std::string log_text;
-    for (std::string line; std::getline(logf, line);) {
-        log_text += line + "\n";
-    }
+    const std::string log_text = support::read_file(results / "pglab.log");
     EXPECT_NE(log_text.find("restarts: default: 1;"), std::string::npos) << log_text;
 
     const auto ls = lines(results);

@@ -1,5 +1,6 @@
 // `pglab report` and `pglab compare` as a user runs them: files written, exit codes, the CI gate.
 // No server needed: they read the stored results fixture.
+#include "support/files.hpp"
 #include "support/run_command.hpp"
 
 #include <gtest/gtest.h>
@@ -7,7 +8,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 namespace {
@@ -23,12 +23,7 @@ fs::path out_dir() {
     return d;
 }
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using support::read_file;
 
 support::CommandResult pglab(const std::vector<std::string>& args) {
     std::vector<std::string> argv = {support::pglab_binary()};

@@ -2,6 +2,7 @@
 // present and visible, nothing is loaded from outside the file, the page logs no error, and a
 // screenshot is kept under the build directory (test-artifacts/report-html/report.png).
 // Skipped without /usr/bin/chromium or gnuplot (scripts/bootstrap installs both).
+#include "support/files.hpp"
 #include "support/run_command.hpp"
 
 #include <gtest/gtest.h>
@@ -9,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 
 namespace {
@@ -18,12 +18,7 @@ namespace fs = std::filesystem;
 
 const fs::path k_chromium = "/usr/bin/chromium";
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using support::read_file;
 
 bool have_gnuplot() {
     return support::run_command({"sh", "-c", "command -v gnuplot"}).exit_code == 0;

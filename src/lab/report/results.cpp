@@ -1,10 +1,11 @@
 // Tolerant reader of results directories: a report of what is there beats no report.
 #include "lab/report/results.hpp"
 
+#include "util/text_file.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 namespace pglab::lab::report {
@@ -17,16 +18,6 @@ using nlohmann::json;
 constexpr std::string_view k_plan_version = "pglab.plan/1";
 constexpr std::string_view k_run_version = "pglab.run/1";
 
-std::optional<std::string> read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 int64_t int_field(const json& doc, const char* name, int64_t fallback) {
     const auto it = doc.find(name);
     return it != doc.end() && it->is_number_integer() ? it->get<int64_t>() : fallback;
@@ -38,7 +29,7 @@ std::string string_field(const json& doc, const char* name) {
 }
 
 void read_plan(ResultsDir& r) {
-    const auto text = read_text(r.dir / "plan.json");
+    const auto text = util::read_text_file(r.dir / "plan.json");
     if (!text) {
         r.problems.emplace_back(
             "plan.json is missing: the plan (seed, order, cells not yet run) is unknown; cells "
@@ -86,7 +77,7 @@ void read_plan(ResultsDir& r) {
 }
 
 void read_runs(ResultsDir& r) {
-    const auto text = read_text(r.dir / "results.jsonl");
+    const auto text = util::read_text_file(r.dir / "results.jsonl");
     if (!text) {
         r.problems.emplace_back("results.jsonl is missing: no run has finished");
         return;
@@ -197,7 +188,7 @@ Result<ResultsDir> load_results(const fs::path& dir) {
     if (r.cells.empty()) {
         rebuild_cells(r);
     }
-    r.experiment_toml = read_text(dir / "experiment.toml").value_or("");
+    r.experiment_toml = util::read_text_file(dir / "experiment.toml").value_or("");
     if (r.name.empty()) {
         r.name = dir.filename().string();
     }

@@ -4,30 +4,15 @@
 #include "lab/spec/connection_strings.hpp"
 #include "pg/conn_params.hpp"
 #include "util/log.hpp"
+#include "util/text_file.hpp"
 
 #include <fmt/format.h>
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace pglab::lab::run {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-Result<std::string> read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return make_error(
-            fmt::format("could not open file \"{}\": {}", path.string(), std::strerror(errno)));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 /// Whether some connection string of `text` has a masked password.
 bool has_masked_password(const std::string& text) {
@@ -42,7 +27,7 @@ bool has_masked_password(const std::string& text) {
 } // namespace
 
 Result<std::string> masked_experiment_text(const fs::path& path) {
-    PGLAB_TRY_ASSIGN(const std::string text, read_text(path));
+    PGLAB_TRY_ASSIGN(const std::string text, util::read_text_file(path));
     auto masked = spec::rewrite_connection_strings(
         text, [](const std::string& value) { return pg::redact_conninfo(value); });
     if (!masked) {
@@ -54,13 +39,13 @@ Result<std::string> masked_experiment_text(const fs::path& path) {
 
 fs::path resume_experiment(const store::ResultsStore& store) {
     const fs::path copy = store.experiment_copy();
-    const auto copy_text = read_text(copy);
+    const auto copy_text = util::read_text_file(copy);
     if (!copy_text) {
         return copy; // the parser says what is wrong with it
     }
     const std::string file = store.plan().value("file", std::string());
     if (!file.empty()) {
-        const auto original = read_text(file);
+        const auto original = util::read_text_file(file);
         if (original && *original != *copy_text) {
             const auto masked = masked_experiment_text(file);
             if (masked && *masked == *copy_text) {

@@ -3,6 +3,7 @@
 
 #include "lab/server/cleanup_registry.hpp"
 #include "util/log.hpp"
+#include "util/text_file.hpp"
 
 #include <fmt/format.h>
 
@@ -63,16 +64,6 @@ std::string tail_lines(const std::string& text, int lines) {
         pos = text.rfind('\n', pos - 1);
     }
     return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
-}
-
-Result<std::string> read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return make_error(fmt::format("could not open \"{}\"", path.string()));
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 Status write_file(const fs::path& path, const std::string& text, std::ios::openmode mode) {
@@ -524,7 +515,7 @@ Result<int> ThrowawayCluster::server_version_num() const {
 }
 
 std::string ThrowawayCluster::log_tail(int lines) const {
-    auto text = read_file(m_log_path);
+    auto text = util::read_text_file(m_log_path);
     return text ? tail_lines(*text, lines) : std::string();
 }
 

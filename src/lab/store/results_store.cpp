@@ -2,6 +2,7 @@
 #include "lab/store/results_store.hpp"
 
 #include "util/log.hpp"
+#include "util/text_file.hpp"
 
 #include <fmt/format.h>
 
@@ -11,25 +12,12 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <fstream>
-#include <sstream>
 
 namespace pglab::lab::store {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-Result<std::string> read_whole(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return make_error(
-            fmt::format("could not open file \"{}\": {}", path.string(), std::strerror(errno)));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 Status write_all(int fd, std::string_view data, const fs::path& path) {
     while (!data.empty()) {
@@ -95,7 +83,7 @@ Result<JsonlContents> read_jsonl(const fs::path& path) {
     if (!fs::exists(path, ec)) {
         return out;
     }
-    PGLAB_TRY_ASSIGN(const std::string text, read_whole(path));
+    PGLAB_TRY_ASSIGN(const std::string text, util::read_text_file(path));
     std::size_t pos = 0;
     std::size_t line_no = 0;
     while (pos < text.size()) {
@@ -184,7 +172,7 @@ Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view 
 Result<ResultsStore> ResultsStore::open(const fs::path& dir) {
     ResultsStore store;
     store.m_dir = dir;
-    PGLAB_TRY_ASSIGN(const std::string plan_text, read_whole(dir / "plan.json"));
+    PGLAB_TRY_ASSIGN(const std::string plan_text, util::read_text_file(dir / "plan.json"));
     store.m_plan = nlohmann::json::parse(plan_text, nullptr, false);
     if (store.m_plan.is_discarded() || !store.m_plan.is_object()) {
         return make_error(fmt::format("\"{}\" is not a pglab plan", (dir / "plan.json").string()));

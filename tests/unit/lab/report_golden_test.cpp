@@ -3,6 +3,7 @@
 // PGLAB_UPDATE_GOLDEN=1 rewrites the golden file instead of comparing.
 #include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
+#include "util/text_file.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -10,7 +11,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 namespace pglab::lab::report {
@@ -22,10 +22,7 @@ const fs::path k_golden_dir = fs::path(PGLAB_SOURCE_DIR) / "tests/golden/report"
 const fs::path k_fixture = k_golden_dir / "results-fixture";
 
 std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return pglab::util::read_text_file(p).value_or("");
 }
 
 Report fixture_report(const ResultsDir& results) {
