@@ -320,7 +320,7 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
     switch (c) {
     case 'c':
         state.benchmarking_option_set = true;
-        PGLAB_TRY(set_int(run.clients, arg, "-c/--client", 1, INT_MAX));
+        PGLAB_TRY(set_int(run.clients, arg, "-c/--clients", 1, INT_MAX));
         return env.ensure_open_files(run.clients);
     case 'C':
         state.benchmarking_option_set = true;

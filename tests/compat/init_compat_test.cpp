@@ -1,6 +1,7 @@
-// `pglab bench -i` against `/usr/bin/pgbench -i` on the same server: exit code, stdout, the
-// sequence of stderr lines (times masked) and the tables, catalog entries and data left behind.
+// `pglab bench -i` against `the reference pgbench (15) -i` on the same server: exit code, stdout,
+// the sequence of stderr lines (times masked) and the tables, catalog entries and data left behind.
 #include "pg/connection.hpp"
+#include "support/run_command.hpp"
 #include "support/test_server.hpp"
 #include "util/subprocess.hpp"
 
@@ -18,7 +19,6 @@
 namespace pglab {
 namespace {
 
-constexpr const char* k_pgbench = "/usr/bin/pgbench";
 constexpr const char* k_tablespace = "regress_pgbench_tap_1_ts";
 
 /// Catalog and data facts that pgbench -i determines; one query per aspect.
@@ -144,7 +144,7 @@ Outcome run(std::vector<std::string> argv, bool with_server_env = true) {
 
 /// Runs pgbench and pglab with `-i <args>` and compares everything observable.
 void expect_same(const std::vector<std::string>& args, bool with_server_env = true) {
-    std::vector<std::string> pgbench_argv = {k_pgbench, "-i"};
+    std::vector<std::string> pgbench_argv = {support::pgbench_binary(), "-i"};
     std::vector<std::string> pglab_argv = {PGLAB_BINARY, "bench", "-i"};
     pgbench_argv.insert(pgbench_argv.end(), args.begin(), args.end());
     pglab_argv.insert(pglab_argv.end(), args.begin(), args.end());

@@ -1,6 +1,8 @@
-// pgbench's option-error cases (002_pgbench_no_server.pl, PGBENCH.md §8.1) run against both
-// /usr/bin/pgbench and `pglab bench`: same exit status, empty stdout, TAP regexes matching both,
-// and the same stderr text after the program name. No server: every case fails before connecting.
+// pgbench's option-error cases (002_pgbench_no_server.pl) run against both
+// the reference pgbench (15) and `pglab bench`: same exit status, empty stdout, TAP regexes
+// matching both, and the same stderr text after the program name. No server: every case fails
+// before connecting.
+#include "support/run_command.hpp"
 #include "util/subprocess.hpp"
 
 #include <gtest/gtest.h>
@@ -14,8 +16,6 @@
 
 namespace pglab {
 namespace {
-
-constexpr const char* k_pgbench = "/usr/bin/pgbench";
 
 /// A case: arguments (split on blanks, as the TAP harness does; `<empty>` stands for an empty
 /// argument) and stderr regexes.
@@ -52,7 +52,7 @@ util::ProcessResult run(const std::vector<std::string>& command, const std::stri
 }
 
 util::ProcessResult run_pgbench(const std::string& args) {
-    return run({k_pgbench}, args);
+    return run({support::pgbench_binary()}, args);
 }
 
 util::ProcessResult run_pglab(const std::string& args) {
@@ -111,7 +111,7 @@ std::vector<OptionCase> option_cases() {
         {"invalid_weight", "--builtin=select-only@one", {"invalid weight specification: @one"}},
         {"invalid_weight_range", "-b select-only@-1", {"weight spec.* out of range .*: -1"}},
         {"too_many_scripts", repeat("-S", 129), {"at most 128 SQL scripts"}},
-        {"bad_clients", "-c three", {R"(invalid value "three" for option -c/--client)"}},
+        {"bad_clients", "-c three", {R"(invalid value "three" for option -c/--clients)"}},
         {"bad_threads", "-j eleven", {R"(invalid value "eleven" for option -j/--jobs)"}},
         {"bad_scale", "-i -s two", {R"(invalid value "two" for option -s/--scale)"}},
         {"bad_transactions", "-t zil", {R"(invalid value "zil" for option -t/--transactions)"}},
@@ -183,7 +183,7 @@ std::vector<OptionCase> option_cases() {
         {"clients_trailing_garbage", "-c 5x", {}},
         {"clients_out_of_int", "-c 2147483648", {"must be in range"}},
         {"abbreviated_long_option", "--cl=3 -t 0", {"-t/--transactions must be in range"}},
-        {"first_error_wins", "-c 0 -j x", {"-c/--client must be in range"}},
+        {"first_error_wins", "-c 0 -j x", {"-c/--clients must be in range"}},
         {"getopt_before_checks", "-t 1 -T 1 -x", {"invalid option"}},
         {"seed_then_error", "--random-seed=5 -c 0", {"setting random seed to 5"}},
         {"mode_before_t_T", "-S -F 90 -t 1 -T 1", {"cannot be used in benchmarking"}},
@@ -209,7 +209,7 @@ INSTANTIATE_TEST_SUITE_P(Pgbench002, OptionErrorTest, ::testing::ValuesIn(option
 TEST(OptionTest, BadSeedInEnvironmentFailsLikePgbench) {
     util::SpawnOptions options;
     options.env = {{"PGBENCH_RANDOM_SEED", "x"}};
-    options.argv = {k_pgbench, "-h", "/nonexistent"};
+    options.argv = {support::pgbench_binary(), "-h", "/nonexistent"};
     auto pg = util::run_process(options);
     options.argv = {PGLAB_BINARY, "bench", "-h", "/nonexistent"};
     auto lab = util::run_process(options);

@@ -1,6 +1,6 @@
 // Helpers of the script compat tests (script_*_test.cpp): a database of their own on the
 // throwaway server (pgbench tables at scale 1), script files in a temporary directory, and runs
-// of /usr/bin/pgbench and `pglab bench` with the same options and script.
+// of the reference pgbench (15) and `pglab bench` with the same options and script.
 #pragma once
 
 #include "support/run_command.hpp"

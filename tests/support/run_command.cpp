@@ -78,17 +78,12 @@ std::string pglab_binary() {
 }
 
 std::string pgbench_binary() {
-    namespace server = pglab::lab::server;
     const char* bin = std::getenv("PGLAB_TEST_PG_BIN");
-    auto inst = bin != nullptr && *bin != '\0' ? server::installation_at(bin)
-                                               : server::find_newest_installation();
-    if (inst) {
-        const std::filesystem::path p = inst->client_tool("pgbench");
-        if (p.is_absolute()) {
-            return p.string();
-        }
-    }
-    return "/usr/bin/pgbench";
+    const std::filesystem::path dir =
+        bin != nullptr && *bin != '\0'
+            ? std::filesystem::path(bin)
+            : std::filesystem::path(fmt::format("/usr/lib/postgresql/{}/bin", k_reference_major));
+    return (dir / "pgbench").string();
 }
 
 } // namespace support

@@ -34,8 +34,12 @@ std::string describe(const CommandResult& r);
 /// The pglab executable of this build (PGLAB_BINARY).
 std::string pglab_binary();
 
-/// The pgbench to compare with: the newest installation's bin/pgbench (the installation of
-/// PGLAB_TEST_PG_BIN when set), else /usr/bin/pgbench.
+/// The major version of the reference pgbench and of the test servers.
+constexpr int k_reference_major = 15;
+
+/// The pgbench to compare with, named by its version: /usr/lib/postgresql/15/bin/pgbench, or the
+/// pgbench of PGLAB_TEST_PG_BIN when set. Never /usr/bin/pgbench, Debian's wrapper that runs the
+/// newest client installed.
 std::string pgbench_binary();
 
 } // namespace support
