@@ -3,6 +3,7 @@
 // connection, settings needing a restart or a reload are refused before anything starts, and the
 // password of the conninfo appears nowhere pglab writes (the copy of the file has it masked).
 #include "lab/server/throwaway_cluster.hpp"
+#include "support/test_server.hpp"
 
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@ class LabExisting : public support::LabTestDir {
 protected:
     void SetUp() override {
         LabTestDir::SetUp();
-        auto c = server::ThrowawayCluster::create(server::ClusterOptions{});
+        auto c = server::ThrowawayCluster::create(support::cluster_options());
         ASSERT_TRUE(c) << c.error().message;
         m_server.emplace(std::move(*c));
     }

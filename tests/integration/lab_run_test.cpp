@@ -5,6 +5,7 @@
 #include "support/files.hpp"
 #include "support/processes.hpp"
 #include "support/run_command.hpp"
+#include "support/wait.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,8 @@
 #include <fstream>
 #include <set>
 #include <thread>
+
+#include "lab_test_dir.hpp"
 
 extern char** environ;
 
@@ -66,46 +69,7 @@ sql = "SELECT current_setting('work_mem')"
 expect = "${settings.work_mem}"
 )toml";
 
-class LabRun : public ::testing::Test {
-protected:
-    void SetUp() override {
-        char tmpl[] = "/tmp/pglab-labtest-XXXXXX";
-        ASSERT_NE(::mkdtemp(tmpl), nullptr);
-        m_dir = tmpl;
-        m_tmp = m_dir / "tmp";
-        fs::create_directories(m_tmp);
-        // The server user must reach its cluster directory.
-        ::chmod(m_dir.c_str(), 0755);
-        ::chmod(m_tmp.c_str(), 01777);
-    }
-
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-
-    fs::path write(const std::string& name, const std::string& text) {
-        const fs::path p = m_dir / name;
-        std::ofstream(p) << text;
-        return p;
-    }
-
-    support::EnvOverrides env() const { return {{"TMPDIR", m_tmp.string()}}; }
-
-    std::vector<nlohmann::json> lines(const fs::path& results) {
-        auto c = pglab::lab::store::read_jsonl(results / "results.jsonl");
-        EXPECT_TRUE(c) << (c ? "" : c.error().message);
-        return c ? c->lines : std::vector<nlohmann::json>{};
-    }
-
-    void expect_clean() {
-        EXPECT_TRUE(support::wait_no_process_in(m_tmp)) << "a server process is left";
-        EXPECT_TRUE(fs::is_empty(m_tmp)) << "a cluster directory is left in " << m_tmp;
-    }
-
-    fs::path m_dir;
-    fs::path m_tmp;
-};
+using LabRun = support::LabTestDir;
 
 void check_line(const nlohmann::json& l) {
     EXPECT_EQ(l["version"], "pglab.run/1");
@@ -118,7 +82,8 @@ void check_line(const nlohmann::json& l) {
     EXPECT_EQ(l["server"]["requested"]["work_mem"], v["settings.work_mem"]);
     EXPECT_EQ(l["server"]["version_num"].get<int>() / 10000 >= 11, true);
     const auto& t = l["timings"];
-    EXPECT_LT(t["overhead_ms"].get<double>(), 100.0) << t.dump();
+    // How small the overhead is, is measured by bench/lab-overhead; here only that it is counted.
+    EXPECT_GE(t["overhead_ms"].get<double>(), 0.0) << t.dump();
     EXPECT_GE(t["steps_ms"].get<double>(), 2000.0);
     const auto& steps = l["steps"];
     ASSERT_EQ(steps.size(), 5u);
@@ -208,16 +173,12 @@ TEST_F(LabRun, SigkillMidPlanThenResume) {
     pid_t pid = 0;
     ASSERT_EQ(posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), envp.data()), 0);
     posix_spawn_file_actions_destroy(&fa);
-    // Kill it once two runs are recorded (mid-plan, in the middle of a later run).
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (std::chrono::steady_clock::now() < deadline) {
+    // Kill it mid-plan, in the middle of a later run: once two runs are recorded and the third
+    // has begun (its directory of raw logs exists).
+    EXPECT_TRUE(support::wait_until([&] {
         auto c = pglab::lab::store::read_jsonl(results / "results.jsonl");
-        if (c && c->lines.size() >= 2) {
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+        return c && c->lines.size() >= 2 && fs::exists(results / "runs" / "0002");
+    }));
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);

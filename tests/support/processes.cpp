@@ -1,11 +1,15 @@
 // /proc scanning for tests.
 #include "support/processes.hpp"
 
+#include "support/wait.hpp"
+
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <fstream>
+#include <iterator>
 #include <string>
-#include <thread>
 
 namespace support {
 
@@ -28,28 +32,26 @@ std::vector<pid_t> processes_in(const fs::path& dir) {
     return pids;
 }
 
-namespace {
-
-template <class Done>
-bool wait_for(std::chrono::milliseconds timeout, Done done) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() > deadline) {
-            return false;
+std::vector<std::string> command_lines_in(const fs::path& dir) {
+    std::vector<std::string> lines;
+    for (const pid_t pid : processes_in(dir)) {
+        std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+        std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        while (!line.empty() && line.back() == '\0') {
+            line.pop_back();
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::replace(line.begin(), line.end(), '\0', ' ');
+        lines.push_back(std::move(line));
     }
-    return true;
+    return lines;
 }
 
-} // namespace
-
 bool wait_no_process_in(const fs::path& dir, std::chrono::milliseconds timeout) {
-    return wait_for(timeout, [&dir] { return processes_in(dir).empty(); });
+    return wait_until([&dir] { return processes_in(dir).empty(); }, timeout);
 }
 
 bool wait_pid_gone(pid_t pid, std::chrono::milliseconds timeout) {
-    return wait_for(timeout, [pid] { return ::kill(pid, 0) != 0 && errno == ESRCH; });
+    return wait_until([pid] { return ::kill(pid, 0) != 0 && errno == ESRCH; }, timeout);
 }
 
 } // namespace support

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace support {
@@ -12,6 +13,10 @@ namespace support {
 /// Pids of the processes whose working directory is `dir` or below it (PostgreSQL's server
 /// and backends work in their data directory), read from /proc/<pid>/cwd.
 std::vector<pid_t> processes_in(const std::filesystem::path& dir);
+
+/// The command lines (arguments joined by blanks) of processes_in(`dir`). A PostgreSQL backend's
+/// shows what it does: "postgres: <user> <db> [local] SELECT" while it runs a SELECT.
+std::vector<std::string> command_lines_in(const std::filesystem::path& dir);
 
 /// Waits until no process works in `dir`; false when some still do after `timeout`.
 bool wait_no_process_in(const std::filesystem::path& dir,

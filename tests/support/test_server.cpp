@@ -3,6 +3,7 @@
 
 #include "util/log.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,16 +14,23 @@ namespace support {
 
 namespace server = pglab::lab::server;
 
+server::ClusterOptions cluster_options() {
+    server::ClusterOptions o;
+    if (const char* bin = std::getenv("PGLAB_TEST_PG_BIN"); bin != nullptr && *bin != '\0') {
+        o.bin_dir = bin;
+    } else {
+        o.major = k_reference_major;
+    }
+    o.settings = {{"fsync", "off"}};
+    o.initdb_cache_dir = PGLAB_TEST_INITDB_CACHE;
+    return o;
+}
+
 server::ThrowawayCluster& test_server() {
     // A function-local static: destroyed (server stopped, directory removed) when the test
     // binary returns from main; the cleanup registry covers signals and crashes.
     static server::ThrowawayCluster cluster = [] {
-        server::ClusterOptions o;
-        if (const char* bin = std::getenv("PGLAB_TEST_PG_BIN"); bin != nullptr && *bin != '\0') {
-            o.bin_dir = bin;
-        }
-        o.settings = {{"fsync", "off"}};
-        auto c = server::ThrowawayCluster::create(std::move(o));
+        auto c = server::ThrowawayCluster::create(cluster_options());
         if (!c) {
             pglab::log::print(c.error());
             std::fprintf(stderr, "test server could not start: no test can run\n");
@@ -51,6 +59,22 @@ std::string run_sql(const std::string& sql, const std::string& dbname) {
         return {};
     }
     return *r;
+}
+
+bool wait_for_sql(const server::ThrowawayCluster& cluster, const std::string& condition,
+                  std::chrono::milliseconds timeout, const std::string& dbname) {
+    return wait_until(
+        [&] {
+            const auto r = cluster.psql("SELECT (" + condition + ")::boolean", dbname);
+            return r && r->rfind("t", 0) == 0;
+        },
+        timeout);
+}
+
+std::string bench_sessions_active(int n) {
+    return fmt::format("SELECT count(*) >= {} FROM pg_stat_activity WHERE application_name = "
+                       "'pgbench' AND query <> ''",
+                       n);
 }
 
 } // namespace support

@@ -4,14 +4,21 @@
 
 #include "lab/server/throwaway_cluster.hpp"
 #include "support/run_command.hpp"
+#include "support/wait.hpp"
 
+#include <chrono>
 #include <string>
 
 namespace support {
 
-/// The test binary's cluster, started on the first call (newest installation, or the bin
-/// directory in PGLAB_TEST_PG_BIN; fsync off). When it cannot start, prints why and exits 1:
-/// no test of the binary can run without it.
+/// Options for a throwaway cluster of a test: the reference installation (PostgreSQL 15, the
+/// version of the reference pgbench; the bin directory in PGLAB_TEST_PG_BIN when set), fsync
+/// off, and initdb's output kept in the build directory, so that each test process (one per
+/// test case) copies a data directory instead of running initdb.
+pglab::lab::server::ClusterOptions cluster_options();
+
+/// The test binary's cluster, started on the first call (cluster_options()). When it cannot start,
+/// prints why and exits 1: no test of the binary can run without it.
 pglab::lab::server::ThrowawayCluster& test_server();
 
 /// PGHOST, PGPORT, PGUSER and PGDATABASE=`dbname` for the test server: give to run_command.
@@ -24,5 +31,16 @@ std::vector<std::string> server_args();
 /// its output (rows one a line, columns separated by '|'). A failure is a test failure
 /// (ADD_FAILURE with psql's message) and returns "".
 std::string run_sql(const std::string& sql, const std::string& dbname = "postgres");
+
+/// Waits until the query `condition` (one boolean, in `dbname`) returns true on `cluster`: for a
+/// state of the server (sessions in pg_stat_activity, say). False when it is still not true after
+/// `timeout`.
+bool wait_for_sql(const pglab::lab::server::ThrowawayCluster& cluster, const std::string& condition,
+                  std::chrono::milliseconds timeout = k_event_timeout,
+                  const std::string& dbname = "postgres");
+
+/// The condition that `n` sessions of pgbench or pglab bench (application_name "pgbench") have
+/// each run a statement.
+std::string bench_sessions_active(int n);
 
 } // namespace support

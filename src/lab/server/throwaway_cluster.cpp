@@ -111,6 +111,15 @@ Result<util::RunAs> pick_os_user(const std::string& wanted) {
     return util::lookup_user("nobody");
 }
 
+/// `cp -a`, as ourselves: as root it keeps the server user's ownership of every file.
+bool copy_tree(const fs::path& from, const fs::path& to) {
+    util::SpawnOptions o;
+    o.argv = {"cp", "-a", from.string(), to.string()};
+    o.output = util::Output::discard;
+    const auto r = util::run_process(o);
+    return r && r->status.success();
+}
+
 } // namespace
 
 Status ThrowawayCluster::find_installation_and_user() {
@@ -239,7 +248,50 @@ util::SpawnOptions ThrowawayCluster::server_spawn_options(std::vector<std::strin
     return o;
 }
 
+fs::path ThrowawayCluster::initdb_cache_entry() const {
+    if (m_options.initdb_cache_dir.empty() || !m_options.password.empty()) {
+        return {};
+    }
+    // Everything initdb's output depends on, but the data directory's own path.
+    std::string key =
+        fmt::format("{}\n{}\n{}\n{}", m_installation.bin_dir.string(), m_installation.version,
+                    m_options.superuser, m_run_as ? m_run_as->name : std::string());
+    for (const auto& a : m_options.initdb_args) {
+        key += "\n" + a;
+    }
+    return m_options.initdb_cache_dir
+           / fmt::format("{}-{:016x}", m_installation.major, std::hash<std::string>{}(key));
+}
+
+bool ThrowawayCluster::copy_from_initdb_cache(const fs::path& entry) {
+    std::error_code ec;
+    if (!fs::is_directory(entry, ec)) {
+        return false;
+    }
+    if (copy_tree(entry, m_data_dir)) {
+        log::debug("copied initdb's output from \"{}\"", entry.string());
+        return true;
+    }
+    fs::remove_all(m_data_dir, ec); // a partial copy; initdb makes it anew
+    return false;
+}
+
+void ThrowawayCluster::keep_in_initdb_cache(const fs::path& entry) {
+    // Copied under a name of our own, then renamed: a concurrent reader never sees half an entry.
+    std::error_code ec;
+    fs::create_directories(entry.parent_path(), ec);
+    const fs::path partial = entry.string() + fmt::format(".partial-{}", ::getpid());
+    if (copy_tree(m_data_dir, partial)) {
+        fs::rename(partial, entry, ec);
+    }
+    fs::remove_all(partial, ec); // left only when another process was first
+}
+
 Status ThrowawayCluster::run_initdb() {
+    const fs::path cache_entry = initdb_cache_entry();
+    if (!cache_entry.empty() && copy_from_initdb_cache(cache_entry)) {
+        return {};
+    }
     const bool scram = !m_options.password.empty();
     const fs::path pwfile = m_base_dir / "initdb.pw";
     std::vector<std::string> argv = {m_installation.tool("initdb").string(),
@@ -281,6 +333,9 @@ Status ThrowawayCluster::run_initdb() {
         return make_error(Error(fmt::format("initdb {}{}", r.status.describe(),
                                             r.timed_out ? " (timed out)" : ""))
                               .with_detail(tail_lines(r.out + r.err, 15)));
+    }
+    if (!cache_entry.empty()) {
+        keep_in_initdb_cache(cache_entry);
     }
     return {};
 }

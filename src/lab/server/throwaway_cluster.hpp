@@ -124,6 +124,9 @@ private:
 
     Status make_directories();
     Status run_initdb();
+    std::filesystem::path initdb_cache_entry() const;
+    bool copy_from_initdb_cache(const std::filesystem::path& entry);
+    void keep_in_initdb_cache(const std::filesystem::path& entry);
     Status run_basebackup(const ThrowawayCluster& primary);
     Status find_installation_and_user();
     Status write_settings();
