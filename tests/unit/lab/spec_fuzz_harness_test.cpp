@@ -1,10 +1,15 @@
 // tests/unit/lab: the experiment-file fuzz harness holds on the bundled experiments, on every
-// prefix of one of them (truncated files) and on some hostile inputs.
+// prefix of one of them (truncated files), on some hostile inputs, and on every input the
+// fuzzer (fuzz/spec_fuzz.cpp) once failed on, kept under tests/golden/lab/spec-fuzz/.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "../../../fuzz/spec_fuzz_harness.hpp"
 
@@ -57,6 +62,36 @@ TEST(SpecFuzzHarnessTest, HostileInputs) {
         EXPECT_EQ(check_spec_input(c), "") << c.substr(0, 80);
     }
 }
+
+std::vector<std::filesystem::path> regression_files() {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(PGLAB_SOURCE_DIR "/tests/golden/lab/spec-fuzz")) {
+        if (entry.is_regular_file() && entry.path().filename() != "README.md") {
+            files.push_back(entry.path());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+class SpecFuzzRegressionTest : public testing::TestWithParam<std::filesystem::path> {};
+
+// The directory may hold no finding yet.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SpecFuzzRegressionTest);
+
+TEST_P(SpecFuzzRegressionTest, PassesHarnessChecks) {
+    EXPECT_EQ(check_spec_input(read(GetParam())), "") << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, SpecFuzzRegressionTest, testing::ValuesIn(regression_files()),
+                         [](const testing::TestParamInfo<std::filesystem::path>& p) {
+                             std::string name = p.param.filename().string();
+                             for (char& c : name) {
+                                 c = std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
+                             }
+                             return name;
+                         });
 
 } // namespace
 } // namespace pglab::fuzz

