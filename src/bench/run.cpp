@@ -12,28 +12,36 @@
 #include <csignal>
 #include <cstdio>
 #include <thread>
+#include <utility>
 
 namespace pglab::bench {
 
 namespace {
 
-void on_stop_signal(int /*sig*/) {
+void on_stop_signal(int sig) {
+    g_stop_signal.store(sig);
     g_interrupted.store(true);
 }
 
-/// Installs SIGINT/SIGTERM handlers for the run and restores the previous ones after it.
+/// Installs SIGINT/SIGTERM handlers for the run and restores the previous ones after it. A
+/// signal inherited as ignored (`cmd &` in a script, nohup) stays ignored, as in pgbench.
 class StopSignals {
 public:
     StopSignals() {
         g_interrupted.store(false);
+        g_stop_signal.store(0);
 
         struct sigaction sa {};
 
         sa.sa_handler = on_stop_signal;
         sigemptyset(&sa.sa_mask);
         sa.sa_flags = SA_RESETHAND; // a second Ctrl-C ends the process at once
-        sigaction(SIGINT, &sa, &m_old_int);
-        sigaction(SIGTERM, &sa, &m_old_term);
+        for (const auto& [sig, old] : {std::pair{SIGINT, &m_old_int}, {SIGTERM, &m_old_term}}) {
+            sigaction(sig, nullptr, old);
+            if (old->sa_handler != SIG_IGN) {
+                sigaction(sig, &sa, nullptr);
+            }
+        }
     }
 
     ~StopSignals() {
@@ -243,6 +251,7 @@ Result<RunResult> run(RunConfig& config) {
     }
     result.start_wall_us = wall_now_us() - (now_us() - start);
     result.interrupted = g_interrupted.load();
+    result.stop_signal = g_stop_signal.load();
     result.series = shared.series.finish();
     return result;
 }

@@ -67,6 +67,7 @@ struct RunResult {
     int64_t aborted_clients = 0;  ///< clients that did not reach FINISHED
     std::vector<int> thread_cpus; ///< per worker thread, the CPU it was pinned to (-1: none)
     bool interrupted = false;     ///< stopped by SIGINT/SIGTERM
+    int stop_signal = 0;          ///< which of them, 0 when not interrupted
 
     usec_t start_wall_us = 0; ///< epoch µs when the measured period started
 

@@ -40,5 +40,7 @@ struct RunShared {
 
 /// Set by the SIGINT/SIGTERM handler; workers poll it between transactions.
 extern std::atomic<bool> g_interrupted;
+/// The signal that stopped the run (SIGINT or SIGTERM), 0 when none did.
+extern std::atomic<int> g_stop_signal;
 
 } // namespace pglab::bench

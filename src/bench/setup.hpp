@@ -9,7 +9,8 @@
 
 namespace pglab::bench {
 
-/// Prints the banner on stdout: "pglab (<version>, server <server version>)".
+/// Prints pgbench's banner on stdout: "pgbench (<libpq version>)", with ", server <version>" when
+/// the server's version number differs.
 void print_banner(pg::Connection& conn, RunResult& result, bool quiet = false);
 
 /// Reads the scale from pgbench_branches and the partitioning of pgbench_accounts. Errors

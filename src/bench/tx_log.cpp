@@ -113,7 +113,8 @@ void TxLog::write(int client, int64_t tx_no, double latency_us, const char* outc
 
 void TxLog::finish(usec_t now) {
     if (m_file != nullptr) {
-        if (m_config->aggregate_interval_s > 0) {
+        // pgbench drops the last, partial interval; --log-last-interval keeps it.
+        if (m_config->aggregate_interval_s > 0 && m_config->log_last_interval) {
             advance_intervals(now + m_epoch_shift);
             if (m_interval.count + m_interval.skipped + m_interval.serialization
                     + m_interval.deadlock

@@ -66,8 +66,10 @@ void Worker::record_tx(Client& c, usec_t now, bool skipped) {
                 outcome = c.tx_error == TxError::serialization ? "serialization" : "deadlock";
             }
         }
-        m_log.write(c.id, c.tx_done + 1, latency, outcome, c.script, now, lag, c.tries,
-                    m_sample_rs);
+        // As pgbench, the lag of a transaction that did not succeed (skipped, failed) is logged
+        // as 0: its schedule is not what the lag column reports.
+        m_log.write(c.id, c.tx_done + 1, latency, outcome, c.script, now,
+                    outcome == nullptr ? lag : 0.0, c.tries, m_sample_rs);
     }
 
     if (m_config.progress_s > 0) {

@@ -32,6 +32,7 @@ bool timer_later(const std::pair<usec_t, int>& a, const std::pair<usec_t, int>& 
 } // namespace
 
 std::atomic<bool> g_interrupted{false};
+std::atomic<int> g_stop_signal{0};
 
 Worker::Worker(RunShared& shared, int index, std::vector<std::unique_ptr<Client>> clients,
                script::Prng choose, script::Prng throttle, script::Prng sample)
@@ -113,26 +114,61 @@ void Worker::run() {
     m_second.clear();
 }
 
-/// Starts every client's connection at once and drives them together with epoll, instead of
-/// connecting one client after another as pgbench does.
+namespace {
+
+/// Connections a worker has in flight at once. All at once would overflow the listen backlog of
+/// the server's socket (PostgreSQL's is 2 x max_connections, PgBouncer's 128) and fail with
+/// EAGAIN; one at a time is pgbench's slow start. 32 per worker keeps two workers under 128.
+constexpr int k_connect_window = 32;
+
+/// A unix socket whose backlog is full refuses at once with EAGAIN ("Resource temporarily
+/// unavailable"), which libpq reports as a failure: such a connection is tried again.
+constexpr int k_connect_retries = 100;
+
+bool backlog_full(const std::string& message) {
+    return message.find("Resource temporarily unavailable") != std::string::npos;
+}
+
+std::string without_trailing_newlines(std::string msg) {
+    while (!msg.empty() && msg.back() == '\n') {
+        msg.pop_back();
+    }
+    return msg;
+}
+
+} // namespace
+
+/// Starts the clients' connections concurrently, at most k_connect_window at a time, and drives
+/// them together with epoll, instead of connecting one client after another as pgbench does.
 bool Worker::connect_all() {
     const usec_t start = now_us();
-    int pending = 0;
-    for (auto& c : m_clients) {
+    size_t next = 0;   // the next client to start connecting
+    int in_flight = 0; // started, not yet ready
+    int retries = 0;
+    const auto fail = [&](const Client& c, const std::string& message) {
+        log::error("{}", without_trailing_newlines(message));
+        m_setup_error = fmt::format("could not create connection for client {}", c.id);
+        log::error("{}", m_setup_error);
+        return false;
+    };
+    const auto start_one = [&](Client& c) {
         auto conn = pg::Connection::start_connect(m_config.conn);
         if (!conn) {
-            log::error("{}", conn.error().message);
-            m_setup_error = fmt::format("could not create connection for client {}", c->id);
-            log::error("{}", m_setup_error);
+            return fail(c, conn.error().message);
+        }
+        c.conn = std::move(*conn);
+        c.want_write = true;
+        wait_socket(c);
+        ++in_flight;
+        return true;
+    };
+    while (next < m_clients.size() && in_flight < k_connect_window) {
+        if (!start_one(*m_clients[next++])) {
             return false;
         }
-        c->conn = std::move(*conn);
-        c->want_write = true;
-        wait_socket(*c);
-        ++pending;
     }
     epoll_event events[k_max_events];
-    while (pending > 0) {
+    while (in_flight > 0) {
         const int n = epoll_wait(m_epoll, events, k_max_events, 1000);
         if (n < 0 && errno != EINTR) {
             m_setup_error = "epoll_wait failed";
@@ -153,17 +189,24 @@ bool Worker::connect_all() {
                 c.want_write = false;
                 c.conn.set_nonblocking(true);
                 wait_socket(c);
-                --pending;
+                --in_flight;
+                if (next < m_clients.size() && !start_one(*m_clients[next++])) {
+                    return false;
+                }
                 break;
             case pg::PollStatus::failed: {
-                std::string msg = c.conn.error_message();
-                while (!msg.empty() && msg.back() == '\n') {
-                    msg.pop_back();
+                const std::string msg = c.conn.error_message();
+                if (backlog_full(msg) && retries < k_connect_retries) {
+                    ++retries;
+                    forget_socket(c);
+                    c.conn.close();
+                    --in_flight;
+                    if (!start_one(c)) {
+                        return false;
+                    }
+                    break;
                 }
-                log::error("{}", msg);
-                m_setup_error = fmt::format("could not create connection for client {}", c.id);
-                log::error("{}", m_setup_error);
-                return false;
+                return fail(c, msg);
             }
             }
         }

@@ -1,5 +1,5 @@
 // `pglab bench`: --help/--version, option parsing, then initialization or a benchmark run with
-// its report and exports; pgbench's exit statuses (0, 1, 2; 2 also for an interrupted run).
+// its report and exports; pgbench's exit statuses (0, 1, 2) and its death by SIGINT/SIGTERM.
 #include "cli/bench_command.hpp"
 
 #include "bench/run.hpp"
@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -76,9 +77,24 @@ bool write_exports(const BenchOptions& options, const bench::RunResult& result) 
     return ok;
 }
 
+/// Ends the process by `sig` with its default action, as pgbench ends on SIGINT or SIGTERM: the
+/// caller (a shell, a harness) sees the signal, not an exit status.
+[[noreturn]] void die_by_signal(int sig) {
+    std::fflush(nullptr);
+    std::signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    std::raise(sig);
+    std::_Exit(128 + sig); // not reached: the default action of SIGINT and SIGTERM ends us
+}
+
 /// The run, its report and exports. Exit status: 0; 1 for setup failures (and when an export
-/// could not be written after a successful run); 2 when clients aborted or the run was
-/// interrupted by SIGINT/SIGTERM (the report and exports still cover what was completed).
+/// could not be written after a successful run); 2 when clients aborted. A run stopped by
+/// SIGINT or SIGTERM ends by that signal, as pgbench does; before that, pglab writes what it
+/// measured where no parser of pgbench's stdout looks: the report on stderr, and the exports
+/// (marked interrupted).
 int run_benchmark(BenchOptions& options) {
     bench::RunConfig& config = options.run;
     for (const std::string* path : {&options.export_json, &options.export_csv}) {
@@ -91,18 +107,22 @@ int run_benchmark(BenchOptions& options) {
         return fail(result.error());
     }
     std::fflush(stdout);
+    if (result->interrupted) {
+        const std::string report = output::format_report(config, *result);
+        std::fflush(stderr);
+        std::fwrite(report.data(), 1, report.size(), stderr);
+        write_exports(options, *result);
+        log::warning("run interrupted by signal; the results cover only the transactions "
+                     "completed in the first {:.3f} s",
+                     0.000001 * static_cast<double>(result->bench_duration_us));
+        die_by_signal(result->stop_signal > 0 ? result->stop_signal : SIGINT);
+    }
     output::print_report(config, *result);
     std::fflush(stdout);
     const bool exported = write_exports(options, *result);
     int status = exported ? 0 : 1;
     if (result->aborted_clients > 0) {
         log::error("Run was aborted; the above results are incomplete.");
-        status = 2;
-    }
-    if (result->interrupted) {
-        log::warning("run interrupted by signal; the results cover only the transactions "
-                     "completed in the first {:.3f} s",
-                     0.000001 * static_cast<double>(result->bench_duration_us));
         status = 2;
     }
     return status;

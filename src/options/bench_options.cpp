@@ -49,6 +49,8 @@ enum LongOnly : int {
     export_json,
     export_csv,
     no_pin_threads,
+    percentiles,
+    log_last_interval,
 };
 
 constexpr option k_long_options[] = {
@@ -99,6 +101,8 @@ constexpr option k_long_options[] = {
     {"export-json", required_argument, nullptr, export_json},
     {"export-csv", required_argument, nullptr, export_csv},
     {"no-pin-threads", no_argument, nullptr, no_pin_threads},
+    {"percentiles", no_argument, nullptr, percentiles},
+    {"log-last-interval", no_argument, nullptr, log_last_interval},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -429,6 +433,14 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
     case no_pin_threads:
         state.benchmarking_option_set = true;
         run.pin_threads = false;
+        return Status{};
+    case percentiles:
+        state.benchmarking_option_set = true;
+        run.percentiles = true;
+        return Status{};
+    case log_last_interval:
+        state.benchmarking_option_set = true;
+        run.log_last_interval = true;
         return Status{};
     default:
         return std::nullopt;

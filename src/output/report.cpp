@@ -216,7 +216,11 @@ std::string format_pgbench_report(const bench::RunConfig& config, const bench::R
 }
 
 std::string format_report(const bench::RunConfig& config, const bench::RunResult& result) {
-    return format_pgbench_report(config, result) + percentile_block(config, result);
+    std::string text = format_pgbench_report(config, result);
+    if (config.percentiles) {
+        text += percentile_block(config, result);
+    }
+    return text;
 }
 
 void print_report(const bench::RunConfig& config, const bench::RunResult& result) {

@@ -258,13 +258,13 @@ TEST(OptionTest, HelpHasPgbenchSections) {
     EXPECT_EQ(run_pglab("-?").out, lab.out);
 }
 
-TEST(OptionTest, VersionLooksLikePgbench) {
+TEST(OptionTest, VersionIsPgbenchsLine) {
     for (const char* arg : {"-V", "--version"}) {
+        const auto pg = run_pgbench(arg);
         const auto lab = run_pglab(arg);
         EXPECT_EQ(lab.status.code, 0);
         EXPECT_EQ(lab.err, "");
-        EXPECT_TRUE(matches(lab.out, "^pgbench .PostgreSQL. ")) << lab.out;
-        EXPECT_TRUE(matches(lab.out, R"(\(pglab [0-9.]+\)\n$)")) << lab.out;
+        EXPECT_EQ(lab.out, pg.out); // "pgbench (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)\n"
     }
 }
 

@@ -56,6 +56,20 @@ TEST(BenchEngine, FiveHundredClientsOnTwoThreads) {
     EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
 }
 
+TEST(BenchEngine, MoreClientsThanTheServerAllowsFailWithTheServersMessage) {
+    // 2000 connections at once would overflow the socket's listen backlog (600 here) and fail
+    // with EAGAIN; pglab connects a bounded number at a time, so the server's own refusal is
+    // what the user sees, as with pgbench.
+    ThrowawayCluster c = make_cluster(300);
+    auto init = support::run_command(bench_args(c, {"-i", "-q"}));
+    ASSERT_EQ(init.exit_code, 0) << support::describe(init);
+    auto r = support::run_command(bench_args(c, {"-c", "2000", "-j", "2", "-t", "1", "-S", "-n"}));
+    EXPECT_EQ(r.exit_code, 1) << support::describe(r); // as pgbench 15 when a client cannot connect
+    EXPECT_NE(r.err.find("sorry, too many clients already"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("could not create connection for client "), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("Resource temporarily unavailable"), std::string::npos) << r.err;
+}
+
 TEST(BenchEngine, ServerDeathEndsTheRunWithExitTwo) {
     ThrowawayCluster c = make_cluster(50);
     auto init = support::run_command(bench_args(c, {"-i", "-q"}));

@@ -53,15 +53,25 @@ std::vector<std::string> stdout_keys(std::string_view out) {
         if (t.empty()) {
             continue;
         }
-        // The banner names the program and its version: "pgbench (15.20)", "pglab (0.1.0, ...)".
-        if (first && (t.substr(0, 9) == "pgbench (" || t.substr(0, 7) == "pglab (")) {
-            keys.emplace_back("<banner>");
+        // The banner is a key as a whole: pglab's must be pgbench's, byte for byte
+        // ("pgbench (15.18 (Debian 15.18-0+deb12u1))").
+        if (first && t.substr(0, 9) == "pgbench (") {
+            keys.emplace_back(t);
             first = false;
             continue;
         }
         first = false;
         const std::string key(trim(t.substr(0, t.find_first_of(":="))));
         keys.push_back(std::regex_replace(key, number, "#"));
+    }
+    return keys;
+}
+
+std::vector<std::string> masked_stdout_keys(std::string_view out) {
+    static const std::regex number(R"(-?\d+(\.\d+)?)");
+    std::vector<std::string> keys = stdout_keys(out);
+    for (auto& key : keys) {
+        key = std::regex_replace(key, number, "N");
     }
     return keys;
 }

@@ -14,8 +14,9 @@ namespace support {
 
 /// What a comparison tolerates.
 struct CompareOptions {
-    /// pglab may print lines after pgbench's last one (its percentiles block).
-    bool allow_extra_trailing_stdout = true;
+    /// pglab may print lines after pgbench's last one (its percentile block, --percentiles).
+    /// Off: without a pglab-only option stdout is pgbench's.
+    bool allow_extra_trailing_stdout = false;
     /// Drop "progress: ..." lines (-P) from stderr: their number depends on timing.
     bool ignore_progress = true;
     /// Replace decimal numbers ("0.27", "1234.5") in stderr by "<num>": times and rates vary.
@@ -25,6 +26,9 @@ struct CompareOptions {
 /// The key of every non-empty stdout line: the text before its first ':' or '=', trimmed
 /// ("latency average = 1.2 ms" -> "latency average"); the whole trimmed line when it has neither.
 std::vector<std::string> stdout_keys(std::string_view out);
+
+/// stdout_keys with every number masked as "N" (-r lines start with measured figures).
+std::vector<std::string> masked_stdout_keys(std::string_view out);
 
 /// stderr with the "pgbench: " / "pglab bench: " / "pglab: " prefix of each line removed, other
 /// mentions of "pglab bench" read as "pgbench", and the masking of `options` applied.

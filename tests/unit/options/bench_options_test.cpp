@@ -77,6 +77,21 @@ TEST_F(BenchOptionsTest, DefaultsRunTpcbLikeTenTransactions) {
     EXPECT_TRUE(m_reports.empty());
 }
 
+TEST_F(BenchOptionsTest, PglabExtrasAreOffUnlessAsked) {
+    auto plain = parse({});
+    ASSERT_TRUE(plain) << plain.error().message;
+    EXPECT_FALSE(plain->run.percentiles);
+    EXPECT_FALSE(plain->run.log_last_interval);
+    EXPECT_TRUE(plain->export_json.empty());
+    auto asked = parse({"--percentiles", "--log-last-interval", "-l", "--aggregate-interval=1"});
+    ASSERT_TRUE(asked) << asked.error().message;
+    EXPECT_TRUE(asked->run.percentiles);
+    EXPECT_TRUE(asked->run.log_last_interval);
+    // Benchmarking options: refused with -i, as pgbench refuses its own.
+    EXPECT_EQ(error_of({"-i", "--percentiles"}),
+              "some of the specified options cannot be used in initialization (-i) mode");
+}
+
 TEST_F(BenchOptionsTest, DbnameComesFromArgumentsThenEnvironment) {
     m_vars["PGUSER"] = "pguser";
     EXPECT_EQ(parse({})->run.conn.dbname, "pguser");

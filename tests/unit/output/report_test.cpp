@@ -349,7 +349,7 @@ TEST(ReportTest, NothingCompletedPrintsNaNAndStops) {
     EXPECT_EQ(format_report(config, result), format_pgbench_report(config, result));
 }
 
-TEST(ReportTest, PercentileBlockFollowsPgbenchLines) {
+TEST(ReportTest, PercentileBlockFollowsPgbenchLinesOnlyWhenAsked) {
     bench::RunConfig config;
     add_script(config, k_tpcb, 1);
     bench::RunResult result;
@@ -366,6 +366,8 @@ TEST(ReportTest, PercentileBlockFollowsPgbenchLines) {
                      " p99 = 9.903 ms\n"
                      " p99.9 = 9.991 ms\n"
                      " max = 10.000 ms\n");
+    EXPECT_EQ(format_report(config, result), format_pgbench_report(config, result));
+    config.percentiles = true;
     EXPECT_EQ(format_report(config, result), format_pgbench_report(config, result) + block);
 }
 

@@ -1,0 +1,229 @@
+// What a harness that calls pgbench by name sees, with pglab in its place: the banner and the -V
+// line byte for byte, no pglab extra on stdout unless asked (--percentiles), death by SIGINT and
+// SIGTERM as pgbench's (an inherited ignored SIGINT stays ignored), and the lag column of skipped
+// transactions in -l logs. Each case runs the reference pgbench 15 and pglab against one server.
+#include "support/files.hpp"
+#include "support/run_command.hpp"
+#include "support/test_server.hpp"
+#include "util/subprocess.hpp"
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using support::CommandResult;
+
+constexpr const char* k_db = "drop_in";
+
+std::vector<std::string> program(bool pglab) {
+    if (pglab) {
+        return {support::pglab_binary(), "bench"};
+    }
+    return {support::pgbench_binary()};
+}
+
+CommandResult run_tool(bool pglab, const std::vector<std::string>& args, const fs::path& dir = {}) {
+    std::vector<std::string> argv = program(pglab);
+    argv.insert(argv.end(), args.begin(), args.end());
+    support::EnvOverrides env = support::server_env(k_db);
+    if (!dir.empty()) {
+        env.emplace_back("PGLAB_TEST_CWD", dir.string());
+        argv.insert(argv.begin(), {"/bin/sh", "-c", "cd \"$PGLAB_TEST_CWD\" && exec \"$@\"", "sh"});
+    }
+    return support::run_command(argv, env);
+}
+
+using support::read_file;
+
+class DropInTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        support::run_sql(std::string("drop database if exists ") + k_db);
+        support::run_sql(std::string("create database ") + k_db);
+        const auto init = run_tool(false, {"-i", "-q"});
+        ASSERT_EQ(init.exit_code, 0) << support::describe(init);
+    }
+
+    void SetUp() override {
+        char tmpl[] = "/tmp/pglab-dropin-XXXXXX";
+        ASSERT_NE(::mkdtemp(tmpl), nullptr);
+        m_dir = tmpl;
+    }
+
+    void TearDown() override {
+        std::error_code ec;
+        fs::remove_all(m_dir, ec);
+    }
+
+    /// Starts `pgbench` or `pglab bench` with `args` in the background, stdout and stderr to
+    /// files of `name`; `shell_prefix` runs before exec (a trap, say).
+    auto start(bool pglab, const std::string& name, const std::vector<std::string>& args,
+               const std::string& shell_prefix = "") const {
+        pglab::util::SpawnOptions o;
+        o.argv = {"/bin/sh", "-c",
+                  shell_prefix + "exec \"$@\" >\"" + out_path(name).string() + "\" 2>\""
+                      + err_path(name).string() + "\"",
+                  "sh"};
+        const std::vector<std::string> prog = program(pglab);
+        o.argv.insert(o.argv.end(), prog.begin(), prog.end());
+        o.argv.insert(o.argv.end(), args.begin(), args.end());
+        o.env = support::server_env(k_db);
+        o.unset_env = {"PGOPTIONS", "PGSERVICE", "PGPASSWORD"};
+        o.output = pglab::util::Output::discard;
+        return pglab::util::ChildProcess::start(o);
+    }
+
+    /// start(), then `sig` once its two clients have run a statement; how it ended, or nothing
+    /// when it is still running long after (or could not start, or never got going).
+    std::optional<pglab::util::ExitStatus>
+    signalled_when_running(bool pglab, const std::string& name,
+                           const std::vector<std::string>& args, int sig,
+                           const std::string& shell_prefix = "") const {
+        auto child = start(pglab, name, args, shell_prefix);
+        if (!child) {
+            ADD_FAILURE() << child.error().message;
+            return std::nullopt;
+        }
+        if (!support::wait_for_sql(support::test_server(), support::bench_sessions_active(2),
+                                   support::k_event_timeout, k_db)) {
+            ADD_FAILURE() << "the clients never ran: " << read_file(err_path(name));
+            return std::nullopt;
+        }
+        child->send_signal(sig);
+        return child->wait(support::k_event_timeout);
+    }
+
+    fs::path out_path(const std::string& name) const { return m_dir / (name + ".out"); }
+
+    fs::path err_path(const std::string& name) const { return m_dir / (name + ".err"); }
+
+    fs::path m_dir;
+};
+
+/// The first line of a run's stdout.
+std::string first_line(const std::string& out) {
+    return out.substr(0, out.find('\n') + 1);
+}
+
+TEST_F(DropInTest, BannerAndVersionLineAreThoseOfPgbench) {
+    const auto pg = run_tool(false, {"-n", "-S", "-t", "5"});
+    const auto lab = run_tool(true, {"-n", "-S", "-t", "5"});
+    ASSERT_EQ(pg.exit_code, 0) << support::describe(pg);
+    ASSERT_EQ(lab.exit_code, 0) << support::describe(lab);
+    EXPECT_EQ(first_line(lab.out), first_line(pg.out));
+    EXPECT_TRUE(std::regex_search(lab.out, std::regex(R"(^pgbench \()"))) << lab.out;
+
+    const auto pg_version = support::run_command({support::pgbench_binary(), "-V"});
+    const auto lab_version = support::run_command({support::pglab_binary(), "bench", "-V"});
+    EXPECT_EQ(lab_version.exit_code, pg_version.exit_code);
+    EXPECT_EQ(lab_version.out, pg_version.out);
+    EXPECT_EQ(lab_version.err, pg_version.err);
+}
+
+TEST_F(DropInTest, PercentilesOnlyWhenAsked) {
+    // The last stdout line of a select-only run is pgbench's tps line, so that
+    // `pgbench ... | tail -n1 | awk '{print $3}'` reads the tps from pglab too.
+    const auto pg = run_tool(false, {"-n", "-S", "-t", "20", "-c", "2"});
+    const auto lab = run_tool(true, {"-n", "-S", "-t", "20", "-c", "2"});
+    ASSERT_EQ(lab.exit_code, 0) << support::describe(lab);
+    const std::regex tps_last(R"(\ntps = [0-9.]+ \(without initial connection time\)\n$)");
+    EXPECT_TRUE(std::regex_search(pg.out, tps_last)) << pg.out;
+    EXPECT_TRUE(std::regex_search(lab.out, tps_last)) << lab.out;
+    EXPECT_EQ(lab.out.find("percentiles"), std::string::npos) << lab.out;
+
+    const auto asked = run_tool(true, {"-n", "-S", "-t", "20", "-c", "2", "--percentiles"});
+    ASSERT_EQ(asked.exit_code, 0) << support::describe(asked);
+    const auto block = asked.out.find("latency percentiles (pglab, ");
+    ASSERT_NE(block, std::string::npos) << asked.out;
+    EXPECT_GT(block, asked.out.find("tps = ")) << "the block follows pgbench's report";
+    EXPECT_TRUE(std::regex_search(asked.out, std::regex(R"(\n p99 = [0-9.]+ ms\n)"))) << asked.out;
+}
+
+class DropInSignalTest : public DropInTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(DropInSignalTest, BothDieByTheSignalWithTheBannerOnStdout) {
+    const int sig = GetParam();
+    const std::vector<std::string> args = {"-n", "-S", "-T", "600", "-c", "2"};
+    for (const bool pglab : {false, true}) {
+        SCOPED_TRACE(pglab ? "pglab" : "pgbench");
+        const std::string name = pglab ? "pglab" : "pgbench";
+        // 600 s to go: ending long before that is the signal obeyed.
+        const auto status = signalled_when_running(pglab, name, args, sig);
+        ASSERT_TRUE(status) << "still running long after the signal";
+        EXPECT_EQ(status->signal, sig) << status->describe();
+        EXPECT_EQ(status->code, -1) << status->describe();
+    }
+    // stdout: the banner, nothing after it (pglab's report of the partial run is on stderr).
+    EXPECT_EQ(read_file(out_path("pglab")), read_file(out_path("pgbench")));
+    EXPECT_NE(read_file(err_path("pglab")).find("run interrupted by signal"), std::string::npos)
+        << read_file(err_path("pglab"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, DropInSignalTest, ::testing::Values(SIGINT, SIGTERM),
+                         [](const ::testing::TestParamInfo<int>& p) {
+                             return p.param == SIGINT ? std::string("SIGINT")
+                                                      : std::string("SIGTERM");
+                         });
+
+TEST_F(DropInTest, AnInheritedIgnoredSigintStaysIgnored) {
+    // `cmd &` in a non-interactive shell starts cmd with SIGINT ignored: it must not stop it.
+    const std::vector<std::string> args = {"-n", "-S", "-T", "10", "-c", "2"};
+    for (const bool pglab : {false, true}) {
+        SCOPED_TRACE(pglab ? "pglab" : "pgbench");
+        const std::string name = pglab ? "pglab" : "pgbench";
+        const auto status = signalled_when_running(pglab, name, args, SIGINT, "trap '' INT; ");
+        ASSERT_TRUE(status);
+        EXPECT_TRUE(status->success()) << status->describe() << read_file(err_path(name));
+        const std::string out = read_file(out_path(name));
+        EXPECT_NE(out.find("duration: 10 s"), std::string::npos) << out;
+        EXPECT_NE(out.find("tps = "), std::string::npos) << out;
+    }
+}
+
+TEST_F(DropInTest, SkippedTransactionsLogALagOfZero) {
+    // Each transaction sleeps 10 ms against a schedule of 1000 per second: the schedule runs
+    // ahead at once and most transactions are skipped (-L 1 ms).
+    const fs::path script = m_dir / "sleep.sql";
+    std::ofstream(script) << "\\sleep 10 ms\n";
+    for (const bool pglab : {false, true}) {
+        SCOPED_TRACE(pglab ? "pglab" : "pgbench");
+        const fs::path dir = m_dir / (pglab ? "pglab" : "pgbench");
+        fs::create_directories(dir);
+        const auto r = run_tool(
+            pglab,
+            {"-n", "-f", script.string(), "-t", "200", "-c", "1", "-R", "1000", "-L", "1", "-l"},
+            dir);
+        ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+        int skipped = 0;
+        for (const auto& e : fs::directory_iterator(dir)) {
+            std::istringstream lines(read_file(e.path()));
+            for (std::string line; std::getline(lines, line);) {
+                std::istringstream words(line);
+                std::vector<std::string> w;
+                for (std::string x; words >> x;) {
+                    w.push_back(x);
+                }
+                // client tx latency|skipped script epoch usec lag
+                ASSERT_EQ(w.size(), 7u) << line;
+                if (w[2] == "skipped") {
+                    ++skipped;
+                    EXPECT_EQ(w[6], "0") << line;
+                }
+            }
+        }
+        EXPECT_GT(skipped, 100) << "the schedule never ran ahead";
+    }
+}
+
+} // namespace
