@@ -31,6 +31,14 @@ Usage:
 } // namespace
 
 int run(int argc, char** argv) {
+    // Through a link named pgbench, pglab is pgbench: no subcommand, and its messages start
+    // with "pgbench: " (pgbench prefixes them with the basename of argv[0]).
+    const std::string_view invoked = argc > 0 ? std::string_view(argv[0]) : std::string_view();
+    if (invoked.substr(invoked.rfind('/') + 1) == "pgbench") {
+        log::set_program_name("pgbench");
+        log::set_program_path(invoked);
+        return bench_command(argc, argv);
+    }
     log::set_program_name("pglab");
     if (argc < 2) {
         std::fputs(k_usage.data(), stderr);

@@ -153,7 +153,7 @@ Status finish_bench_options(BenchParseState& state, const BenchParseEnv& env) {
     if (next_positional < state.positional.size()) {
         return make_error(Error(fmt::format("too many command-line arguments (first is \"{}\")",
                                             state.positional[next_positional]))
-                              .with_hint(std::string(k_bench_try_help)));
+                              .with_hint(bench_try_help()));
     }
     if (state.init_mode) {
         return finish_init(state);

@@ -4,6 +4,7 @@
 
 #include "script/loader.hpp"
 #include "script/variables.hpp"
+#include "util/log.hpp"
 
 #include <fmt/format.h>
 
@@ -461,10 +462,15 @@ Status apply_option(BenchParseState& state, const BenchParseEnv& env, int c, con
         return *status;
     }
     // getopt_long already complained on stderr.
-    return make_error(Error().with_hint(std::string(k_bench_try_help)));
+    return make_error(Error().with_hint(bench_try_help()));
 }
 
 } // namespace
+
+std::string bench_try_help() {
+    const std::string command = log::program_name() == "pgbench" ? "pgbench" : "pglab bench";
+    return fmt::format("Try \"{} --help\" for more information.", command);
+}
 
 Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
                                          const BenchParseEnv& env) {
@@ -486,10 +492,11 @@ Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
         state.out.run.random_seed = default_random_seed();
     }
 
-    // getopt_long permutes the pointers (not the strings); "pglab" prefixes its complaints.
+    // getopt_long permutes the pointers (not the strings); the program's name prefixes its
+    // complaints, as argv[0] does pgbench's.
     std::vector<std::string> storage;
     storage.reserve(args.size() + 1);
-    storage.emplace_back("pglab");
+    storage.emplace_back(log::program_path());
     storage.insert(storage.end(), args.begin(), args.end());
     std::vector<char*> argv;
     argv.reserve(storage.size() + 1);

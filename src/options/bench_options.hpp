@@ -56,7 +56,9 @@ struct BenchParseEnv {
 BenchParseEnv default_bench_parse_env();
 
 /// Hint printed after usage errors, with pglab's command name.
-constexpr std::string_view k_bench_try_help = "Try \"pglab bench --help\" for more information.";
+/// pgbench's hint after an option error, naming the command as it was typed: "pglab bench", or
+/// "pgbench" through a link of that name.
+std::string bench_try_help();
 
 /// Parses `args` (the arguments after `bench`; --help/--version are handled by the caller) as
 /// pgbench 15 does, with glibc getopt_long (option permutation, long-option abbreviations; its own

@@ -14,6 +14,7 @@ namespace pglab::log {
 namespace {
 
 std::string g_program_name = "pglab";
+std::string g_program_path = "pglab";
 std::atomic<bool> g_debug{false};
 std::atomic<int> g_copy_fd{-1}; ///< CopyToFile's file, -1 when none
 
@@ -57,6 +58,18 @@ CopyToFile::~CopyToFile() {
 
 void set_program_name(std::string_view name) {
     g_program_name = std::string(name);
+}
+
+const std::string& program_name() {
+    return g_program_name;
+}
+
+void set_program_path(std::string_view path) {
+    g_program_path = std::string(path);
+}
+
+const std::string& program_path() {
+    return g_program_path;
 }
 
 void set_debug(bool enabled) {

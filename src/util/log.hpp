@@ -6,14 +6,24 @@
 
 #include <fmt/format.h>
 
+#include <string>
 #include <string_view>
 
 namespace pglab::log {
 
 enum class Level { debug, info, warning, error };
 
-/// The program name printed before every diagnostic ("pglab").
+/// The program name printed before every diagnostic ("pglab", or "pgbench" through a link of
+/// that name).
 void set_program_name(std::string_view name);
+
+/// The name set_program_name set.
+const std::string& program_name();
+
+/// The program as invoked (argv[0]): what getopt names in its complaints, as in pgbench
+/// ("/usr/bin/pgbench: invalid option -- 'x'"). "pglab" unless set.
+void set_program_path(std::string_view path);
+const std::string& program_path();
 
 /// Messages at debug level are printed only when the debug level is enabled (-d).
 void set_debug(bool enabled);

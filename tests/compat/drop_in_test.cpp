@@ -2,6 +2,7 @@
 // line byte for byte, no pglab extra on stdout unless asked (--percentiles), death by SIGINT and
 // SIGTERM as pgbench's (an inherited ignored SIGINT stays ignored), and the lag column of skipped
 // transactions in -l logs. Each case runs the reference pgbench 15 and pglab against one server.
+#include "support/compat.hpp"
 #include "support/files.hpp"
 #include "support/run_command.hpp"
 #include "support/test_server.hpp"
@@ -129,6 +130,40 @@ TEST_F(DropInTest, BannerAndVersionLineAreThoseOfPgbench) {
     EXPECT_EQ(lab_version.exit_code, pg_version.exit_code);
     EXPECT_EQ(lab_version.out, pg_version.out);
     EXPECT_EQ(lab_version.err, pg_version.err);
+}
+
+TEST_F(DropInTest, ThroughALinkNamedPgbenchItIsPgbench) {
+    // A harness that calls `pgbench` by name, with pglab linked in its place: the same bytes on
+    // stdout and stderr, messages and hints included ("pgbench: error: ...").
+    const fs::path link = m_dir / "pgbench";
+    fs::create_symlink(support::pglab_binary(), link);
+    const std::vector<std::vector<std::string>> cases = {
+        {"-V"}, {"-c", "three"}, {"-x"}, {"-t", "1", "-T", "1"}, {"--no-such-option"}};
+    for (const auto& args : cases) {
+        SCOPED_TRACE(args.front());
+        std::vector<std::string> pg = {support::pgbench_binary()};
+        std::vector<std::string> lab = {link.string()};
+        pg.insert(pg.end(), args.begin(), args.end());
+        lab.insert(lab.end(), args.begin(), args.end());
+        const auto a = support::run_command(pg);
+        const auto b = support::run_command(lab);
+        EXPECT_EQ(b.exit_code, a.exit_code) << support::describe(b);
+        EXPECT_EQ(b.out, a.out);
+        // getopt names the program as invoked (argv[0]), a path of its own for each.
+        std::string expected_err = a.err;
+        for (size_t at = expected_err.find(support::pgbench_binary()); at != std::string::npos;
+             at = expected_err.find(support::pgbench_binary(), at)) {
+            expected_err.replace(at, support::pgbench_binary().size(), link.string());
+        }
+        EXPECT_EQ(b.err, expected_err);
+    }
+    std::vector<std::string> run = {link.string(), "-n", "-S", "-t", "5"};
+    const auto r = support::run_command(run, support::server_env(k_db));
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+    EXPECT_EQ(r.err, "");
+    const auto pg = run_tool(false, {"-n", "-S", "-t", "5"});
+    EXPECT_EQ(first_line(r.out), first_line(pg.out));
+    EXPECT_EQ(support::masked_stdout_keys(r.out), support::masked_stdout_keys(pg.out));
 }
 
 TEST_F(DropInTest, PercentilesOnlyWhenAsked) {
