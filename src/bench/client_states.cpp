@@ -25,8 +25,8 @@ usec_t Worker::tx_boundary_now() const {
 }
 
 bool Worker::on_choose_script(Client& c) {
-    if (g_interrupted.load(std::memory_order_relaxed)
-        || m_shared.stop.load(std::memory_order_relaxed) || time_is_up(tx_boundary_now())) {
+    if (stop_requested() || m_shared.stop.load(std::memory_order_relaxed)
+        || time_is_up(tx_boundary_now())) {
         c.state = ClientState::finished;
         return true;
     }
@@ -245,7 +245,7 @@ std::string tries_text(const RunConfig& config, const Client& c, usec_t now) {
 
 bool Worker::on_retry(Client& c) {
     const usec_t now = now_us();
-    if (time_is_up(now) || g_interrupted.load(std::memory_order_relaxed)) {
+    if (time_is_up(now) || stop_requested()) {
         // As pgbench: when the run is over, the failed attempt is neither retried nor counted.
         c.state = ClientState::finished;
         return true;

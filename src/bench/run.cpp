@@ -20,7 +20,6 @@ namespace {
 
 void on_stop_signal(int sig) {
     g_stop_signal.store(sig);
-    g_interrupted.store(true);
 }
 
 /// Installs SIGINT/SIGTERM handlers for the run and restores the previous ones after it. A
@@ -28,7 +27,6 @@ void on_stop_signal(int sig) {
 class StopSignals {
 public:
     StopSignals() {
-        g_interrupted.store(false);
         g_stop_signal.store(0);
 
         struct sigaction sa {};
@@ -250,8 +248,8 @@ Result<RunResult> run(RunConfig& config) {
         result.conn_total_us = start - threads_start;
     }
     result.start_wall_us = wall_now_us() - (now_us() - start);
-    result.interrupted = g_interrupted.load();
     result.stop_signal = g_stop_signal.load();
+    result.interrupted = result.stop_signal != 0;
     result.series = shared.series.finish();
     return result;
 }

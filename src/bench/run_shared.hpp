@@ -38,9 +38,13 @@ struct RunShared {
     TimeSeriesCollector series; ///< per-second figures, fed once per second by each worker
 };
 
-/// Set by the SIGINT/SIGTERM handler; workers poll it between transactions.
-extern std::atomic<bool> g_interrupted;
-/// The signal that stopped the run (SIGINT or SIGTERM), 0 when none did.
+/// The signal that stopped the run (SIGINT or SIGTERM), 0 while none did: set by the handler,
+/// polled by the workers between transactions.
 extern std::atomic<int> g_stop_signal;
+
+/// Whether a stop signal arrived.
+inline bool stop_requested() {
+    return g_stop_signal.load(std::memory_order_relaxed) != 0;
+}
 
 } // namespace pglab::bench

@@ -31,7 +31,6 @@ bool timer_later(const std::pair<usec_t, int>& a, const std::pair<usec_t, int>& 
 
 } // namespace
 
-std::atomic<bool> g_interrupted{false};
 std::atomic<int> g_stop_signal{0};
 
 Worker::Worker(RunShared& shared, int index, std::vector<std::unique_ptr<Client>> clients,
@@ -219,7 +218,7 @@ bool Worker::connect_all() {
 /// grace period has passed.
 void Worker::give_up_if_overdue(usec_t now) {
     const usec_t end = m_shared.end_time.load(std::memory_order_relaxed);
-    if (g_interrupted.load(std::memory_order_relaxed) && m_interrupted_at == 0) {
+    if (stop_requested() && m_interrupted_at == 0) {
         m_interrupted_at = now;
     }
     usec_t over_since = 0; // when the run ended, if its grace period is over

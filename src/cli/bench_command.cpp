@@ -108,14 +108,12 @@ int run_benchmark(BenchOptions& options) {
     }
     std::fflush(stdout);
     if (result->interrupted) {
-        const std::string report = output::format_report(config, *result);
-        std::fflush(stderr);
-        std::fwrite(report.data(), 1, report.size(), stderr);
+        output::print_report(config, *result, stderr);
         write_exports(options, *result);
         log::warning("run interrupted by signal; the results cover only the transactions "
                      "completed in the first {:.3f} s",
                      0.000001 * static_cast<double>(result->bench_duration_us));
-        die_by_signal(result->stop_signal > 0 ? result->stop_signal : SIGINT);
+        die_by_signal(result->stop_signal);
     }
     output::print_report(config, *result);
     std::fflush(stdout);

@@ -223,9 +223,9 @@ std::string format_report(const bench::RunConfig& config, const bench::RunResult
     return text;
 }
 
-void print_report(const bench::RunConfig& config, const bench::RunResult& result) {
+void print_report(const bench::RunConfig& config, const bench::RunResult& result, std::FILE* out) {
     const std::string text = format_report(config, result);
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fwrite(text.data(), 1, text.size(), out);
 }
 
 } // namespace pglab::output

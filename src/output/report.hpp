@@ -5,6 +5,7 @@
 #include "bench/run_config.hpp"
 #include "bench/run_result.hpp"
 
+#include <cstdio>
 #include <string>
 
 namespace pglab::output {
@@ -17,7 +18,8 @@ std::string format_report(const bench::RunConfig& config, const bench::RunResult
 /// Only pgbench 15's lines (no pglab block): the part a pgbench output parser expects.
 std::string format_pgbench_report(const bench::RunConfig& config, const bench::RunResult& result);
 
-/// Writes format_report() to stdout (not flushed).
-void print_report(const bench::RunConfig& config, const bench::RunResult& result);
+/// Writes format_report() to `out` (not flushed): stdout, or stderr for an interrupted run.
+void print_report(const bench::RunConfig& config, const bench::RunResult& result,
+                  std::FILE* out = stdout);
 
 } // namespace pglab::output
