@@ -6,6 +6,7 @@
 #include "lab/server/throwaway_cluster.hpp"
 #include "pg/connection.hpp"
 #include "support/test_server.hpp"
+#include "support/wait.hpp"
 
 #include <gtest/gtest.h>
 
@@ -38,24 +39,22 @@ double value(const probe::Deltas& d, const std::string& name) {
     return v.value_or(-1);
 }
 
-/// Statistics reach the views a moment after a session ends (up to a second before 15): takes
-/// `after` snapshots until `ready` holds, for at most 5 s.
+/// Statistics reach the views some time after the session that made them ends (a session that
+/// has gone idle flushes them only after its idle timeout, 10 s; a loaded machine adds to it):
+/// takes `after` snapshots until `ready` holds, for at most the generous event deadline.
 template <class Ready>
 probe::Deltas wait_for(pglab::pg::Connection& conn, const probe::ProbeContext& ctx,
                        const probe::Snapshot& before, Ready ready) {
     probe::Deltas d;
-    for (int attempt = 0; attempt < 50; ++attempt) {
+    support::wait_until([&] {
         auto after = probe::take_snapshot(conn, ctx);
         EXPECT_TRUE(after) << (after ? "" : after.error().message);
         if (!after) {
-            break;
+            return true; // the failure is reported; nothing to wait for
         }
         d = probe::diff(before, *after);
-        if (ready(d)) {
-            break;
-        }
-        std::this_thread::sleep_for(100ms);
-    }
+        return ready(d);
+    });
     return d;
 }
 
