@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 SANITIZE_DIR ?= build-sanitize
 FUZZ_SECONDS ?= 60
 
-.PHONY: all bootstrap configure build pglab releases test unit demo bench compare lab-overhead \
+.PHONY: all bootstrap configure build pglab install releases test unit demo bench compare lab-overhead \
 	sanitize-build sanitize fuzz-run fuzz-quick format check-format clean
 
 all: build
@@ -42,6 +42,11 @@ DEMO_RESULTS ?= results/quickstart-$(DEMO_STAMP)
 # The demo needs only the pglab binary, not the test suites.
 pglab: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target pglab
+
+# pglab and a link named pgbench next to it, under PREFIX (default /usr/local).
+PREFIX ?= /usr/local
+install: pglab
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 demo: bootstrap pglab
 	$(BUILD_DIR)/pglab run experiments/quickstart.toml --results $(DEMO_RESULTS)

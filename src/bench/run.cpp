@@ -82,9 +82,10 @@ stats::ProgressSnapshot snapshot(std::vector<std::unique_ptr<Worker>>& workers, 
     return s;
 }
 
-/// Prints a progress line every -P seconds until every worker has finished.
+/// Prints a progress line every -P seconds while the first worker has clients running: pgbench's
+/// thread 0 prints them from its own loop, so they stop when its clients are done.
 void report_progress(const RunConfig& config, std::vector<std::unique_ptr<Worker>>& workers,
-                     std::atomic<int>& running, usec_t start) {
+                     usec_t start) {
     stats::ProgressOptions opts;
     opts.test_start_us = start;
     opts.timestamp = config.progress_timestamp;
@@ -96,7 +97,7 @@ void report_progress(const RunConfig& config, std::vector<std::unique_ptr<Worker
     stats::ProgressSnapshot last = snapshot(workers, start);
     last.time_us = start;
     usec_t next = start + step;
-    while (running.load() > 0) {
+    while (!workers.front()->clients_done()) {
         const usec_t now = now_us();
         if (now < next) {
             std::this_thread::sleep_for(
@@ -123,7 +124,7 @@ Result<RunResult> run(RunConfig& config) {
         log::error("{}", setup.error().message);
         return make_error("could not create connection for setup");
     }
-    print_banner(*setup, result, config.quiet);
+    print_banner(*setup, result, config);
     if (config.duration_s <= 0) {
         log::debug("pghost: {} pgport: {} nclients: {} nxacts: {} dbName: {}", setup->host(),
                    setup->port(), config.clients, config.transactions, setup->dbname());
@@ -201,18 +202,19 @@ Result<RunResult> run(RunConfig& config) {
     }
 
     StopSignals signals;
+    // -T counts from here, before the connections are made, as pgbench's timer does: a run
+    // whose clients take longer to connect than its duration runs no transaction.
     const usec_t threads_start = now_us();
-    std::atomic<int> running{nthreads};
+    if (config.duration_s > 0) {
+        shared.end_time.store(threads_start + static_cast<usec_t>(config.duration_s) * 1000000);
+    }
     std::vector<std::thread> threads;
     threads.reserve(static_cast<size_t>(nthreads));
     for (auto& w : workers) {
-        threads.emplace_back([&w, &running] {
-            w->run();
-            running.fetch_sub(1);
-        });
+        threads.emplace_back([&w] { w->run(); });
     }
     if (config.progress_s > 0 && !config.quiet) {
-        report_progress(config, workers, running, threads_start);
+        report_progress(config, workers, threads_start);
     }
     for (auto& t : threads) {
         t.join();

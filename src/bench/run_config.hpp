@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "compat/pgbench_profile.hpp"
+
 namespace pglab::bench {
 
 /// A -D NAME=VALUE definition, in command-line order.
@@ -20,6 +22,8 @@ struct Define {
 };
 
 struct RunConfig {
+    /// The pgbench release whose messages and report this run reproduces (static storage).
+    const compat::PgbenchProfile* pgbench = &compat::default_pgbench_profile();
     pg::ConnParams conn;
     script::ScriptSet scripts; ///< loaded and compiled for `query_mode`
     script::QueryMode query_mode = script::QueryMode::simple;
@@ -50,7 +54,7 @@ struct RunConfig {
     std::string log_prefix = "pgbench_log";
     double sampling_rate = 0;       ///< --sampling-rate, 0 = log every transaction
     int aggregate_interval_s = 0;   ///< --aggregate-interval
-    bool debug = false;             ///< -d (15 meaning)
+    bool debug = false;             ///< -d (15, 16) / --debug
     uint64_t random_seed = 0;       ///< the seed of the base generator (already chosen)
     bool random_seed_given = false; ///< --random-seed or PGBENCH_RANDOM_SEED was given
     bool uses_builtin = false;      ///< some script is a builtin (scale read from the database)

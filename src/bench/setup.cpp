@@ -2,8 +2,6 @@
 
 #include "util/log.hpp"
 
-#include <pg_config.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -34,19 +32,20 @@ void try_execute(pg::Connection& conn, std::string_view sql) {
 
 } // namespace
 
-void print_banner(pg::Connection& conn, RunResult& result, bool quiet) {
+void print_banner(pg::Connection& conn, RunResult& result, const RunConfig& config) {
     result.server_version = conn.parameter_status("server_version");
     result.server_version_num = conn.server_version();
     result.client_version = PGLAB_VERSION;
-    if (quiet) {
+    if (config.quiet) {
         return;
     }
     // pgbench's banner, byte for byte (harnesses match "^pgbench \("): pglab speaks as the
-    // pgbench of the libpq it was built with.
-    if (result.server_version_num == PG_VERSION_NUM) {
-        std::printf("pgbench (%s)\n", PG_VERSION);
+    // pgbench release selected.
+    const std::string release(config.pgbench->release);
+    if (result.server_version_num == config.pgbench->version_num) {
+        std::printf("pgbench (%s)\n", release.c_str());
     } else {
-        std::printf("pgbench (%s, server %s)\n", PG_VERSION, result.server_version.c_str());
+        std::printf("pgbench (%s, server %s)\n", release.c_str(), result.server_version.c_str());
     }
     std::fflush(stdout);
 }
@@ -83,8 +82,10 @@ Status discover_tables(pg::Connection& conn, const RunConfig& config, RunResult&
             fmt::format("could not get partitioning information: {}", trim(info.error().message)));
     }
     if (info->ntuples() == 0) {
-        return make_error(
-            Error("no pgbench_accounts table found in search_path").with_hint(init_hint(conn)));
+        return make_error(Error(config.pgbench->quoted_guc_names
+                                    ? "no pgbench_accounts table found in \"search_path\""
+                                    : "no pgbench_accounts table found in search_path")
+                              .with_hint(init_hint(conn)));
     }
     if (!info->is_null(0, 1)) {
         const std::string_view strat = info->value(0, 1);

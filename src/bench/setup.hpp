@@ -9,9 +9,9 @@
 
 namespace pglab::bench {
 
-/// Prints pgbench's banner on stdout: "pgbench (<libpq version>)", with ", server <version>" when
-/// the server's version number differs.
-void print_banner(pg::Connection& conn, RunResult& result, bool quiet = false);
+/// Prints pgbench's banner on stdout (unless config.quiet): "pgbench (<release>)" of the selected
+/// pgbench release, with ", server <version>" when the server's version number differs.
+void print_banner(pg::Connection& conn, RunResult& result, const RunConfig& config);
 
 /// Reads the scale from pgbench_branches and the partitioning of pgbench_accounts. Errors
 /// (exit 1) carry pgbench's hint to run initialization.

@@ -78,6 +78,7 @@ void Worker::run() {
     }
     m_shared.go.arrive_and_wait();
     if (m_shared.setup_failed.load()) {
+        m_clients_done.store(true, std::memory_order_release);
         return;
     }
     m_bench_start = now_us();
@@ -85,14 +86,6 @@ void Worker::run() {
     usec_t expected = m_shared.earliest_start.load();
     while ((expected == 0 || m_bench_start < expected)
            && !m_shared.earliest_start.compare_exchange_weak(expected, m_bench_start)) {
-    }
-    if (m_config.duration_s > 0) {
-        // Every worker proposes its own deadline; the earliest start wins, as pgbench's timer
-        // is armed once for the whole run.
-        usec_t end = m_bench_start + static_cast<usec_t>(m_config.duration_s) * 1000000;
-        usec_t cur = m_shared.end_time.load();
-        while ((cur == 0 || end < cur) && !m_shared.end_time.compare_exchange_weak(cur, end)) {
-        }
     }
     m_log.start(m_bench_start);
     m_epoch_shift_us = wall_now_us() - now_us();
@@ -102,6 +95,7 @@ void Worker::run() {
     }
     loop();
     m_loop_end = now_us();
+    m_clients_done.store(true, std::memory_order_release);
     m_log.finish(m_loop_end);
     for (auto& c : m_clients) {
         c->conn.close(); // after the measured period, as pgbench disconnects after its loop

@@ -7,6 +7,7 @@
 #include "bench/run_shared.hpp"
 #include "bench/tx_log.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -39,6 +40,9 @@ public:
 
     /// When this worker's last client finished (before its connections were closed).
     usec_t loop_end() const { return m_loop_end; }
+
+    /// Whether every client of this worker has finished or aborted (readable from any thread).
+    bool clients_done() const { return m_clients_done.load(std::memory_order_acquire); }
 
     ProgressCounters& progress() { return m_progress; }
 
@@ -130,6 +134,7 @@ private:
     usec_t m_tx_end_now = 0; ///< set by on_end_tx, valid until advance() returns
     usec_t m_bench_start = 0;
     usec_t m_loop_end = 0;
+    std::atomic<bool> m_clients_done{false};
     usec_t m_throttle_trigger = 0;
     usec_t m_conn_time = 0;
     usec_t m_interrupted_at = 0;

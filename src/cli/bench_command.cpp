@@ -133,20 +133,28 @@ int bench_command(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         args.emplace_back(argv[i]);
     }
+    const options::BenchParseEnv env = options::default_bench_parse_env();
+    auto profile = options::select_pgbench_profile(args, env);
+    if (!profile) {
+        return fail(profile.error());
+    }
     // Like pgbench, --help and --version count only as the first argument.
     if (!args.empty()) {
         const std::string_view first = args.front();
         if (first == "--help" || first == "-?") {
-            std::fwrite(bench_help_text().data(), 1, bench_help_text().size(), stdout);
+            const bool as_pgbench = log::program_name() == "pgbench";
+            const std::string text =
+                bench_help_text(**profile, as_pgbench ? "pgbench" : "pglab bench", as_pgbench);
+            std::fwrite(text.data(), 1, text.size(), stdout);
             return 0;
         }
         if (first == "--version" || first == "-V") {
-            std::fputs(bench_version_text().c_str(), stdout);
+            std::fputs(bench_version_text(**profile).c_str(), stdout);
             return 0;
         }
     }
 
-    auto parsed = options::parse_bench_options(args, options::default_bench_parse_env());
+    auto parsed = options::parse_bench_options(args, env);
     if (!parsed) {
         return fail(parsed.error());
     }

@@ -4,13 +4,17 @@
 #include <string>
 #include <string_view>
 
+#include "compat/pgbench_profile.hpp"
+
 namespace pglab::cli {
 
-/// pgbench 15's --help with pglab's additions (--dbname, --exit-on-abort); same sections.
-std::string_view bench_help_text();
+/// The --help of `profile`'s pgbench, naming the program `program` ("pgbench", "pglab bench").
+/// `as_pgbench` (pglab runs through a link named pgbench): pgbench's text byte for byte;
+/// otherwise pglab's options and footer replace pgbench's footer.
+std::string bench_help_text(const compat::PgbenchProfile& profile, std::string_view program,
+                            bool as_pgbench);
 
-/// `pgbench (PostgreSQL) <libpq version> (pglab <version>)`, newline-terminated, so that
-/// scripts matching pgbench's `-V` output keep working.
-std::string bench_version_text();
+/// `pgbench (PostgreSQL) <release>`, newline-terminated: pgbench's -V line, byte for byte.
+std::string bench_version_text(const compat::PgbenchProfile& profile);
 
 } // namespace pglab::cli

@@ -5,11 +5,15 @@
 
 #include <string>
 
+#include "compat/pgbench_profile.hpp"
+
 namespace pglab::init {
 
 enum class PartitionMethod : uint8_t { none, range, hash };
 
 struct InitOptions {
+    /// The pgbench release whose initialisation this reproduces (static storage).
+    const compat::PgbenchProfile* pgbench = &compat::default_pgbench_profile();
     pg::ConnParams conn;
     std::string steps = "dtgvp"; ///< from "dtgGvpf", in order; spaces are skipped
     int scale = 1;               ///< -s

@@ -1,4 +1,4 @@
-// SQL of pgbench 15's -i steps: table DDL, partitions, keys, server-side generation.
+// SQL of pgbench's -i steps (15 to 18): table DDL, partitions, keys, server-side generation.
 #include "init/init_sql.hpp"
 
 #include <fmt/format.h>
@@ -48,9 +48,14 @@ std::vector<std::string> create_table_statements(const InitOptions& options,
     const PartitionMethod method = effective_partition_method(options);
     const bool big = options.scale >= k_scale_32bit_threshold;
     std::vector<std::string> out;
+    // 18 creates the four tables logged when pgbench_accounts is partitioned (a partitioned
+    // table cannot be unlogged there); its partitions stay unlogged.
+    const bool unlogged = options.unlogged
+                          && (method == PartitionMethod::none
+                              || options.pgbench->unlogged_main_tables_when_partitioned);
     for (const TableDdl& ddl : k_tables) {
-        std::string sql = fmt::format("create{} table {}({})", unlogged_word(options), ddl.table,
-                                      big ? ddl.big_cols : ddl.small_cols);
+        std::string sql = fmt::format("create{} table {}({})", unlogged ? " unlogged" : "",
+                                      ddl.table, big ? ddl.big_cols : ddl.small_cols);
         if (method != PartitionMethod::none && ddl.table == "pgbench_accounts") {
             sql += fmt::format(" partition by {} (aid)",
                                method == PartitionMethod::range ? "range" : "hash");

@@ -11,9 +11,12 @@
 #include <getopt.h>
 #include <strings.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "options/bench_parse_state.hpp"
 #include "options/int_option.hpp"
@@ -25,8 +28,9 @@ namespace {
 
 using detail::BenchParseState;
 
-/// pgbench 15's short options.
-constexpr const char* k_short_options = "iI:h:nvp:dqb:SNc:j:Crs:t:T:U:lf:D:F:M:P:R:L:";
+/// The short options up to 16 (-d is --debug) and from 17 (-d takes the database name).
+constexpr const char* k_short_options_15 = "iI:h:nvp:dqb:SNc:j:Crs:t:T:U:lf:D:F:M:P:R:L:";
+constexpr const char* k_short_options_17 = "b:c:Cd:D:f:F:h:iI:j:lL:M:nNp:P:qrR:s:St:T:U:v";
 
 /// Codes of long-only options (above any char).
 enum LongOnly : int {
@@ -46,19 +50,25 @@ enum LongOnly : int {
     max_tries,
     verbose_errors,
     exit_on_abort,
-    dbname,
+    debug,
     export_json,
     export_csv,
     no_pin_threads,
     percentiles,
     log_last_interval,
+    pgbench_version,
 };
 
-constexpr option k_long_options[] = {
+/// pgbench's long options, in its table's order: getopt_long lists the candidates of an
+/// ambiguous abbreviation in that order. The fourth entry is where 17 put --dbname in place of
+/// --debug.
+constexpr option k_pgbench_long_options_head[] = {
     {"builtin", required_argument, nullptr, 'b'},
     {"client", required_argument, nullptr, 'c'},
     {"connect", no_argument, nullptr, 'C'},
-    {"debug", no_argument, nullptr, 'd'},
+};
+
+constexpr option k_pgbench_long_options_tail[] = {
     {"define", required_argument, nullptr, 'D'},
     {"file", required_argument, nullptr, 'f'},
     {"fillfactor", required_argument, nullptr, 'F'},
@@ -97,17 +107,65 @@ constexpr option k_long_options[] = {
     {"failures-detailed", no_argument, nullptr, failures_detailed},
     {"max-tries", required_argument, nullptr, max_tries},
     {"verbose-errors", no_argument, nullptr, verbose_errors},
-    {"exit-on-abort", no_argument, nullptr, exit_on_abort},
-    {"dbname", required_argument, nullptr, dbname},
+};
+
+/// pglab's own options, after pgbench's.
+constexpr option k_pglab_long_options[] = {
     {"export-json", required_argument, nullptr, export_json},
     {"export-csv", required_argument, nullptr, export_csv},
     {"no-pin-threads", no_argument, nullptr, no_pin_threads},
     {"percentiles", no_argument, nullptr, percentiles},
     {"log-last-interval", no_argument, nullptr, log_last_interval},
-    {nullptr, 0, nullptr, 0},
+    {"pgbench-version", required_argument, nullptr, pgbench_version},
 };
 
+/// Whether `args` spell out pglab's option `name` in full (`--name` or `--name=...`).
+bool spelt_out(const std::vector<std::string>& args, std::string_view name) {
+    return std::any_of(args.begin(), args.end(), [name](const std::string& arg) {
+        const std::string_view a = arg;
+        return a.starts_with("--") && a.substr(2, name.size()) == name
+               && (a.size() == name.size() + 2 || a[name.size() + 2] == '=');
+    });
+}
+
+/// The long option table of `profile` for `args`, ended by the all-zero entry getopt_long needs.
+/// pglab's own options take part only when spelt out in full: an abbreviation or a typo then
+/// meets getopt's message of pgbench's table, byte for byte ("unrecognized option '--ex'"
+/// rather than an ambiguity between pglab's --export-json and --export-csv).
+std::vector<option> long_options_for(const compat::PgbenchProfile& profile,
+                                     const std::vector<std::string>& args) {
+    std::vector<option> out(std::begin(k_pgbench_long_options_head),
+                            std::end(k_pgbench_long_options_head));
+    if (profile.dbname_short_option) {
+        out.push_back({"dbname", required_argument, nullptr, 'd'});
+    } else {
+        out.push_back({"debug", no_argument, nullptr, 'd'});
+    }
+    out.insert(out.end(), std::begin(k_pgbench_long_options_tail),
+               std::end(k_pgbench_long_options_tail));
+    if (profile.exit_on_abort) {
+        out.push_back({"exit-on-abort", no_argument, nullptr, exit_on_abort});
+    }
+    if (profile.dbname_short_option) {
+        out.push_back({"debug", no_argument, nullptr, debug});
+    }
+    for (const option& o : k_pglab_long_options) {
+        if (spelt_out(args, o.name)) {
+            out.push_back(o);
+        }
+    }
+    out.push_back({nullptr, 0, nullptr, 0});
+    return out;
+}
+
 constexpr const char* k_all_init_steps = "dtgGvpf";
+
+constexpr std::string_view k_version_option = "--pgbench-version";
+
+Error invalid_pgbench_version(std::string_view value, std::string_view where) {
+    return Error(fmt::format("invalid value \"{}\" {}", value, where),
+                 "pglab speaks as pgbench 15, 16, 17 or 18.");
+}
 
 /// Sets an int option through option_parse_int semantics.
 Status set_int(int& target, const char* arg, std::string_view name, int min, int max) {
@@ -206,6 +264,13 @@ std::optional<Status> apply_common_or_init_option(BenchParseState& state, int c,
     auto& init = state.out.init;
     switch (c) {
     case 'd':
+        if (state.out.pgbench->dbname_short_option) {
+            state.dbname = arg;
+        } else {
+            state.out.debug = true;
+        }
+        return Status{};
+    case debug:
         state.out.debug = true;
         return Status{};
     case 'h':
@@ -216,9 +281,6 @@ std::optional<Status> apply_common_or_init_option(BenchParseState& state, int c,
         return Status{};
     case 'U':
         run.conn.user = arg;
-        return Status{};
-    case dbname:
-        state.dbname = arg;
         return Status{};
     case 'n':
         state.no_vacuum = true;
@@ -325,8 +387,11 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
     switch (c) {
     case 'c':
         state.benchmarking_option_set = true;
-        PGLAB_TRY(set_int(run.clients, arg, "-c/--clients", 1, INT_MAX));
-        return env.ensure_open_files(run.clients);
+        PGLAB_TRY(
+            set_int(run.clients, arg,
+                    state.out.pgbench->client_option_singular ? "-c/--client" : "-c/--clients", 1,
+                    INT_MAX));
+        return env.ensure_open_files(run.clients, state.out.pgbench->raises_open_files);
     case 'C':
         state.benchmarking_option_set = true;
         run.connect_per_tx = true;
@@ -443,6 +508,8 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
         state.benchmarking_option_set = true;
         run.log_last_interval = true;
         return Status{};
+    case pgbench_version:
+        return Status{}; // chosen before parsing (select_pgbench_profile)
     default:
         return std::nullopt;
     }
@@ -472,10 +539,49 @@ std::string bench_try_help() {
     return fmt::format("Try \"{} --help\" for more information.", command);
 }
 
+Result<const compat::PgbenchProfile*> select_pgbench_profile(const std::vector<std::string>& args,
+                                                             const BenchParseEnv& env) {
+    std::optional<std::string> chosen;
+    bool from_option = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string_view arg = args[i];
+        if (arg == "--") {
+            break; // getopt stops there too
+        }
+        if (arg.starts_with(k_version_option) && arg.size() > k_version_option.size()
+            && arg[k_version_option.size()] == '=') {
+            chosen = std::string(arg.substr(k_version_option.size() + 1));
+            from_option = true;
+        } else if (arg == k_version_option && i + 1 < args.size()) {
+            chosen = args[++i];
+            from_option = true;
+        }
+    }
+    if (!chosen) {
+        chosen = env.getenv(std::string(compat::k_pgbench_version_env).c_str());
+        if (!chosen || chosen->empty()) {
+            return &compat::default_pgbench_profile();
+        }
+    }
+    const auto major = compat::parse_pgbench_major(*chosen);
+    if (!major) {
+        return make_error(invalid_pgbench_version(
+            *chosen, from_option ? std::string("for option --pgbench-version")
+                                 : fmt::format("of environment variable {}",
+                                               compat::k_pgbench_version_env)));
+    }
+    return compat::find_pgbench_profile(*major);
+}
+
 Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
                                          const BenchParseEnv& env) {
     BenchParseState state;
     state.out.run.transactions = 0;
+    PGLAB_TRY_ASSIGN(state.out.pgbench, select_pgbench_profile(args, env));
+    const compat::PgbenchProfile& profile = *state.out.pgbench;
+    state.out.run.pgbench = &profile;
+    state.out.init.pgbench = &profile;
+    state.out.run.scripts.set_dialect(script::Dialect{.syncpipeline = profile.syncpipeline});
 
     // Set the seed before parsing, as pgbench does, because parsing may use it.
     if (auto env_seed = env.getenv("PGBENCH_RANDOM_SEED")) {
@@ -510,7 +616,10 @@ Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
     opterr = 1;
     int c = 0;
     int option_index = 0;
-    while ((c = getopt_long(argc, argv.data(), k_short_options, k_long_options, &option_index))
+    const std::vector<option> long_options = long_options_for(profile, args);
+    const char* short_options =
+        profile.dbname_short_option ? k_short_options_17 : k_short_options_15;
+    while ((c = getopt_long(argc, argv.data(), short_options, long_options.data(), &option_index))
            != -1) {
         bool done = false;
         PGLAB_TRY(apply_option(state, env, c, optarg, done));

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "compat/pgbench_profile.hpp"
+
 namespace pglab::options {
 
 /// What the command line asks for.
@@ -26,10 +28,12 @@ enum class BenchAction : uint8_t {
 
 struct BenchOptions {
     BenchAction action = BenchAction::benchmark;
+    /// The pgbench release the command line is read as (--pgbench-version, PGLAB_PGBENCH_VERSION).
+    const compat::PgbenchProfile* pgbench = &compat::default_pgbench_profile();
     bench::RunConfig run;    ///< filled for `benchmark`
     init::InitOptions init;  ///< filled for `initialize`
     std::string text;        ///< stderr output of `list_builtins` / `show_script`
-    bool debug = false;      ///< -d / --debug was given
+    bool debug = false;      ///< --debug (or -d up to 16) was given
     std::string export_json; ///< --export-json FILE (pglab), empty when not given
     std::string export_csv;  ///< --export-csv FILE (pglab), empty when not given
 };
@@ -39,8 +43,9 @@ struct BenchOptions {
 struct BenchParseEnv {
     /// An environment variable, or nullopt when unset.
     std::function<std::optional<std::string>(const char* name)> getenv;
-    /// Checks (and raises) the open-files limit for N clients; see ensure_open_files().
-    std::function<Status(int clients)> ensure_open_files;
+    /// Checks (and, when asked, raises) the open-files limit for N clients; see
+    /// ensure_open_files().
+    std::function<Status(int clients, bool raise_soft_limit)> ensure_open_files;
     /// Whole contents of a script file; error `could not open file "NAME": %m` (or read).
     std::function<Result<std::string>(const std::string& path)> read_file;
     /// Whole contents of standard input (`-f -`).
@@ -60,11 +65,17 @@ BenchParseEnv default_bench_parse_env();
 /// "pgbench" through a link of that name.
 std::string bench_try_help();
 
+/// The pgbench release to speak as: `--pgbench-version=N` or `--pgbench-version N` among `args`
+/// (the last one wins), else $PGLAB_PGBENCH_VERSION, else the newest (18). Errors (exit 1):
+/// `invalid value "X" for option --pgbench-version` or `invalid value "X" of environment
+/// variable PGLAB_PGBENCH_VERSION`, with a detail listing the versions.
+Result<const compat::PgbenchProfile*> select_pgbench_profile(const std::vector<std::string>& args,
+                                                             const BenchParseEnv& env);
+
 /// Parses `args` (the arguments after `bench`; --help/--version are handled by the caller) as
-/// pgbench 15 does, with glibc getopt_long (option permutation, long-option abbreviations; its own
-/// complaints are printed on stderr with the name "pglab"). Adds --dbname, --exit-on-abort, and
-/// pglab's
-/// --export-json and --export-csv.
+/// the selected pgbench release does (select_pgbench_profile), with glibc getopt_long (option
+/// permutation, long-option abbreviations; its own complaints are printed on stderr with the
+/// program's name), plus pglab's own long options (--export-json, --percentiles...).
 /// Errors are exit-1 errors with pgbench's wording; an Error with an empty message means getopt
 /// already complained (only the hint remains to print).
 Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,

@@ -18,7 +18,7 @@ constexpr const char* k_fd_hint =
 
 } // namespace
 
-Status ensure_open_files(int clients) {
+Status ensure_open_files(int clients, bool raise_soft_limit) {
     // pgbench computes `nclients + 3` in int and compares it with the unsigned rlim_t, so
     // INT_MAX clients give a negative count that converts to a huge limit.
     const auto needed = static_cast<int>(static_cast<uint32_t>(clients) + 3U);
@@ -27,9 +27,11 @@ Status ensure_open_files(int clients) {
     if (getrlimit(RLIMIT_NOFILE, &limit) == -1) {
         return make_error(fmt::format("getrlimit failed: {}", std::strerror(errno)));
     }
-    if (limit.rlim_max < needed_rlim) {
+    // Up to 17, pgbench compares with the soft limit and never raises it.
+    const rlim_t system_limit = raise_soft_limit ? limit.rlim_max : limit.rlim_cur;
+    if (system_limit < needed_rlim) {
         return make_error(Error(fmt::format("need at least {} open files, but system limit is {}",
-                                            needed, static_cast<long>(limit.rlim_max)))
+                                            needed, static_cast<long>(system_limit)))
                               .with_hint(k_fd_hint));
     }
     if (limit.rlim_cur < needed_rlim) {

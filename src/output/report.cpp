@@ -1,5 +1,5 @@
-// format_report: pgbench 15's printResults(), condition for condition and formula for formula
-// (pgbench.c, REL_15_STABLE), formatted with pg_format so NaN prints as PostgreSQL prints it.
+// format_report: pgbench's printResults() of the selected release (15 to 18), condition for
+// condition and formula for formula, formatted with pg_format so NaN prints as pgbench prints it.
 #include "output/report.hpp"
 
 #include "output/percentile_block.hpp"
@@ -64,7 +64,9 @@ void append_failure_lines(std::string& out, const char* prefix, const bench::Run
     }
 }
 
-/// The per-script block (only with more than one script).
+/// The per-script block (only with more than one script). Up to 17 a script's line counts its
+/// successful transactions; 18 counts all of them and gives the successful ones a line of their
+/// own, and prints the failure lines only for a script that ran.
 void append_script_stats(std::string& out, const bench::RunConfig& config,
                          const bench::RunResult& result, size_t i, int total_weight,
                          double bench_duration) {
@@ -72,20 +74,37 @@ void append_script_stats(std::string& out, const bench::RunConfig& config,
     static const bench::TxStats k_empty;
     const bench::TxStats& s = i < result.scripts.size() ? result.scripts[i].tx : k_empty;
     const int64_t failures = s.failures();
-    const auto total_cnt = static_cast<double>(s.count + s.skipped + failures);
+    const int64_t script_total = s.count + s.skipped + failures;
+    const auto total_cnt = static_cast<double>(script_total);
+    const double tps = static_cast<double>(s.count) / bench_duration;
+    const bool skipped_line = config.rate_tps > 0 && config.latency_limit_us > 0;
 
-    pg_append(out,
-              "SQL script %d: %s\n"
-              " - weight: %d (targets %.1f%% of total)\n"
-              " - %lld transactions (%.1f%% of total, tps = %f)\n",
+    pg_append(out, "SQL script %d: %s\n - weight: %d (targets %.1f%% of total)\n",
               static_cast<int>(i + 1), script.desc.c_str(), script.weight,
-              100.0 * script.weight / total_weight, ll(s.count),
-              100.0 * static_cast<double>(s.count) / static_cast<double>(result.total.count),
-              static_cast<double>(s.count) / bench_duration);
-    append_failure_lines(out, " - ", config, s, total_cnt);
-    if (config.rate_tps > 0 && config.latency_limit_us > 0 && total_cnt > 0) {
-        pg_append(out, " - number of transactions skipped: %lld (%.3f%%)\n", ll(s.skipped),
-                  100.0 * static_cast<double>(s.skipped) / total_cnt);
+              100.0 * script.weight / total_weight);
+    if (config.pgbench->per_script_processed_line) {
+        const bench::TxStats& all = result.total;
+        const auto run_total = static_cast<double>(all.count + all.skipped + all.failures());
+        pg_append(out, " - %lld transactions (%.1f%% of total)\n", ll(script_total),
+                  100.0 * total_cnt / run_total);
+        if (script_total > 0) {
+            pg_append(out, " - number of transactions actually processed: %lld (tps = %f)\n",
+                      ll(s.count), tps);
+            append_failure_lines(out, " - ", config, s, total_cnt);
+            if (skipped_line) {
+                pg_append(out, " - number of transactions skipped: %lld (%.3f%%)\n", ll(s.skipped),
+                          100.0 * static_cast<double>(s.skipped) / total_cnt);
+            }
+        }
+    } else {
+        pg_append(out, " - %lld transactions (%.1f%% of total, tps = %f)\n", ll(s.count),
+                  100.0 * static_cast<double>(s.count) / static_cast<double>(result.total.count),
+                  tps);
+        append_failure_lines(out, " - ", config, s, total_cnt);
+        if (skipped_line && script_total > 0) {
+            pg_append(out, " - number of transactions skipped: %lld (%.3f%%)\n", ll(s.skipped),
+                      100.0 * static_cast<double>(s.skipped) / total_cnt);
+        }
     }
     append_simple_stats(out, " - latency", s.latency_us);
 }
@@ -107,11 +126,12 @@ void append_command_stats(std::string& out, const bench::RunConfig& config,
                 ? 0.001 * cs.elapsed_us.sum / static_cast<double>(cs.elapsed_us.count)
                 : 0.0;
         const char* text = script.commands[c].first_line.c_str();
+        const char* gap = config.pgbench->narrow_command_lines ? " " : "  "; // 18: one space
         if (config.max_tries == 1) {
-            pg_append(out, "   %11.3f  %10lld  %s\n", avg_ms, ll(cs.failures), text);
+            pg_append(out, "   %11.3f  %10lld%s%s\n", avg_ms, ll(cs.failures), gap, text);
         } else {
-            pg_append(out, "   %11.3f  %10lld  %10lld  %s\n", avg_ms, ll(cs.failures),
-                      ll(cs.retries), text);
+            pg_append(out, "   %11.3f  %10lld%s%10lld%s%s\n", avg_ms, ll(cs.failures), gap,
+                      ll(cs.retries), gap, text);
         }
     }
 }
@@ -151,11 +171,18 @@ std::string format_pgbench_report(const bench::RunConfig& config, const bench::R
         pg_append(out, "duration: %d s\n", config.duration_s);
         pg_append(out, "number of transactions actually processed: %lld\n", ll(total.count));
     }
-    append_failure_lines(out, "", config, total, total_cnt);
-
-    // The remaining figures are meaningless when no transaction was executed.
-    if (total.count + total.skipped <= 0) {
-        return out;
+    // The remaining figures are meaningless when no transaction was executed: up to 17 the
+    // failure lines come first (with NaN percentages when nothing ran at all); 18 stops before.
+    if (config.pgbench->report_ends_when_nothing_ran) {
+        if (total_cnt <= 0) {
+            return out;
+        }
+        append_failure_lines(out, "", config, total, total_cnt);
+    } else {
+        append_failure_lines(out, "", config, total, total_cnt);
+        if (total.count + total.skipped <= 0) {
+            return out;
+        }
     }
 
     const bool throttled = config.rate_tps > 0;

@@ -49,7 +49,8 @@ bool scan_variables(std::string_view sql, OnText on_text, OnVar on_var) {
 
 Status ScriptSet::add(std::string_view name, std::string_view desc, std::string_view source,
                       int weight) {
-    PGLAB_TRY_ASSIGN(std::vector<Command> cmds, parse_script(name, desc, source, m_vars));
+    PGLAB_TRY_ASSIGN(std::vector<Command> cmds,
+                     parse_script(name, desc, source, m_vars, m_dialect));
     if (m_scripts.size() >= k_max_scripts) {
         return make_error("at most 128 SQL scripts are allowed");
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "script/command.hpp"
+#include "script/script_parser.hpp"
 #include "script/variables.hpp"
 #include "util/result.hpp"
 
@@ -34,6 +35,9 @@ std::string builtin_list_text();
 /// share. Prepared statement names are numbered across all scripts in load order.
 class ScriptSet {
 public:
+    /// The language that add() accepts from now on (the selected pgbench release's).
+    void set_dialect(const Dialect& dialect) { m_dialect = dialect; }
+
     /// Parses `source` (a builtin's text or a file's contents) and appends it.
     /// `name` is used in error messages ("file:line: ..."), `desc` in reports.
     /// Errors are exit-1 load errors with pgbench's wording.
@@ -56,6 +60,7 @@ public:
 private:
     std::vector<Script> m_scripts;
     VariableTable m_vars;
+    Dialect m_dialect;
 };
 
 /// Splits `spec` "NAME@W" at the last '@' as pgbench does. Errors: `invalid weight

@@ -170,8 +170,9 @@ std::optional<size_t> skip_sql_comments(std::string_view s) {
 
 class ScriptParser {
 public:
-    ScriptParser(std::string_view name, std::string_view source, VariableTable& vars)
-        : m_name(name), m_src(source), m_vars(vars) {}
+    ScriptParser(std::string_view name, std::string_view source, VariableTable& vars,
+                 const Dialect& dialect)
+        : m_name(name), m_src(source), m_vars(vars), m_dialect(dialect) {}
 
     Result<std::vector<Command>> run() {
         SqlScanner scanner(m_src);
@@ -221,7 +222,8 @@ private:
         std::optional<MetaKind> kind;
         Attach attach = Attach::none;
         for (const MetaName& m : k_meta_names) {
-            if (equals_ci(cmd_name, m.name)) {
+            if (equals_ci(cmd_name, m.name)
+                && (m.kind != MetaKind::syncpipeline || m_dialect.syncpipeline)) {
                 kind = m.kind;
             }
         }
@@ -487,6 +489,7 @@ private:
     std::string_view m_name;
     std::string_view m_src;
     VariableTable& m_vars;
+    Dialect m_dialect;
     std::vector<Command> m_commands;
 };
 
@@ -567,8 +570,9 @@ Status check_conditionals(std::string_view desc, std::vector<Command>& cmds) {
 } // namespace
 
 Result<std::vector<Command>> parse_script(std::string_view name, std::string_view desc,
-                                          std::string_view source, VariableTable& vars) {
-    ScriptParser parser(name, source, vars);
+                                          std::string_view source, VariableTable& vars,
+                                          const Dialect& dialect) {
+    ScriptParser parser(name, source, vars, dialect);
     PGLAB_TRY_ASSIGN(std::vector<Command> cmds, parser.run());
     if (cmds.empty()) {
         Error e("empty command list for script \"" + std::string(desc) + "\"");

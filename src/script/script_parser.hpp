@@ -11,9 +11,15 @@
 
 namespace pglab::script {
 
+/// What the script language of the selected pgbench release accepts beyond 15's.
+struct Dialect {
+    bool syncpipeline = true; ///< \syncpipeline (pgbench 17); otherwise an unknown command
+};
+
 /// Parses `source`. `name` prefixes syntax errors ("name:line: ..."), `desc` names the script in
 /// condition errors. Errors are load errors (exit 1) with pgbench's text and trailer lines.
 Result<std::vector<Command>> parse_script(std::string_view name, std::string_view desc,
-                                          std::string_view source, VariableTable& vars);
+                                          std::string_view source, VariableTable& vars,
+                                          const Dialect& dialect = {});
 
 } // namespace pglab::script

@@ -138,7 +138,9 @@ TEST_F(BenchRunCompat, DbnameAsConninfoUriAndOption) {
     const std::string conninfo = server.conninfo("postgres");
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"-t", "2", "-S", "-n", conninfo},
-          std::vector<std::string>{"-t", "2", "-S", "-n", "--dbname", "postgres"},
+          std::vector<std::string>{"-t", "2", "-S", "-n", "--pgbench-version=17", "--dbname",
+                                   "postgres"},
+          std::vector<std::string>{"-t", "2", "-S", "-n", "--pgbench-version=18", "-d", "postgres"},
           std::vector<std::string>{"-t", "2", "-S", "-n",
                                    "postgresql:///postgres?host=" + server.socket_dir().string()
                                        + "&port=" + std::to_string(server.port())}}) {

@@ -80,6 +80,7 @@ protected:
         o.argv.insert(o.argv.end(), prog.begin(), prog.end());
         o.argv.insert(o.argv.end(), args.begin(), args.end());
         o.env = support::server_env(k_db);
+        o.env.emplace_back("PGLAB_PGBENCH_VERSION", std::to_string(support::k_reference_major));
         o.unset_env = {"PGOPTIONS", "PGSERVICE", "PGPASSWORD"};
         o.output = pglab::util::Output::discard;
         return pglab::util::ChildProcess::start(o);
@@ -137,8 +138,14 @@ TEST_F(DropInTest, ThroughALinkNamedPgbenchItIsPgbench) {
     // stdout and stderr, messages and hints included ("pgbench: error: ...").
     const fs::path link = m_dir / "pgbench";
     fs::create_symlink(support::pglab_binary(), link);
-    const std::vector<std::vector<std::string>> cases = {
-        {"-V"}, {"-c", "three"}, {"-x"}, {"-t", "1", "-T", "1"}, {"--no-such-option"}};
+    const std::vector<std::vector<std::string>> cases = {{"-V"},
+                                                         {"--help"},
+                                                         {"-c", "three"},
+                                                         {"-x"},
+                                                         {"-t", "1", "-T", "1"},
+                                                         {"--no-such-option"},
+                                                         {"--ex=1"},
+                                                         {"--d"}};
     for (const auto& args : cases) {
         SCOPED_TRACE(args.front());
         std::vector<std::string> pg = {support::pgbench_binary()};
@@ -262,3 +269,54 @@ TEST_F(DropInTest, SkippedTransactionsLogALagOfZero) {
 }
 
 } // namespace
+
+TEST_F(DropInTest, TimeCountsFromBeforeTheConnections) {
+    // Every backend waits 2 s before authentication: connecting outlasts `-T 1`, and pgbench
+    // runs no transaction then (its timer starts before the connections). pglab connects its
+    // clients concurrently, but its -T starts at the same moment.
+    support::run_sql("alter system set pre_auth_delay = 2");
+    support::run_sql("select pg_reload_conf()");
+    ASSERT_TRUE(support::wait_for_sql(support::test_server(),
+                                      "select current_setting('pre_auth_delay') = '2s'"));
+    const std::vector<std::string> args = {"-n", "-S", "-T", "1", "-c", "2"};
+    const auto pg = run_tool(false, args);
+    const auto lab = run_tool(true, args);
+    support::run_sql("alter system reset pre_auth_delay");
+    support::run_sql("select pg_reload_conf()");
+    EXPECT_TRUE(support::same_behaviour(pg, lab));
+    for (const auto* r : {&pg, &lab}) {
+        EXPECT_NE(r->out.find("number of transactions actually processed: 0\n"), std::string::npos)
+            << support::describe(*r);
+    }
+}
+
+TEST_F(DropInTest, NoProgressLineAfterTheLastTransactionOfAThrottledRun) {
+    // `-T 1 -R 20 -P 1`: with this seed the last transaction is scheduled well before the end of
+    // the second, and the run ends then, before the first progress report is due.
+    const std::vector<std::string> args = {
+        "-n", "-S", "-T", "1", "-R", "20", "-P", "1", "--random-seed=7"};
+    const auto pg = run_tool(false, args);
+    const auto lab = run_tool(true, args);
+    support::CompareOptions keep_progress;
+    keep_progress.ignore_progress = false;
+    EXPECT_TRUE(support::same_behaviour(pg, lab, keep_progress));
+    EXPECT_EQ(lab.err.find("progress:"), std::string::npos) << lab.err;
+}
+
+TEST_F(DropInTest, DashDNamesTheDatabaseFrom17) {
+    // pgbench 17 and 18 read `-d mydb` as the database; up to 16 it is --debug, and mydb the
+    // positional name. Either way the run connects to mydb; only 16 prints debug lines.
+    for (const char* version : {"16", "18"}) {
+        SCOPED_TRACE(version);
+        std::vector<std::string> argv = {
+            support::pglab_binary(), "bench", "-n", "-S", "-t", "1", "-d", k_db};
+        auto env = support::server_env("postgres");
+        env.emplace_back("PGLAB_PGBENCH_VERSION", version);
+        const auto r = support::run_command(argv, env);
+        ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+        const bool debug = r.err.find("pghost:") != std::string::npos;
+        EXPECT_EQ(debug, std::string(version) == "16") << r.err;
+        const std::string banner_release = std::string("pgbench (") + version;
+        EXPECT_EQ(r.out.rfind(banner_release, 0), 0u) << r.out;
+    }
+}

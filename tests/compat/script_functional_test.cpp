@@ -17,7 +17,8 @@ struct FunctionalCase {
     int exit_code;
     std::vector<std::string> out_regexes;
     std::vector<std::string> err_regexes;
-    bool pglab_only = false; ///< pgbench 17+ features: pglab checked against the TAP values
+    bool pglab_only = false; ///< pgbench 17+ features: pglab, as pgbench 18, checked against the
+                             ///< TAP values
 };
 
 std::string times(const std::string& s, int n) {
@@ -212,7 +213,11 @@ TEST_P(ScriptFunctionalTest, BehavesAsPgbench) {
         if (tool == Tool::pgbench && c.pglab_only) {
             continue;
         }
-        const Outcome r = run_tool(tool, c.options, {file});
+        support::EnvOverrides env;
+        if (c.pglab_only) {
+            env.emplace_back("PGLAB_PGBENCH_VERSION", "18");
+        }
+        const Outcome r = run_tool(tool, c.options, {file}, env);
         expect_tap(r, tool, c.exit_code, c.out_regexes, c.err_regexes);
         debug[static_cast<int>(tool)] = debug_lines(r.err);
     }

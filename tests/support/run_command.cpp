@@ -41,6 +41,16 @@ const std::vector<std::string> k_libpq_env = {"PGHOST",
 
 } // namespace
 
+namespace {
+
+/// Every pglab a test starts speaks as the reference pgbench unless the test chooses another
+/// release: set once in the test process (whatever the caller's environment said), inherited by
+/// its children.
+[[maybe_unused]] const bool k_reference_release_chosen =
+    ::setenv("PGLAB_PGBENCH_VERSION", std::to_string(k_reference_major).c_str(), 1) == 0;
+
+} // namespace
+
 CommandResult run_command(const std::vector<std::string>& argv, const EnvOverrides& env,
                           const std::string& stdin_text, std::chrono::seconds timeout) {
     pglab::util::SpawnOptions o;

@@ -22,6 +22,7 @@ TEST(CreateTableStatementsTest, DefaultOptions) {
 
 TEST(CreateTableStatementsTest, UnloggedPartitionedWithTablespaceAndBigIds) {
     InitOptions o;
+    o.pgbench = compat::find_pgbench_profile(17);
     o.unlogged = true;
     o.scale = 20000;
     o.fillfactor = 90;
@@ -34,6 +35,22 @@ TEST(CreateTableStatementsTest, UnloggedPartitionedWithTablespaceAndBigIds) {
                       "abalance int,filler char(84)) partition by hash (aid) tablespace \"my ts\"");
     EXPECT_EQ(sql[3], "create unlogged table pgbench_branches(bid int not null,bbalance int,"
                       "filler char(88)) with (fillfactor=90) tablespace \"my ts\"");
+}
+
+TEST(CreateTableStatementsTest, UnloggedPartitionedAs18KeepsTheFourTablesLogged) {
+    InitOptions o;
+    o.pgbench = compat::find_pgbench_profile(18);
+    o.unlogged = true;
+    o.partitions = 2;
+    o.partition_method = PartitionMethod::range;
+    for (const std::string& sql : create_table_statements(o, "")) {
+        EXPECT_EQ(sql.rfind("create table ", 0), 0u) << sql;
+    }
+    EXPECT_EQ(
+        create_partition_statements(o)[0].rfind("create unlogged table pgbench_accounts_1", 0), 0u);
+    o.partitions = 0;
+    o.partition_method = PartitionMethod::none;
+    EXPECT_EQ(create_table_statements(o, "")[0].rfind("create unlogged table ", 0), 0u);
 }
 
 TEST(CreateTableStatementsTest, PartitionsWithoutMethodMeanRange) {

@@ -1,5 +1,6 @@
 // Golden tests of the final report: RunConfig/RunResult built by hand for the main option
-// combinations, compared with the text pgbench 15's printResults() format strings give.
+// combinations, compared with the text pgbench 15's printResults() format strings give, and
+// 18's where they differ.
 #include "output/percentile_block.hpp"
 #include "output/report.hpp"
 
@@ -46,8 +47,15 @@ void add_tx(bench::RunResult& result, size_t script, int64_t n, double lat_us, d
 
 const char* k_tpcb = "<builtin: TPC-B (sort of)>";
 
-TEST(ReportTest, TransactionsMode) {
+/// A configuration that reports as pgbench `major` does.
+bench::RunConfig config_for(int major) {
     bench::RunConfig config;
+    config.pgbench = compat::find_pgbench_profile(major);
+    return config;
+}
+
+TEST(ReportTest, TransactionsMode) {
+    bench::RunConfig config = config_for(15);
     add_script(config, k_tpcb, 1);
     config.clients = 2;
     config.transactions = 10;
@@ -71,7 +79,7 @@ TEST(ReportTest, TransactionsMode) {
 }
 
 TEST(ReportTest, DurationModeWithProgressMeasuresLatency) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, "<builtin: select only>", 1);
     config.clients = 4;
     config.threads = 2;
@@ -106,7 +114,7 @@ TEST(ReportTest, DurationModeWithProgressMeasuresLatency) {
 }
 
 TEST(ReportTest, ConnectPerTransaction) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, "<builtin: simple update>", 1);
     config.clients = 3;
     config.transactions = 100;
@@ -132,7 +140,7 @@ TEST(ReportTest, ConnectPerTransaction) {
 }
 
 TEST(ReportTest, RateAndLatencyLimit) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, k_tpcb, 1);
     config.clients = 8;
     config.threads = 2;
@@ -168,7 +176,7 @@ TEST(ReportTest, RateAndLatencyLimit) {
 }
 
 TEST(ReportTest, RetriesAndDetailedFailures) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, "serializable.sql", 1);
     config.clients = 10;
     config.transactions = 50;
@@ -202,7 +210,7 @@ TEST(ReportTest, RetriesAndDetailedFailures) {
 }
 
 TEST(ReportTest, UnlimitedTriesOmitsMaximum) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, "s.sql", 1);
     config.transactions = 0;
     config.duration_s = 5;
@@ -223,7 +231,7 @@ TEST(ReportTest, UnlimitedTriesOmitsMaximum) {
 }
 
 TEST(ReportTest, TwoScriptsWithPerCommandReport) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, "<builtin: select only>", 1,
                {"\\set aid random(1, 100000 * :scale)",
                 "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;"});
@@ -279,7 +287,7 @@ TEST(ReportTest, TwoScriptsWithPerCommandReport) {
 }
 
 TEST(ReportTest, TwoScriptsWithRetriesAndSkips) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, "a.sql", 2, {"SELECT 1;"});
     add_script(config, "b.sql", 1, {"SELECT 2;"});
     config.transactions = 0;
@@ -329,7 +337,7 @@ TEST(ReportTest, TwoScriptsWithRetriesAndSkips) {
 }
 
 TEST(ReportTest, NothingCompletedPrintsNaNAndStops) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, k_tpcb, 1);
     config.clients = 1;
     config.transactions = 10;
@@ -350,7 +358,7 @@ TEST(ReportTest, NothingCompletedPrintsNaNAndStops) {
 }
 
 TEST(ReportTest, PercentileBlockFollowsPgbenchLinesOnlyWhenAsked) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, k_tpcb, 1);
     bench::RunResult result;
     for (int64_t v = 1; v <= 1000; ++v) {
@@ -372,7 +380,7 @@ TEST(ReportTest, PercentileBlockFollowsPgbenchLinesOnlyWhenAsked) {
 }
 
 TEST(ReportTest, PercentileBlockWithRateAddsServiceTime) {
-    bench::RunConfig config;
+    bench::RunConfig config = config_for(15);
     add_script(config, k_tpcb, 1);
     config.rate_tps = 50;
     bench::RunResult result;
@@ -392,6 +400,111 @@ TEST(ReportTest, PercentileBlockWithRateAddsServiceTime) {
                      " p99 = 2.000 ms\n"
                      " p99.9 = 2.000 ms\n"
                      " max = 2.000 ms\n");
+}
+
+} // namespace
+} // namespace pglab::output
+
+namespace pglab::output {
+namespace {
+
+TEST(ReportTest, TwoScriptsWithPerCommandReportAs18) {
+    bench::RunConfig config = config_for(18);
+    add_script(config, "<builtin: select only>", 1, {"\\set aid random(1, 100000 * :scale)"});
+    add_script(config, "mine.sql", 3, {"UPDATE t SET x = x + 1;"});
+    config.clients = 4;
+    config.transactions = 100;
+    config.report_per_command = true;
+    bench::RunResult result;
+    add_tx(result, 0, 100, 1500);
+    add_tx(result, 1, 300, 4000);
+    result.scripts[0].commands.resize(1);
+    result.scripts[0].commands[0].elapsed_us.add(3);
+    result.scripts[1].commands.resize(1);
+    result.scripts[1].commands[0].elapsed_us.add(3'000.0);
+    result.scripts[1].commands[0].failures = 12345678901;
+    result.bench_duration_us = 2'000'000;
+    result.conn_total_us = 1'500;
+    const std::string text = format_pgbench_report(config, result);
+    EXPECT_NE(text.find("tps = 200.000000 (without initial connection time)\n"
+                        "SQL script 1: <builtin: select only>\n"
+                        " - weight: 1 (targets 25.0% of total)\n"
+                        " - 100 transactions (25.0% of total)\n"
+                        " - number of transactions actually processed: 100 (tps = 50.000000)\n"
+                        " - number of failed transactions: 0 (0.000%)\n"
+                        " - latency average = 1.500 ms\n"
+                        " - latency stddev = 0.000 ms\n"
+                        " - statement latencies in milliseconds and failures:\n"
+                        "         0.003           0 \\set aid random(1, 100000 * :scale)\n"
+                        "SQL script 2: mine.sql\n"
+                        " - weight: 3 (targets 75.0% of total)\n"
+                        " - 300 transactions (75.0% of total)\n"
+                        " - number of transactions actually processed: 300 (tps = 150.000000)\n"
+                        " - number of failed transactions: 0 (0.000%)\n"
+                        " - latency average = 4.000 ms\n"
+                        " - latency stddev = 0.000 ms\n"
+                        " - statement latencies in milliseconds and failures:\n"
+                        "         3.000  12345678901 UPDATE t SET x = x + 1;\n"),
+              std::string::npos)
+        << text;
+}
+
+TEST(ReportTest, ScriptWithFailuresOnlyAs18CountsThemAll) {
+    bench::RunConfig config = config_for(18);
+    add_script(config, "a.sql", 2, {"SELECT 1;"});
+    add_script(config, "b.sql", 1, {"SELECT 2;"});
+    add_script(config, "c.sql", 1, {"SELECT 3;"});
+    config.transactions = 0;
+    config.duration_s = 1;
+    config.rate_tps = 10;
+    config.latency_limit_us = 1'500;
+    config.max_tries = 3;
+    config.report_per_command = true;
+    bench::RunResult result;
+    add_tx(result, 0, 8, 1000, 100);
+    result.scripts.resize(3);
+    result.scripts[1].tx.skipped = 2;
+    result.scripts[1].tx.deadlock_failures = 2;
+    result.scripts[1].tx.retried = 2;
+    result.scripts[1].tx.retries = 4;
+    result.scripts[1].commands.resize(1);
+    result.scripts[1].commands[0].retries = 4;
+    result.scripts[1].commands[0].failures = 2;
+    result.total.skipped = 2;
+    result.total.deadlock_failures = 2;
+    result.total.retried = 2;
+    result.total.retries = 4;
+    result.bench_duration_us = 1'000'000;
+    result.conn_total_us = 1'000;
+    const std::string text = format_pgbench_report(config, result);
+    EXPECT_NE(text.find("SQL script 2: b.sql\n"
+                        " - weight: 1 (targets 25.0% of total)\n"
+                        " - 4 transactions (33.3% of total)\n"
+                        " - number of transactions actually processed: 0 (tps = 0.000000)\n"
+                        " - number of failed transactions: 2 (50.000%)\n"
+                        " - number of transactions retried: 2 (50.000%)\n"
+                        " - total number of retries: 4\n"
+                        " - number of transactions skipped: 2 (50.000%)\n"
+                        " - statement latencies in milliseconds, failures and retries:\n"
+                        "         0.000           2          4 SELECT 2;\n"
+                        "SQL script 3: c.sql\n"
+                        " - weight: 1 (targets 25.0% of total)\n"
+                        " - 0 transactions (0.0% of total)\n"
+                        " - statement latencies in milliseconds, failures and retries:\n"
+                        "         0.000           0          0 SELECT 3;\n"),
+              std::string::npos)
+        << text;
+}
+
+TEST(ReportTest, NothingCompletedAs18StopsBeforeTheFailureLines) {
+    bench::RunConfig config = config_for(18);
+    add_script(config, k_tpcb, 1);
+    config.transactions = 10;
+    bench::RunResult result;
+    result.bench_duration_us = 1'000;
+    result.aborted_clients = 1;
+    const std::string text = format_pgbench_report(config, result);
+    EXPECT_TRUE(text.ends_with("number of transactions actually processed: 0/10\n")) << text;
 }
 
 } // namespace
