@@ -257,9 +257,7 @@ void Worker::loop() {
         if (!m_timers.empty()) {
             wait_us = std::min(wait_us, m_timers.front().first - now);
         }
-        // epoll has millisecond resolution: round up, and spin the last fraction (-R needs µs)
-        const int wait_ms = wait_us <= 0 ? 0 : static_cast<int>((wait_us + 999) / 1000);
-        const int n = epoll_wait(m_epoll, events, k_max_events, wait_ms);
+        const int n = wait_events(events, wait_us);
         if (n < 0 && errno != EINTR) {
             log::error("epoll_wait() failed: {}", std::strerror(errno));
             for (auto& c : m_clients) {
@@ -274,6 +272,26 @@ void Worker::loop() {
             advance(c);
         }
     }
+}
+
+/// epoll_pwait2 waits to the microsecond, so that a client due under -R or after \sleep wakes
+/// on time (epoll_wait's milliseconds made it up to 1 ms late, and that lateness was reported
+/// as latency and schedule lag). Kernels before 5.11 lack it: then epoll_wait, rounded up.
+int Worker::wait_events(epoll_event* events, usec_t wait_us) {
+    if (wait_us < 0) {
+        wait_us = 0;
+    }
+    if (m_have_pwait2) {
+        timespec timeout{};
+        timeout.tv_sec = static_cast<time_t>(wait_us / 1000000);
+        timeout.tv_nsec = static_cast<long>((wait_us % 1000000) * 1000);
+        const int n = epoll_pwait2(m_epoll, events, k_max_events, &timeout, nullptr);
+        if (n >= 0 || errno != ENOSYS) {
+            return n;
+        }
+        m_have_pwait2 = false;
+    }
+    return epoll_wait(m_epoll, events, k_max_events, static_cast<int>((wait_us + 999) / 1000));
 }
 
 void Worker::advance(Client& c) {

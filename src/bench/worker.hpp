@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+struct epoll_event;
+
 namespace pglab::bench {
 
 class Worker {
@@ -65,6 +67,7 @@ private:
     // event loop (worker.cpp)
     bool connect_all();
     void loop();
+    int wait_events(::epoll_event* events, usec_t wait_us);
     void advance(Client& c);
     void wait_socket(Client& c);
     void forget_socket(Client& c);
@@ -128,6 +131,7 @@ private:
     script::Prng m_sample_rs;
 
     int m_epoll = -1;
+    bool m_have_pwait2 = true;                    ///< cleared when the kernel lacks epoll_pwait2
     std::vector<std::pair<usec_t, int>> m_timers; ///< min-heap of (wake time, client index)
     int m_active = 0;                             ///< clients not yet finished or aborted
 
