@@ -7,7 +7,8 @@ CMAKE_FLAGS ?=
 SANITIZE_DIR ?= build-sanitize
 FUZZ_SECONDS ?= 60
 
-.PHONY: all bootstrap configure build pglab install releases test unit demo bench compare lab-overhead \
+.PHONY: all bootstrap configure build pglab install releases references test unit demo bench compare \
+	lab-overhead \
 	sanitize-build sanitize fuzz-run fuzz-quick format check-format clean
 
 all: build
@@ -26,10 +27,16 @@ build: configure
 releases: pglab
 	scripts/fetch-releases $(BUILD_DIR)/pglab
 
+# pgbench 18 built from Debian's source and the upstream TAP files of pgbench 15 and 18, in
+# pglab's cache (once per machine), for the tap-* tests (scripts/run-pgbench-tap).
+references:
+	JOBS=$(JOBS) scripts/build-pgbench-reference
+
 # Every GoogleTest case is a CTest test; the JUnit file lets .ci/run see what was skipped.
 test: bootstrap
 	$(MAKE) build CMAKE_FLAGS="-DPGLAB_WARNINGS_AS_ERRORS=ON $(CMAKE_FLAGS)"
 	scripts/fetch-releases $(BUILD_DIR)/pglab
+	JOBS=$(JOBS) scripts/build-pgbench-reference
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 900 \
 		--output-junit ctest-results.xml
 
