@@ -429,6 +429,8 @@ Status ThrowawayCluster::prepare_emulation() {
     if (m_options.memory_limit_bytes) {
         PGLAB_TRY_ASSIGN(m_memory_cgroup, MemoryCgroup::create(m_base_dir.filename().string(),
                                                                *m_options.memory_limit_bytes));
+        // A fatal signal stops the server and removes the directory: the cgroup too.
+        cleanup::set_cgroup_dir(m_slot, m_memory_cgroup->dir.string());
     }
     return {};
 }
