@@ -3,6 +3,7 @@
 // with memory_limit runs in a memory cgroup of its own (skipped, saying why, where this machine
 // cannot make one).
 #include "lab/probe/probe.hpp"
+#include "lab/server/installation.hpp"
 #include "lab/server/memory_cgroup.hpp"
 #include "lab/server/sync_delay.hpp"
 #include "lab/server/throwaway_cluster.hpp"
@@ -100,10 +101,14 @@ TEST(SyncDelay, ACountsFileOfAnotherLayoutIsLeftAlone) {
 
 /// N commits with synchronous_commit: every commit flushes WAL (fdatasync, by the backend or by
 /// the WAL writer), and the library's count of fdatasync calls is the server's own count of WAL
-/// syncs (pg_stat_wal.wal_sync, 14+; nothing else in PostgreSQL calls fdatasync).
-TEST(SyncDelay, NSyncsOfARealServerAreCountedAsN) {
-    pglab::lab::server::ClusterOptions o = support::cluster_options();
-    o.settings = {{"fsync", "on"}, {"wal_sync_method", "fdatasync"}, {"track_wal_io_timing", "on"}};
+/// syncs (wal.sync: pg_stat_wal.wal_sync 14-17, pg_stat_io in 18; nothing else in PostgreSQL
+/// calls fdatasync). `o` names the installation; `major` is its major version.
+void check_sync_counts(server::ClusterOptions o, int major) {
+    SCOPED_TRACE("PostgreSQL " + std::to_string(major));
+    o.settings = {{"fsync", "on"}, {"wal_sync_method", "fdatasync"}};
+    if (major >= 14) {
+        o.settings.emplace_back("track_wal_io_timing", "on");
+    }
     o.sync_delay = 2ms;
     auto cluster = server::ThrowawayCluster::create(std::move(o));
     ASSERT_TRUE(cluster) << cluster.error().message;
@@ -128,6 +133,7 @@ TEST(SyncDelay, NSyncsOfARealServerAreCountedAsN) {
         }
     } // disconnects: its WAL statistics are sent
     const bool has_wal_sync = before->find("wal.sync") != nullptr;
+    EXPECT_EQ(has_wal_sync, major >= 14);
     probe::Deltas d;
     const bool agreed = support::wait_until([&] {
         auto after = probe::take_snapshot(conn, ctx);
@@ -145,9 +151,30 @@ TEST(SyncDelay, NSyncsOfARealServerAreCountedAsN) {
     EXPECT_GE(probe::find(d, "sync.delayed_ms").value_or(0),
               2.0 * probe::find(d, "sync.calls").value_or(1) * 0.999);
     if (has_wal_sync) {
-        // pg_stat_wal's sync time includes the delay (track_wal_io_timing).
+        // The server's own sync time includes the delay (track_wal_io_timing).
         EXPECT_GE(probe::find(d, "wal.sync_time").value_or(0),
                   2.0 * probe::find(d, "wal.sync").value_or(1) * 0.999);
+    }
+}
+
+TEST(SyncDelay, NSyncsOfARealServerAreCountedAsN) {
+    check_sync_counts(support::cluster_options(), support::test_server().installation().major);
+}
+
+/// The same in every major of the release cache (11-18 are published; tests never download).
+TEST(SyncDelay, FetchedReleases) {
+    std::set<int> done = {support::test_server().installation().major};
+    for (const server::Installation& inst : server::list_installations()) {
+        if (inst.origin != "cache" || !done.insert(inst.major).second) {
+            continue;
+        }
+        server::ClusterOptions o;
+        o.bin_dir = inst.bin_dir;
+        check_sync_counts(std::move(o), inst.major);
+    }
+    if (done.size() == 1) {
+        GTEST_SKIP() << "no release of another major version in " << server::release_cache_dir()
+                     << " (pglab server fetch 17)";
     }
 }
 
