@@ -22,8 +22,8 @@ configure:
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# Release binaries of PostgreSQL 12 and 18 in pglab's cache (once per machine), for the tests of
-# the version matrix and of the probes on other majors.
+# Release binaries of PostgreSQL 12, 16, 17 and 18 in pglab's cache (once per machine), for the
+# tests of the version matrix and of the probes on other majors (pg_stat_io 16+, WAL I/O in 18).
 releases: pglab
 	scripts/fetch-releases $(BUILD_DIR)/pglab
 

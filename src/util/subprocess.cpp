@@ -30,7 +30,7 @@ constexpr int k_exec_failed_code = 127;
 constexpr std::chrono::milliseconds k_drain_after_kill{2000};
 
 /// What the child reports through its close-on-exec pipe when it cannot exec.
-enum class ChildStage : int { open_output, change_dir, switch_user, exec };
+enum class ChildStage : int { open_output, join_cgroup, change_dir, switch_user, exec };
 
 struct ChildFailure {
     ChildStage stage;
@@ -178,6 +178,15 @@ struct ChildFds {
     // Descriptors the parent left inheritable (a test's pipe, a listening socket) must not leak
     // into a server, where they would keep a pipe open for as long as it runs.
     ::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+    // Before exec, so that every process the program starts is in the cgroup too; before the
+    // user switch, which may lose the right to write there. "0" is the writer itself.
+    if (!o.cgroup_procs_path.empty()) {
+        const int fd = ::open(o.cgroup_procs_path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || ::write(fd, "0\n", 2) != 2) {
+            child_fail(report_fd, ChildStage::join_cgroup);
+        }
+        ::close(fd);
+    }
     if (o.run_as) {
         if (::setgroups(0, nullptr) != 0 || ::setgid(o.run_as->gid) != 0
             || ::setuid(o.run_as->uid) != 0) {
@@ -204,6 +213,9 @@ std::string failure_message(const SpawnOptions& o, const ChildFailure& f) {
     switch (f.stage) {
     case ChildStage::open_output:
         return fmt::format("could not open \"{}\": {}", o.output_path, reason);
+    case ChildStage::join_cgroup:
+        return fmt::format("could not move \"{}\" into the cgroup of \"{}\": {}", o.argv[0],
+                           o.cgroup_procs_path, reason);
     case ChildStage::change_dir:
         return fmt::format("could not change directory to \"{}\": {}", o.working_dir, reason);
     case ChildStage::switch_user:

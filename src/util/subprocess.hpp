@@ -53,6 +53,9 @@ struct SpawnOptions {
     /// Signal the child receives when the parent *thread* that spawned it ends (0: none). A
     /// backstop against orphans when the parent is killed with SIGKILL (prctl PR_SET_PDEATHSIG).
     int parent_death_signal = 0;
+    /// A cgroup's `cgroup.procs` file (v1 or v2): the child moves itself there before the user
+    /// switch and exec, so that everything it starts is in that cgroup. Empty: stays where it is.
+    std::string cgroup_procs_path;
     /// run_process only: kill the child (SIGKILL, its group when it has its own) after this long.
     std::optional<std::chrono::milliseconds> timeout;
 };

@@ -22,17 +22,6 @@ namespace probe = pglab::lab::probe;
 namespace server = pglab::lab::server;
 using namespace std::chrono_literals;
 
-pglab::pg::Connection connect(const server::ThrowawayCluster& c) {
-    pglab::pg::ConnParams params;
-    params.host = c.socket_dir().string();
-    params.port = std::to_string(c.port());
-    params.user = c.user();
-    params.dbname = "postgres";
-    auto conn = pglab::pg::Connection::connect(params);
-    EXPECT_TRUE(conn) << (conn ? "" : conn.error().message);
-    return conn ? std::move(*conn) : pglab::pg::Connection();
-}
-
 double value(const probe::Deltas& d, const std::string& name) {
     const std::optional<double> v = probe::find(d, name);
     EXPECT_TRUE(v) << name << " missing";
@@ -61,7 +50,7 @@ probe::Deltas wait_for(pglab::pg::Connection& conn, const probe::ProbeContext& c
 void check_probes(const server::ThrowawayCluster& cluster) {
     SCOPED_TRACE("PostgreSQL " + cluster.installation().version);
     const int major = cluster.installation().major;
-    pglab::pg::Connection conn = connect(cluster);
+    pglab::pg::Connection conn = support::connect(cluster);
     ASSERT_TRUE(conn.valid());
     probe::ProbeContext ctx;
     ctx.postmaster_pid = cluster.server_pid();
@@ -87,6 +76,18 @@ void check_probes(const server::ThrowawayCluster& cluster) {
     EXPECT_EQ(before->find("wal.fpi") != nullptr, major >= 14);
     EXPECT_EQ(before->find("backend.buffers_written") != nullptr, major < 17);
     EXPECT_EQ(before->find("checkpointer.num_done") != nullptr, major >= 18);
+    // WAL writes and syncs: pg_stat_wal 14-17, pg_stat_io's WAL rows from 18.
+    for (const char* wal : {"wal.write", "wal.sync", "wal.write_time", "wal.sync_time"}) {
+        EXPECT_EQ(before->find(wal) != nullptr, major >= 14) << wal;
+    }
+    // pg_stat_io 16+: totals and one name per row and operation.
+    for (const char* io :
+         {"io.writes", "io.write_time", "io.fsyncs", "io.fsync_time",
+          "io.checkpointer.relation.normal.writes", "io.checkpointer.relation.normal.fsyncs",
+          "io.client_backend.relation.vacuum.writes"}) {
+        EXPECT_EQ(before->find(io) != nullptr, major >= 16) << io;
+    }
+    EXPECT_EQ(before->find("io.walwriter.wal.normal.writes") != nullptr, major >= 18);
 
     // Without the pid, a unix-socket connection finds the postmaster itself.
     auto derived = probe::take_snapshot(conn, probe::ProbeContext{});
@@ -94,7 +95,7 @@ void check_probes(const server::ThrowawayCluster& cluster) {
     EXPECT_EQ(derived->postmaster_pid, cluster.server_pid());
 
     {
-        pglab::pg::Connection work = connect(cluster);
+        pglab::pg::Connection work = support::connect(cluster);
         ASSERT_TRUE(work.valid());
         ASSERT_TRUE(work.exec_command("CREATE TABLE probe_t AS"
                                       " SELECT g AS id, md5(g::text) AS v"
@@ -104,10 +105,14 @@ void check_probes(const server::ThrowawayCluster& cluster) {
         ASSERT_TRUE(work.exec("SELECT v FROM probe_t ORDER BY v OFFSET 49999"));
         (void)work.exec("SELECT 1/0"); // a rollback
     }                                  // disconnects: the session's statistics are sent
-    const probe::Deltas d = wait_for(conn, ctx, *before, [](const probe::Deltas& x) {
+    // The session's WAL statistics (pg_stat_wal, pg_stat_io) may arrive after its database ones.
+    const probe::Deltas d = wait_for(conn, ctx, *before, [major](const probe::Deltas& x) {
         return probe::find(x, "db.tup_updated").value_or(0) >= 25000
                && probe::find(x, "db.xact_rollback").value_or(0) >= 1
-               && probe::find(x, "db.temp_files").value_or(0) >= 1;
+               && probe::find(x, "db.temp_files").value_or(0) >= 1
+               && (major < 14
+                   || (probe::find(x, "wal.records").value_or(0) > 50000
+                       && probe::find(x, "wal.write").value_or(0) >= 1));
     });
     ASSERT_FALSE(d.empty());
     EXPECT_EQ(d.front().name, "elapsed_s");
@@ -130,15 +135,25 @@ void check_probes(const server::ThrowawayCluster& cluster) {
         // pg_stat_wal counts what the insert position moved by, give or take page headers
         // and the records of other processes.
         EXPECT_NEAR(value(d, "wal.stat_bytes"), value(d, "wal.bytes"), 0.1 * value(d, "wal.bytes"));
+        EXPECT_GE(value(d, "wal.write"), 1); // the commits wrote WAL out
+        EXPECT_GE(value(d, "wal.sync"), 0);  // fsync = off: no flush is counted
     }
 
     auto before_checkpoint = probe::take_snapshot(conn, ctx);
     ASSERT_TRUE(before_checkpoint);
     ASSERT_TRUE(conn.exec_command("CHECKPOINT"));
-    const probe::Deltas c = wait_for(conn, ctx, *before_checkpoint, [](const probe::Deltas& x) {
-        return probe::find(x, "checkpointer.num_requested").value_or(0) >= 1
-               && probe::find(x, "checkpointer.buffers_written").value_or(0) > 0;
-    });
+    const probe::Deltas c =
+        wait_for(conn, ctx, *before_checkpoint, [major](const probe::Deltas& x) {
+            return probe::find(x, "checkpointer.num_requested").value_or(0) >= 1
+                   && probe::find(x, "checkpointer.buffers_written").value_or(0) > 0
+                   && (major < 16
+                       || probe::find(x, "io.checkpointer.relation.normal.writes").value_or(0) > 0);
+        });
+    if (major >= 16) {
+        // The checkpoint's writes, in pg_stat_io too.
+        EXPECT_GT(value(c, "io.checkpointer.relation.normal.writes"), 0);
+        EXPECT_GE(value(c, "io.writes"), value(c, "io.checkpointer.relation.normal.writes"));
+    }
     EXPECT_GE(value(c, "checkpointer.num_requested"), 1);
     EXPECT_GT(value(c, "checkpointer.buffers_written"), 0);
     EXPECT_GT(value(c, "wal.bytes"), 0); // the checkpoint record
@@ -150,7 +165,7 @@ TEST(ProbeTest, TestServer) {
 }
 
 TEST(ProbeTest, ReadOnlyStepWritesNoWal) {
-    pglab::pg::Connection conn = connect(support::test_server());
+    pglab::pg::Connection conn = support::connect(support::test_server());
     ASSERT_TRUE(conn.valid());
     // Another process (autovacuum after the previous test's DROP TABLE, the checkpointer) may
     // write a record, even a full-page image, in between: the quietest of five tries counts.

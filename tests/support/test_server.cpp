@@ -77,4 +77,15 @@ std::string bench_sessions_active(int n) {
                        n);
 }
 
+pglab::pg::Connection connect(const server::ThrowawayCluster& cluster) {
+    pglab::pg::ConnParams params;
+    params.host = cluster.socket_dir().string();
+    params.port = std::to_string(cluster.port());
+    params.user = cluster.user();
+    params.dbname = "postgres";
+    auto conn = pglab::pg::Connection::connect(params);
+    EXPECT_TRUE(conn) << (conn ? "" : conn.error().message);
+    return conn ? std::move(*conn) : pglab::pg::Connection();
+}
+
 } // namespace support

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lab/server/throwaway_cluster.hpp"
+#include "pg/connection.hpp"
 #include "support/run_command.hpp"
 #include "support/wait.hpp"
 
@@ -42,5 +43,9 @@ bool wait_for_sql(const pglab::lab::server::ThrowawayCluster& cluster, const std
 /// The condition that `n` sessions of pgbench or pglab bench (application_name "pgbench") have
 /// each run a statement.
 std::string bench_sessions_active(int n);
+
+/// A connection to `cluster`'s database postgres as its superuser; a failure is a test failure
+/// and gives a connection that is not valid().
+pglab::pg::Connection connect(const pglab::lab::server::ThrowawayCluster& cluster);
 
 } // namespace support

@@ -37,6 +37,26 @@ constexpr Column k_wal_columns[] = {
     {"pg_stat_wal", "wal_fpi", "wal.fpi", "count"},
     {"pg_stat_wal", "wal_bytes", "wal.stat_bytes", "bytes"},
     {"pg_stat_wal", "wal_buffers_full", "wal.buffers_full", "count"},
+    {"pg_stat_wal", "wal_write", "wal.write", "count"},
+    {"pg_stat_wal", "wal_sync", "wal.sync", "count"},
+    {"pg_stat_wal", "wal_write_time", "wal.write_time", "ms"},
+    {"pg_stat_wal", "wal_sync_time", "wal.sync_time", "ms"},
+};
+
+/// pg_stat_io's operations the io.* probes read (16+), and the wal.* name each becomes for the
+/// rows of object 'wal' (18+, where pg_stat_wal lost wal_write, wal_sync and their times).
+struct IoOperation {
+    const char* column;
+    const char* name;
+    const char* unit;
+    const char* wal_name;
+};
+
+constexpr IoOperation k_io_operations[] = {
+    {"writes", "writes", "count", "wal.write"},
+    {"write_time", "write_time", "ms", "wal.write_time"},
+    {"fsyncs", "fsyncs", "count", "wal.sync"},
+    {"fsync_time", "fsync_time", "ms", "wal.sync_time"},
 };
 
 constexpr Column k_database_columns[] = {
@@ -90,7 +110,8 @@ Result<ColumnSet> existing_columns(pg::Connection& conn) {
                                " JOIN pg_catalog.pg_class c ON c.oid = a.attrelid"
                                " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
                                " WHERE n.nspname = 'pg_catalog' AND c.relname IN ('pg_stat_wal',"
-                               " 'pg_stat_database', 'pg_stat_bgwriter', 'pg_stat_checkpointer')"
+                               " 'pg_stat_database', 'pg_stat_bgwriter', 'pg_stat_checkpointer',"
+                               " 'pg_stat_io')"
                                " AND a.attnum > 0 AND NOT a.attisdropped"));
     ColumnSet columns;
     for (int row = 0; row < r.ntuples(); ++row) {
@@ -158,6 +179,72 @@ Status read_columns(pg::Connection& conn, const ColumnSet& existing, const Colum
             }
         }
     }
+    return {};
+}
+
+/// "client backend" -> "client_backend": a name part of a sample.
+std::string name_part(std::string text) {
+    std::replace(text.begin(), text.end(), ' ', '_');
+    return text;
+}
+
+/// pg_stat_io (16+): writes, fsyncs and their times in total (io.writes...), by backend type,
+/// object and context (io.<backend_type>.<object>.<context>.writes...: only the combinations
+/// where the operation exists, NULL elsewhere), and, where pg_stat_wal has no wal_write (18+),
+/// wal.write, wal.sync and their times from the rows of object 'wal'.
+Status read_io(pg::Connection& conn, const ColumnSet& existing, Snapshot& snapshot) {
+    std::vector<const IoOperation*> present;
+    std::string select = "backend_type, object, context";
+    for (const IoOperation& op : k_io_operations) {
+        if (existing.count({"pg_stat_io", op.column}) > 0) {
+            present.push_back(&op);
+            select += fmt::format(", {}::float8", op.column);
+        }
+    }
+    if (present.empty()) {
+        snapshot.notes.emplace_back("pg_stat_io: not on this server");
+        return {};
+    }
+    Result<pg::QueryResult> r = exec_guarded(
+        conn, fmt::format("SELECT {} FROM pg_catalog.pg_stat_io ORDER BY 1, 2, 3", select));
+    if (!r) {
+        if (conn.connection_bad()) {
+            return make_error(r.error());
+        }
+        snapshot.notes.push_back(fmt::format("pg_stat_io: {}", first_line(r.error().message)));
+        return {};
+    }
+    const bool wal_from_io = existing.count({"pg_stat_wal", "wal_write"}) == 0;
+    std::vector<double> totals(present.size(), 0.0);
+    std::vector<double> wal(present.size(), 0.0);
+    std::vector<Sample> rows;
+    for (int row = 0; row < r->ntuples(); ++row) {
+        const std::string prefix =
+            fmt::format("io.{}.{}.{}.", name_part(r->value(row, 0)), name_part(r->value(row, 1)),
+                        name_part(r->value(row, 2)));
+        const bool is_wal = std::string_view(r->value(row, 1)) == "wal";
+        for (size_t i = 0; i < present.size(); ++i) {
+            const int col = static_cast<int>(i) + 3;
+            if (r->is_null(row, col)) {
+                continue;
+            }
+            const double v = std::strtod(r->value(row, col), nullptr);
+            totals[i] += v;
+            wal[i] += is_wal ? v : 0.0;
+            rows.push_back(Sample{prefix + present[i]->name, v, present[i]->unit, Kind::counter});
+        }
+    }
+    if (wal_from_io) {
+        for (size_t i = 0; i < present.size(); ++i) {
+            snapshot.samples.push_back(
+                Sample{present[i]->wal_name, wal[i], present[i]->unit, Kind::counter});
+        }
+    }
+    for (size_t i = 0; i < present.size(); ++i) {
+        snapshot.samples.push_back(Sample{std::string("io.") + present[i]->name, totals[i],
+                                          present[i]->unit, Kind::counter});
+    }
+    snapshot.samples.insert(snapshot.samples.end(), rows.begin(), rows.end());
     return {};
 }
 
@@ -242,6 +329,7 @@ Status read_all(pg::Connection& conn, const ProbeContext& context, Snapshot& sna
                            std::end(k_database_columns), snapshot));
     PGLAB_TRY(read_columns(conn, existing, std::begin(k_background_columns),
                            std::end(k_background_columns), snapshot));
+    PGLAB_TRY(read_io(conn, existing, snapshot));
     snapshot.postmaster_pid =
         context.postmaster_pid > 0 ? context.postmaster_pid : local_postmaster_pid(conn, context);
     return {};
@@ -296,6 +384,7 @@ Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context
         snapshot.postmaster_pid = 0;
         snapshot.notes.emplace_back("server.cpu_*: the postmaster's /proc entry is not readable");
     }
+    read_emulation(context, snapshot);
     const CpuTimes client = client_cpu_times();
     snapshot.samples.push_back(Sample{"client.cpu_user_s", client.user_s, "s"});
     snapshot.samples.push_back(Sample{"client.cpu_system_s", client.system_s, "s"});

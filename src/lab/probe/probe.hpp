@@ -31,6 +31,13 @@ struct ProbeContext {
     /// allowed (not a superuser). Empty: only pg_ls_waldir().
     std::filesystem::path data_dir;
 
+    /// The counters file of the sync-delay preload library the server runs with, for the sync.*
+    /// probes. Empty: no sync.* values.
+    std::filesystem::path sync_counts_file;
+
+    /// The server's memory cgroup directory (v1 or v2), for server.memory_*. Empty: none.
+    std::filesystem::path memory_cgroup_dir;
+
     /// Where /proc is (tests point it at a fixture directory).
     std::filesystem::path proc_root = "/proc";
 };
@@ -114,6 +121,24 @@ std::optional<CpuTimes> server_cpu_times(pid_t postmaster_pid,
 
 /// This process's CPU seconds (getrusage RUSAGE_SELF: every thread).
 CpuTimes client_cpu_times();
+
+/// What the sync-delay library counted (preload/sync_counts.h), summed over the server's
+/// processes: calls and milliseconds slept, in total and per kind.
+struct SyncCounts {
+    double calls = 0;
+    double delayed_ms = 0;
+    double fsync = 0;
+    double fdatasync = 0;
+    double sync_file_range = 0;
+    double sync_write = 0; ///< writes on O_SYNC/O_DSYNC descriptors
+};
+
+/// Reads the library's counters file. nullopt when it is missing, short or not of this layout.
+std::optional<SyncCounts> read_sync_counts(const std::filesystem::path& file);
+
+/// Adds the sync.* samples (ProbeContext::sync_counts_file) and server.memory_* samples
+/// (ProbeContext::memory_cgroup_dir) that the context allows; notes for the ones it cannot read.
+void read_emulation(const ProbeContext& context, Snapshot& snapshot);
 
 /// Parses an LSN "16/B374D848" into a byte position. nullopt when malformed.
 std::optional<unsigned long long> parse_lsn(std::string_view text);

@@ -261,6 +261,10 @@ Result<probe::Snapshot> snapshot(ServerSet& servers, const std::string& server) 
     if (st.cluster) {
         ctx.postmaster_pid = st.cluster->server_pid();
         ctx.data_dir = st.cluster->data_dir();
+        ctx.sync_counts_file = st.cluster->sync_counts_file();
+        if (st.cluster->memory_cgroup()) {
+            ctx.memory_cgroup_dir = st.cluster->memory_cgroup()->dir;
+        }
     }
     return probe::take_snapshot(*conn, ctx);
 }

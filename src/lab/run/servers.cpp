@@ -2,6 +2,8 @@
 #include "lab/run/servers.hpp"
 
 #include "lab/server/installation.hpp"
+#include "lab/server/memory_cgroup.hpp"
+#include "lab/server/sync_delay.hpp"
 #include "lab/spec/setting_names.hpp"
 #include "lab/spec/suggest.hpp"
 #include "pg/conn_params.hpp"
@@ -172,6 +174,31 @@ ServerSet::ServerSet(const spec::ExperimentSpec& spec) {
     }
 }
 
+namespace {
+
+/// What a slower or smaller machine needs (sync_delay: the preload library; memory_limit: root
+/// and a memory cgroup), refused with the file position before any server starts.
+Status check_emulation(const spec::ServerSpec& s) {
+    if (s.sync_delay_us) {
+        if (auto lib = server::find_sync_delay_library(); !lib) {
+            Error e = lib.error();
+            e.message = fmt::format("{}: server \"{}\": {}", s.pos.to_string(), s.name, e.message);
+            return make_error(e);
+        }
+    }
+    if (s.memory_limit_bytes) {
+        if (const Status st = server::MemoryCgroup::check_available(); !st) {
+            Error e = st.error();
+            e.message = fmt::format("{}: server \"{}\": {}", s.memory_limit_pos.to_string(), s.name,
+                                    e.message);
+            return make_error(e);
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 Status ServerSet::check(const spec::ExperimentSpec& spec) {
     // From the file alone, before connecting to any existing server.
     for (std::size_t i = 0; i < spec.steps.size(); ++i) {
@@ -196,6 +223,7 @@ Status ServerSet::check(const spec::ExperimentSpec& spec) {
                     "with its own conninfo"));
             }
         }
+        PGLAB_TRY(check_emulation(s));
         auto inst = installation_of(s);
         if (!inst) {
             Error e = inst.error();
@@ -400,6 +428,10 @@ Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& s
         opts.initdb_args.push_back(arg.text);
     }
     opts.server_env = s.environment;
+    if (s.sync_delay_us) {
+        opts.sync_delay = std::chrono::microseconds(*s.sync_delay_us);
+    }
+    opts.memory_limit_bytes = s.memory_limit_bytes;
     if (s.auth == spec::AuthMode::scram_sha_256) {
         PGLAB_TRY_ASSIGN(opts.password, generate_password());
     }

@@ -38,6 +38,9 @@ struct Slot {
     /// not stop its parent's servers.
     std::atomic<pid_t> owner{0};
     char dir[k_path_max] = {};
+    /// A cgroup of the server's to rmdir once the server has ended; "" = none. Its first byte
+    /// is written last, so a handler sees the whole path or none.
+    char cgroup[k_path_max] = {};
 };
 
 static_assert(std::atomic<int>::is_always_lock_free && std::atomic<pid_t>::is_always_lock_free,
@@ -191,6 +194,7 @@ Result<int> register_dir(const std::string& dir) {
         int expected = k_free;
         if (g_slots[i].state.compare_exchange_strong(expected, k_filling)) {
             std::memcpy(g_slots[i].dir, dir.c_str(), dir.size() + 1);
+            g_slots[i].cgroup[0] = '\0';
             g_slots[i].pid.store(0);
             g_slots[i].owner.store(::getpid());
             g_slots[i].state.store(k_live);
@@ -203,6 +207,20 @@ Result<int> register_dir(const std::string& dir) {
 void set_server_pid(int slot, pid_t pid) {
     if (slot >= 0 && slot < k_slots) {
         g_slots[slot].pid.store(pid);
+    }
+}
+
+void set_cgroup_dir(int slot, const std::string& dir) {
+    if (slot < 0 || slot >= k_slots || dir.size() >= k_path_max) {
+        return;
+    }
+    char* target = g_slots[slot].cgroup;
+    target[0] = '\0';
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (!dir.empty()) {
+        std::memcpy(target + 1, dir.c_str() + 1, dir.size());
+        std::atomic_signal_fence(std::memory_order_seq_cst);
+        target[0] = dir[0];
     }
 }
 
@@ -236,6 +254,9 @@ void cleanup_all() noexcept {
         int expected = k_live;
         if (slot.owner.load() == self && slot.state.compare_exchange_strong(expected, k_filling)) {
             remove_tree(slot.dir);
+            if (slot.cgroup[0] != '\0') {
+                ::rmdir(slot.cgroup); // empty now that the server has ended
+            }
             slot.state.store(k_free);
         }
     }

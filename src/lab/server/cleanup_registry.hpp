@@ -25,6 +25,10 @@ Result<int> register_dir(const std::string& dir);
 /// The postmaster pid of the cluster in `slot` (0: no server runs now).
 void set_server_pid(int slot, pid_t pid);
 
+/// A cgroup directory of the cluster in `slot` (a memory cgroup), removed (rmdir) after its
+/// server has ended; "" forgets it.
+void set_cgroup_dir(int slot, const std::string& dir);
+
 /// Forgets `slot` (its owner has stopped the server and removed the directory itself).
 void unregister(int slot);
 

@@ -5,6 +5,7 @@
 #include "lab/server/server_settings.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -51,6 +52,19 @@ struct ClusterOptions {
 
     /// Extra environment for the server process (LD_PRELOAD of a storage emulator, say).
     std::vector<std::pair<std::string, std::string>> server_env;
+
+    /// Slower syncs: the server runs with the sync-delay preload library (LD_PRELOAD), which
+    /// sleeps this long after each fsync, fdatasync, sync_file_range and O_SYNC/O_DSYNC write,
+    /// and counts them in `<base_dir>/sync-counts` (zero: counts without delay). nullopt: the
+    /// server runs as it is.
+    std::optional<std::chrono::nanoseconds> sync_delay;
+
+    /// The sync-delay library; empty: find_sync_delay_library().
+    std::filesystem::path sync_delay_library;
+
+    /// Less memory: the server runs in a memory cgroup of its own with this limit (bytes), page
+    /// cache included. Root only; the creation fails, before initdb, where impossible.
+    std::optional<std::uint64_t> memory_limit_bytes;
 
     /// Where the cluster's temporary directory is made; empty: $TMPDIR, else /tmp.
     std::filesystem::path parent_dir;

@@ -2,6 +2,7 @@
 #include "lab/server/throwaway_cluster.hpp"
 
 #include "lab/server/cleanup_registry.hpp"
+#include "lab/server/sync_delay.hpp"
 #include "util/log.hpp"
 #include "util/text_file.hpp"
 
@@ -145,6 +146,7 @@ Result<ThrowawayCluster> ThrowawayCluster::create_standby(ClusterOptions options
     c.m_options = std::move(options);
     PGLAB_TRY(c.find_installation_and_user());
     PGLAB_TRY(c.make_directories());
+    PGLAB_TRY(c.prepare_emulation());
     PGLAB_TRY(c.run_basebackup(primary));
     PGLAB_TRY_ASSIGN(c.m_port, free_port());
     // The copy's postgresql.conf includes pglab.conf already: rewrite it with the primary's
@@ -195,6 +197,7 @@ Result<ThrowawayCluster> ThrowawayCluster::create(ClusterOptions options) {
     PGLAB_TRY(c.find_installation_and_user());
     remove_stale_clusters(c.m_options.parent_dir);
     PGLAB_TRY(c.make_directories());
+    PGLAB_TRY(c.prepare_emulation());
     PGLAB_TRY(c.run_initdb());
     PGLAB_TRY_ASSIGN(c.m_port, free_port());
     set_setting(c.m_settings, "listen_addresses", "");
@@ -382,9 +385,54 @@ Status ThrowawayCluster::start_server() {
     if (m_options.stop_with_parent == StopWithParent::yes) {
         o.parent_death_signal = SIGQUIT;
     }
+    if (!m_sync_library.empty()) {
+        std::string ld_preload;
+        for (const auto& [name, value] : o.env) {
+            ld_preload = name == "LD_PRELOAD" ? value : ld_preload;
+        }
+        std::erase_if(o.env, [](const auto& kv) { return kv.first == "LD_PRELOAD"; });
+        for (auto& kv : sync_delay_environment(m_sync_library, m_sync_counts_file,
+                                               *m_options.sync_delay, ld_preload)) {
+            o.env.push_back(std::move(kv));
+        }
+    }
+    if (m_memory_cgroup) {
+        o.cgroup_procs_path = m_memory_cgroup->procs_file().string();
+    }
     PGLAB_TRY_ASSIGN(m_server, util::ChildProcess::start(o));
     cleanup::set_server_pid(m_slot, m_server.pid());
-    return wait_until_ready();
+    PGLAB_TRY(wait_until_ready());
+    if (!m_sync_library.empty() && !has_library_mapped(m_server.pid(), m_sync_library)) {
+        const std::string log = log_tail();
+        (void)stop_server();
+        return make_error(
+            Error(fmt::format("sync_delay: the server runs without the preload library \"{}\"",
+                              m_sync_library.string()))
+                .with_detail(log)
+                .with_hint("the server's user must be able to read the library and every "
+                           "directory above it"));
+    }
+    return {};
+}
+
+Status ThrowawayCluster::prepare_emulation() {
+    if (m_options.sync_delay) {
+        if (m_options.sync_delay_library.empty()) {
+            PGLAB_TRY_ASSIGN(m_sync_library, find_sync_delay_library());
+        } else {
+            m_sync_library = m_options.sync_delay_library;
+        }
+        m_sync_counts_file = m_base_dir / "sync-counts";
+        PGLAB_TRY(create_sync_counts_file(m_sync_counts_file, *m_options.sync_delay));
+        PGLAB_TRY(chown_to(m_sync_counts_file, m_run_as));
+    }
+    if (m_options.memory_limit_bytes) {
+        PGLAB_TRY_ASSIGN(m_memory_cgroup, MemoryCgroup::create(m_base_dir.filename().string(),
+                                                               *m_options.memory_limit_bytes));
+        // A fatal signal stops the server and removes the directory: the cgroup too.
+        cleanup::set_cgroup_dir(m_slot, m_memory_cgroup->dir.string());
+    }
+    return {};
 }
 
 Status ThrowawayCluster::wait_until_ready() {
@@ -469,6 +517,12 @@ Status ThrowawayCluster::remove() {
         return {};
     }
     Status stopped = stop_server();
+    if (m_memory_cgroup) {
+        if (const Status s = m_memory_cgroup->remove(); !s && stopped) {
+            stopped = s;
+        }
+        m_memory_cgroup.reset();
+    }
     std::error_code ec;
     fs::remove_all(m_base_dir, ec);
     if (ec) {
@@ -487,8 +541,10 @@ ThrowawayCluster::ThrowawayCluster(ThrowawayCluster&& other) noexcept
       m_settings(std::move(other.m_settings)), m_run_as(std::move(other.m_run_as)),
       m_base_dir(std::move(other.m_base_dir)), m_data_dir(std::move(other.m_data_dir)),
       m_socket_dir(std::move(other.m_socket_dir)), m_log_path(std::move(other.m_log_path)),
-      m_port(other.m_port), m_slot(std::exchange(other.m_slot, -1)),
-      m_server(std::move(other.m_server)) {}
+      m_port(other.m_port), m_sync_library(std::move(other.m_sync_library)),
+      m_sync_counts_file(std::move(other.m_sync_counts_file)),
+      m_memory_cgroup(std::exchange(other.m_memory_cgroup, std::nullopt)),
+      m_slot(std::exchange(other.m_slot, -1)), m_server(std::move(other.m_server)) {}
 
 ThrowawayCluster& ThrowawayCluster::operator=(ThrowawayCluster&& other) noexcept {
     if (this != &other) {
@@ -502,6 +558,9 @@ ThrowawayCluster& ThrowawayCluster::operator=(ThrowawayCluster&& other) noexcept
         m_socket_dir = std::move(other.m_socket_dir);
         m_log_path = std::move(other.m_log_path);
         m_port = other.m_port;
+        m_sync_library = std::move(other.m_sync_library);
+        m_sync_counts_file = std::move(other.m_sync_counts_file);
+        m_memory_cgroup = std::exchange(other.m_memory_cgroup, std::nullopt);
         m_slot = std::exchange(other.m_slot, -1);
         m_server = std::move(other.m_server);
     }

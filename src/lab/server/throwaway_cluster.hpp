@@ -5,6 +5,7 @@
 
 #include "lab/server/cluster_options.hpp"
 #include "lab/server/installation.hpp"
+#include "lab/server/memory_cgroup.hpp"
 #include "util/result.hpp"
 #include "util/subprocess.hpp"
 
@@ -77,6 +78,12 @@ public:
     std::vector<std::pair<std::string, std::string>>
     client_env(const std::string& dbname = "postgres") const;
 
+    /// The sync-delay counters file (ClusterOptions::sync_delay); empty without it.
+    const std::filesystem::path& sync_counts_file() const { return m_sync_counts_file; }
+
+    /// The server's memory cgroup (ClusterOptions::memory_limit_bytes); nullopt without it.
+    const std::optional<MemoryCgroup>& memory_cgroup() const { return m_memory_cgroup; }
+
     /// The postmaster's pid; 0 when the server is stopped.
     pid_t server_pid() const { return m_server.pid(); }
 
@@ -123,6 +130,7 @@ private:
     ThrowawayCluster() = default;
 
     Status make_directories();
+    Status prepare_emulation();
     Status run_initdb();
     std::filesystem::path initdb_cache_entry() const;
     bool copy_from_initdb_cache(const std::filesystem::path& entry);
@@ -143,6 +151,9 @@ private:
     std::filesystem::path m_socket_dir;
     std::filesystem::path m_log_path;
     int m_port = 0;
+    std::filesystem::path m_sync_library;     ///< the preload library; empty without sync_delay
+    std::filesystem::path m_sync_counts_file; ///< its counters; empty without sync_delay
+    std::optional<MemoryCgroup> m_memory_cgroup;
     int m_slot = -1; ///< cleanup registry slot; -1 when nothing to clean up
     util::ChildProcess m_server;
 };

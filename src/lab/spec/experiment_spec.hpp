@@ -53,7 +53,13 @@ struct ServerSpec {
     AuthMode auth = AuthMode::trust;
     bool tcp = false;                                             ///< also listen on 127.0.0.1
     std::vector<std::pair<std::string, std::string>> environment; ///< extra server environment
-    std::string standby_of; ///< a replica of this server; "" = a primary
+    /// Slower syncs (microseconds; 0 counts syncs without delaying them): the server runs with
+    /// pglab's sync-delay preload library. nullopt: as it is.
+    std::optional<std::int64_t> sync_delay_us;
+    /// The server's own memory cgroup with this limit (bytes). nullopt: none.
+    std::optional<std::uint64_t> memory_limit_bytes;
+    SourcePos memory_limit_pos; ///< of the value, for the "impossible here" error
+    std::string standby_of;     ///< a replica of this server; "" = a primary
     SourcePos standby_of_pos;
 
     bool is_existing() const { return !conninfo.empty(); }

@@ -1,4 +1,5 @@
 // lab/spec: the `[servers]`, `[sessions]` and `[scripts]` sections of an experiment file.
+#include "lab/spec/duration.hpp"
 #include "lab/spec/parse_parts.hpp"
 #include "lab/spec/toml_reader.hpp"
 
@@ -91,6 +92,57 @@ void read_environment(const toml::node* node, TableReader& r, ParseContext& ctx,
     }
 }
 
+/// `sync_delay`: a duration ("2ms", "500us", a number of seconds), at most one second.
+void read_sync_delay(TableReader& r, ParseContext& ctx, ServerSpec& s) {
+    const toml::node* n = r.get("sync_delay");
+    if (n == nullptr) {
+        return;
+    }
+    constexpr std::int64_t k_max_us = 1'000'000;
+    std::optional<std::int64_t> us;
+    if (const auto* str = n->as_string()) {
+        us = parse_duration_us(str->get());
+    } else if (const auto* i = n->as_integer()) {
+        us = i->get() >= 0 && i->get() <= 1 ? std::optional<std::int64_t>(i->get() * k_max_us)
+                                            : std::nullopt;
+    }
+    if (!us || *us > k_max_us) {
+        ctx.diag.add(r.value_pos(*n),
+                     "invalid \"sync_delay\" in " + r.where()
+                         + ": a duration of at most 1s is expected",
+                     "write the time each sync takes longer: sync_delay = \"2ms\" (units us, ms, "
+                     "s; \"0ms\" counts syncs without slowing them)");
+        return;
+    }
+    s.sync_delay_us = us;
+}
+
+/// `memory_limit`: bytes, a number or "512MB" (kB, MB, GB, TB as PostgreSQL), at least 16MB.
+void read_memory_limit(TableReader& r, ParseContext& ctx, ServerSpec& s) {
+    const toml::node* n = r.get("memory_limit");
+    if (n == nullptr) {
+        return;
+    }
+    constexpr std::uint64_t k_min_bytes = 16ULL << 20;
+    std::optional<std::uint64_t> bytes;
+    if (const auto* str = n->as_string()) {
+        bytes = parse_size_bytes(str->get());
+    } else if (const auto* i = n->as_integer()) {
+        bytes = i->get() >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(i->get()))
+                              : std::nullopt;
+    }
+    if (!bytes || *bytes < k_min_bytes) {
+        ctx.diag.add(r.value_pos(*n),
+                     "invalid \"memory_limit\" in " + r.where()
+                         + ": a size of at least 16MB is expected",
+                     "write the server's memory limit, page cache included: memory_limit = "
+                     "\"512MB\" (units kB, MB, GB, TB, or a number of bytes)");
+        return;
+    }
+    s.memory_limit_bytes = bytes;
+    s.memory_limit_pos = r.value_pos(*n);
+}
+
 ServerSpec read_server(const std::string& name, const toml::table& t, ParseContext& ctx) {
     TableReader r(t, "[servers." + name + "]", ctx.file, ctx.diag);
     ServerSpec s;
@@ -135,8 +187,8 @@ ServerSpec read_server(const std::string& name, const toml::table& t, ParseConte
                              + "\", or remove \"conninfo\" to let pglab create the server");
         }
     };
-    for (const char* key :
-         {"version", "bin_dir", "initdb", "data_dir", "auth", "tcp", "environment", "standby_of"}) {
+    for (const char* key : {"version", "bin_dir", "initdb", "data_dir", "auth", "tcp",
+                            "environment", "standby_of", "sync_delay", "memory_limit"}) {
         mark_existing_conflict(key);
     }
     read_settings(r.get("settings"), r, ctx, s);
@@ -153,6 +205,8 @@ ServerSpec read_server(const std::string& name, const toml::table& t, ParseConte
         s.tcp = *tcp;
     }
     read_environment(r.get("environment"), r, ctx, s);
+    read_sync_delay(r, ctx, s);
+    read_memory_limit(r, ctx, s);
     if (auto standby = r.string("standby_of", "standby_of = \"primary\"")) {
         s.standby_of = *standby;
         s.standby_of_pos = r.value_pos(*t.get("standby_of"));

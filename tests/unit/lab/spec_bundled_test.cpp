@@ -31,9 +31,18 @@ TEST(SpecBundledTest, StudyShapes) {
     ASSERT_TRUE(s3b) << s3b.error().message;
     auto p = plan::build_plan(*s3b, 1);
     ASSERT_TRUE(p);
-    // 2 servers x 2 ring sizes x (3 indexed cases + 1 without index)
-    EXPECT_EQ(p->cells.size(), 16u);
-    EXPECT_EQ(p->runs.size(), 48u);
+    // 2 versions x 3 sync delays x 2 ring sizes x (3 indexed cases + 1 without index)
+    EXPECT_EQ(p->cells.size(), 48u);
+    EXPECT_EQ(p->runs.size(), 144u);
+    for (const auto& server : s3b->servers) {
+        EXPECT_TRUE(server.sync_delay_us) << server.name; // every VACUUM's syncs are counted
+    }
+    auto s2 = spec::parse_experiment_file(PGLAB_SOURCE_DIR
+                                          "/experiments/s2-shared-buffers-memory-limit.toml");
+    ASSERT_TRUE(s2) << s2.error().message;
+    ASSERT_EQ(s2->servers.size(), 1u);
+    // The data (scale 400, about 6 GB) are about four times the limit.
+    EXPECT_EQ(s2->servers[0].memory_limit_bytes, 1536ULL << 20);
     auto s5 = spec::parse_experiment_file(PGLAB_SOURCE_DIR "/experiments/s5-sync-methods.toml");
     ASSERT_TRUE(s5) << s5.error().message;
     EXPECT_EQ(plan::build_plan(*s5, 1)->cells.size(), 5u);

@@ -106,6 +106,29 @@ conninfo = "host=db1 dbname=bench"
     EXPECT_EQ(s.default_server, "pg16");
 }
 
+TEST(SpecParseTest, EmulationKeysOfServers) {
+    const ExperimentSpec s = parse_ok(R"toml(
+server = "slow"
+[servers.slow]
+sync_delay = "2ms"
+memory_limit = "512MB"
+[servers.fine]
+sync_delay = "500us"
+memory_limit = 67108864
+[servers.counted]
+sync_delay = "0ms"
+[servers.plain]
+)toml" + std::string(k_bench_step));
+    EXPECT_EQ(s.find_server("slow")->sync_delay_us, 2000);
+    EXPECT_EQ(s.find_server("slow")->memory_limit_bytes, 512ULL << 20);
+    EXPECT_EQ(s.find_server("slow")->memory_limit_pos.line, 5);
+    EXPECT_EQ(s.find_server("fine")->sync_delay_us, 500);
+    EXPECT_EQ(s.find_server("fine")->memory_limit_bytes, 64ULL << 20);
+    EXPECT_EQ(s.find_server("counted")->sync_delay_us, 0);
+    EXPECT_FALSE(s.find_server("plain")->sync_delay_us);
+    EXPECT_FALSE(s.find_server("plain")->memory_limit_bytes);
+}
+
 TEST(SpecParseTest, OnlyPrimaryIsTheDefaultServer) {
     const ExperimentSpec s = parse_ok(R"toml(
 [servers.primary]

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -218,9 +219,11 @@ struct Holder {
     pid_t pid = 0;
     fs::path base;
     pid_t server = 0;
+    fs::path cgroup; ///< with a memory limit
 };
 
-Holder start_holder(const fs::path& parent) {
+Holder start_holder(const fs::path& parent,
+                    std::optional<std::uint64_t> memory_limit = std::nullopt) {
     int fds[2];
     EXPECT_EQ(::pipe2(fds, O_CLOEXEC), 0);
     Holder h;
@@ -229,11 +232,14 @@ Holder start_holder(const fs::path& parent) {
         ::close(fds[0]);
         ClusterOptions o;
         o.parent_dir = parent;
+        o.memory_limit_bytes = memory_limit;
         auto c = ThrowawayCluster::create(o);
         if (!c) {
             ::_exit(3);
         }
-        const std::string msg = c->base_dir().string() + "\n" + std::to_string(c->server_pid());
+        const std::string msg =
+            c->base_dir().string() + "\n" + std::to_string(c->server_pid()) + "\n"
+            + (c->memory_cgroup() ? c->memory_cgroup()->dir.string() : std::string());
         (void)!::write(fds[1], msg.data(), msg.size());
         ::close(fds[1]);
         for (;;) {
@@ -248,9 +254,11 @@ Holder start_holder(const fs::path& parent) {
     }
     ::close(fds[0]);
     const size_t nl = msg.find('\n');
-    if (nl != std::string::npos) {
+    const size_t nl2 = nl == std::string::npos ? nl : msg.find('\n', nl + 1);
+    if (nl2 != std::string::npos) {
         h.base = msg.substr(0, nl);
-        h.server = std::stoi(msg.substr(nl + 1));
+        h.server = std::stoi(msg.substr(nl + 1, nl2 - nl - 1));
+        h.cgroup = msg.substr(nl2 + 1);
     }
     return h;
 }
@@ -279,6 +287,24 @@ INSTANTIATE_TEST_SUITE_P(Signals, SignalTest, ::testing::Values(SIGINT, SIGTERM,
                          [](const auto& param_info) {
                              return std::string(sigabbrev_np(param_info.param));
                          });
+
+TEST(MemoryLimit, AFatalSignalToTheOwnerRemovesTheCgroupToo) {
+    SKIP_WITHOUT_POSTGRES();
+    if (const Status ok = MemoryCgroup::check_available(); !ok) {
+        GTEST_SKIP() << ok.error().message;
+    }
+    ParentDir parent;
+    const Holder h = start_holder(parent.path(), 128ULL << 20);
+    ASSERT_GT(h.server, 0) << "holder could not start a cluster";
+    ASSERT_FALSE(h.cgroup.empty());
+    EXPECT_TRUE(fs::exists(h.cgroup));
+    ::kill(h.pid, SIGTERM);
+    int status = 0;
+    ASSERT_EQ(::waitpid(h.pid, &status, 0), h.pid);
+    EXPECT_TRUE(pid_gone(h.server));
+    EXPECT_FALSE(fs::exists(h.base));
+    EXPECT_FALSE(fs::exists(h.cgroup));
+}
 
 TEST(ThrowawayClusterTest, SigkilledOwnerLeavesNoServerAndTheNextRunSweeps) {
     SKIP_WITHOUT_POSTGRES();
