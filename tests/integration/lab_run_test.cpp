@@ -98,9 +98,10 @@ void check_line(const nlohmann::json& l) {
     const auto& vacuum = steps[2];
     EXPECT_EQ(vacuum["key"], "vacuum");
     EXPECT_EQ(vacuum["status"], "ok") << vacuum.dump();
-    // The server's closing timestamp is taken just after the client has the statement's
-    // result, so the server time may exceed the client time by a fraction of a millisecond.
-    EXPECT_GE(vacuum["client_ms"].get<double>() + 1.0, vacuum["server_ms"].get<double>());
+    // Both times are measured; they are not compared: the server's closing timestamp comes
+    // after the client has the statement's result, by however long a loaded machine takes to
+    // run the next statement (more than a millisecond under a parallel test run).
+    EXPECT_GT(vacuum["client_ms"].get<double>(), 0.0);
     EXPECT_GE(vacuum["server_ms"].get<double>(), 0.0);
     const auto& explain = steps[3];
     EXPECT_EQ(explain["status"], "ok") << explain.dump();
