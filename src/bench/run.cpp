@@ -7,9 +7,9 @@
 #include "stats/progress_line.hpp"
 #include "util/cpu_affinity.hpp"
 #include "util/log.hpp"
+#include "util/stop_signal.hpp"
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <thread>
 #include <utility>
@@ -17,44 +17,6 @@
 namespace pglab::bench {
 
 namespace {
-
-void on_stop_signal(int sig) {
-    g_stop_signal.store(sig);
-}
-
-/// Installs SIGINT/SIGTERM handlers for the run and restores the previous ones after it. A
-/// signal inherited as ignored (`cmd &` in a script, nohup) stays ignored, as in pgbench.
-class StopSignals {
-public:
-    StopSignals() {
-        g_stop_signal.store(0);
-
-        struct sigaction sa {};
-
-        sa.sa_handler = on_stop_signal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESETHAND; // a second Ctrl-C ends the process at once
-        for (const auto& [sig, old] : {std::pair{SIGINT, &m_old_int}, {SIGTERM, &m_old_term}}) {
-            sigaction(sig, nullptr, old);
-            if (old->sa_handler != SIG_IGN) {
-                sigaction(sig, &sa, nullptr);
-            }
-        }
-    }
-
-    ~StopSignals() {
-        sigaction(SIGINT, &m_old_int, nullptr);
-        sigaction(SIGTERM, &m_old_term, nullptr);
-    }
-
-    StopSignals(const StopSignals&) = delete;
-    StopSignals& operator=(const StopSignals&) = delete;
-
-private:
-    struct sigaction m_old_int {};
-
-    struct sigaction m_old_term {};
-};
 
 void set_if_undefined(script::Variables& vars, const script::VariableTable& table, const char* name,
                       script::Value v) {
@@ -201,7 +163,9 @@ Result<RunResult> run(RunConfig& config) {
         }
     }
 
-    StopSignals signals;
+    // pgbench's handling: a second signal ends the process at once. Inside `pglab run` the lab's
+    // scope stays in force (the same request, its own handlers).
+    const util::StopSignals signals(util::StopSignals::Repeat::ends_process);
     // -T counts from here, before the connections are made, as pgbench's timer does: a run
     // whose clients take longer to connect than its duration runs no transaction.
     const usec_t threads_start = now_us();

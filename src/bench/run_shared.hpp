@@ -5,6 +5,7 @@
 #include "bench/run_config.hpp"
 #include "bench/time_series.hpp"
 #include "util/clock.hpp"
+#include "util/stop_signal.hpp"
 
 #include <atomic>
 #include <barrier>
@@ -38,13 +39,9 @@ struct RunShared {
     TimeSeriesCollector series; ///< per-second figures, fed once per second by each worker
 };
 
-/// The signal that stopped the run (SIGINT or SIGTERM), 0 while none did: set by the handler,
-/// polled by the workers between transactions.
-extern std::atomic<int> g_stop_signal;
-
-/// Whether a stop signal arrived.
-inline bool stop_requested() {
-    return g_stop_signal.load(std::memory_order_relaxed) != 0;
-}
+/// What stopped the run (SIGINT or SIGTERM; in the lab also a deadline), 0 while nothing did:
+/// util/stop_signal's request, polled by the workers between transactions.
+using util::g_stop_signal;
+using util::stop_requested;
 
 } // namespace pglab::bench

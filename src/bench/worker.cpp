@@ -31,8 +31,6 @@ bool timer_later(const std::pair<usec_t, int>& a, const std::pair<usec_t, int>& 
 
 } // namespace
 
-std::atomic<int> g_stop_signal{0};
-
 Worker::Worker(RunShared& shared, int index, std::vector<std::unique_ptr<Client>> clients,
                script::Prng choose, script::Prng throttle, script::Prng sample)
     : m_shared(shared), m_config(shared.config), m_index(index), m_clients(std::move(clients)),

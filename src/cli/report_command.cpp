@@ -6,6 +6,7 @@
 #include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
 #include "util/log.hpp"
+#include "util/text_file.hpp"
 
 #include <fmt/format.h>
 
@@ -102,13 +103,8 @@ Status write_output(const std::string& path, const std::string& text) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return {};
     }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-        return make_error(fmt::format("could not write \"{}\"", path));
-    }
-    return {};
+    // Whole or not at all: a full disk leaves no empty report, and the error says why.
+    return util::write_file_atomically(path, text);
 }
 
 /// Reports every problem of the results on stderr: nothing is skipped silently.

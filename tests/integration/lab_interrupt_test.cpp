@@ -1,12 +1,11 @@
 // `pglab run` interrupted by SIGINT while a step waits for a long statement: the statement is
 // cancelled, pglab ends within seconds with status 2, the runs finished before are kept and the
 // interrupted one gets no line, and no cluster is left.
+#include "support/background.hpp"
 #include "support/processes.hpp"
 #include "support/wait.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -39,27 +38,10 @@ TEST_F(LabInterrupt, SigintCancelsTheStatementAndKeepsFinishedRuns) {
     const fs::path file = write("interrupt.toml", k_experiment);
     const fs::path results = m_dir / "results";
     const fs::path err = m_dir / "stderr.txt";
-    std::string bin = support::pglab_binary();
-    std::vector<std::string> args = {bin, "run", file.string(), "--results", results.string()};
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
-    }
-    argv.push_back(nullptr);
-    std::vector<std::string> env_store = {"TMPDIR=" + m_tmp.string(), "PATH=/usr/bin:/bin",
-                                          "LC_ALL=C"};
-    std::vector<char*> envp;
-    for (auto& e : env_store) {
-        envp.push_back(e.data());
-    }
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid = 0;
-    ASSERT_EQ(posix_spawn(&pid, bin.c_str(), &fa, nullptr, argv.data(), envp.data()), 0);
-    posix_spawn_file_actions_destroy(&fa);
+    support::Background pglab(
+        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, m_tmp, err);
+    ASSERT_GT(pglab.pid(), 0);
+    const pid_t pid = pglab.pid();
 
     // SIGINT once run 1 is in its sleep.
     const bool sleeping = support::wait_until([&] {
@@ -71,13 +53,8 @@ TEST_F(LabInterrupt, SigintCancelsTheStatementAndKeepsFinishedRuns) {
     EXPECT_TRUE(sleeping) << "run 1 never reached its pg_sleep";
     ASSERT_EQ(::kill(pid, SIGINT), 0);
     // The statement has most of 600 s to go: ending before that is the cancel obeyed.
-    int status = 0;
-    const bool ended = support::wait_until([&] { return ::waitpid(pid, &status, WNOHANG) == pid; });
-    if (!ended) {
-        ::kill(pid, SIGKILL);
-        ::waitpid(pid, &status, 0);
-        FAIL() << "pglab run did not end after SIGINT";
-    }
+    const int status = pglab.wait();
+    ASSERT_NE(status, -1) << "pglab run did not end after SIGINT";
     const std::string err_text = read_file(err);
     ASSERT_TRUE(WIFEXITED(status)) << err_text;
     EXPECT_EQ(WEXITSTATUS(status), 2) << err_text;

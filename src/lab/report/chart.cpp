@@ -3,6 +3,7 @@
 #include "lab/report/chart.hpp"
 
 #include "util/subprocess.hpp"
+#include "util/text_file.hpp"
 
 #include <fmt/format.h>
 
@@ -37,13 +38,7 @@ std::string number(double v) {
 }
 
 Status write_file(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-        return make_error(fmt::format("could not write \"{}\"", path.string()));
-    }
-    return {};
+    return util::write_file_atomically(path, text);
 }
 
 void replace_all(std::string& text, std::string_view from, std::string_view to) {

@@ -1,12 +1,13 @@
 // Tolerant reader of results directories: a report of what is there beats no report.
 #include "lab/report/results.hpp"
 
+#include "lab/store/results_store.hpp"
+#include "lab/store/run_record.hpp"
 #include "util/text_file.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <sstream>
 
 namespace pglab::lab::report {
 
@@ -76,32 +77,25 @@ void read_plan(ResultsDir& r) {
     r.plan = std::move(plan);
 }
 
+/// results.jsonl through the store's reader (the same torn-line rule as --resume) and its typed
+/// records; a line that cannot be used is skipped with a problem saying why.
 void read_runs(ResultsDir& r) {
     const auto text = util::read_text_file(r.dir / "results.jsonl");
     if (!text) {
         r.problems.emplace_back("results.jsonl is missing: no run has finished");
         return;
     }
-    std::istringstream in(*text);
-    std::string line;
-    int64_t number = 0;
-    const bool ends_with_newline = !text->empty() && text->back() == '\n';
     std::vector<int64_t> seen_runs;
-    while (std::getline(in, line)) {
-        ++number;
-        if (line.empty()) {
-            continue;
-        }
-        const bool last = in.peek() == std::char_traits<char>::eof();
-        json doc = json::parse(line, nullptr, false);
-        if (doc.is_discarded() || !doc.is_object()) {
-            const bool torn = last && !ends_with_newline;
+    for (store::JsonlLine& line : store::split_jsonl(*text)) {
+        const auto number = static_cast<int64_t>(line.number);
+        if (!line.valid) {
             r.problems.push_back(fmt::format(
                 "results.jsonl line {}: {}; the line is skipped", number,
-                torn ? "incomplete last line (the run was probably killed while writing it)"
-                     : "not valid JSON"));
+                line.torn ? "incomplete last line (the run was probably killed while writing it)"
+                          : "not valid JSON"));
             continue;
         }
+        json& doc = line.value;
         const std::string version = string_field(doc, "version");
         if (version != k_run_version) {
             r.problems.push_back(fmt::format(
@@ -109,16 +103,22 @@ void read_runs(ResultsDir& r) {
                 "not know are left out",
                 number, version.empty() ? "(none)" : version, k_run_version));
         }
-        RunRecord rec;
-        rec.line = number;
-        rec.run = int_field(doc, "run", -1);
-        rec.cell = int_field(doc, "cell", -1);
-        if (rec.run < 0 || rec.cell < 0) {
+        if (int_field(doc, "run", -1) < 0 || int_field(doc, "cell", -1) < 0) {
             r.problems.push_back(fmt::format(
                 "results.jsonl line {}: no \"run\" or \"cell\" number; the line is skipped",
                 number));
             continue;
         }
+        auto record = store::run_record_from_json(doc);
+        if (!record) {
+            r.problems.push_back(fmt::format("results.jsonl line {}: {}; the line is skipped",
+                                             number, record.error().message));
+            continue;
+        }
+        RunRecord rec;
+        rec.line = number;
+        rec.run = static_cast<int64_t>(record->run);
+        rec.cell = static_cast<int64_t>(record->cell);
         if (std::find(seen_runs.begin(), seen_runs.end(), rec.run) != seen_runs.end()) {
             r.problems.push_back(fmt::format(
                 "results.jsonl line {}: run {} appears a second time; the line is skipped", number,
@@ -126,12 +126,12 @@ void read_runs(ResultsDir& r) {
             continue;
         }
         seen_runs.push_back(rec.run);
-        rec.repetition = int_field(doc, "repetition", 0);
-        rec.warmup = doc.value("warmup", false);
-        rec.ok = string_field(doc, "status") == "ok";
-        rec.label = string_field(doc, "label");
+        rec.repetition = record->repetition;
+        rec.warmup = record->warmup;
+        rec.ok = record->status() == store::RunStatus::ok;
+        rec.label = record->label;
         if (r.name.empty()) {
-            r.name = string_field(doc, "experiment");
+            r.name = record->experiment;
         }
         rec.doc = std::move(doc);
         r.runs.push_back(std::move(rec));

@@ -1,32 +1,37 @@
-// lab/run: the plan loop of `pglab run`.
+// lab/run: the plan loop of `pglab run`, as named phases: prepare (parse, seed, plan), check
+// (everything that can be refused before a server starts; --dry-run stops after it), open the
+// store (locked), then per run: the servers for its cell, its steps (each through the step kinds
+// of steps.cpp, under the run's deadline), the server's facts, and its record.
 #include "lab/run/orchestrator.hpp"
 
 #include "lab/plan/plan.hpp"
 #include "lab/plan/run_values.hpp"
 #include "lab/probe/probe.hpp"
+#include "lab/run/checks.hpp"
 #include "lab/run/experiment_copy.hpp"
 #include "lab/run/servers.hpp"
 #include "lab/run/steps.hpp"
+#include "lab/run/watchdog.hpp"
 #include "lab/server/throwaway_cluster.hpp"
 #include "lab/spec/parse_experiment.hpp"
 #include "lab/store/results_store.hpp"
+#include "lab/store/run_record.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
 #include "util/machine_info.hpp"
+#include "util/stop_signal.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <random>
-#include <thread>
 
 namespace pglab::lab::run {
 
@@ -35,71 +40,12 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using store::RunRecord;
+using store::StepRecord;
+using store::StepStatus;
 
-std::atomic<bool> g_stop{false};
-
-void on_signal(int /*sig*/) {
-    g_stop.store(true);
-}
-
-/// SIGINT/SIGTERM set g_stop for the whole plan (bench::run installs its own handlers during a
-/// benchmark and restores these afterwards). Installed before any cluster exists, so the cleanup
-/// registry leaves them alone and clusters are removed by their destructors.
-class StopSignals {
-public:
-    StopSignals() {
-        struct sigaction sa {};
-
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &m_old_int);
-        sigaction(SIGTERM, &sa, &m_old_term);
-    }
-
-    ~StopSignals() {
-        sigaction(SIGINT, &m_old_int, nullptr);
-        sigaction(SIGTERM, &m_old_term, nullptr);
-    }
-
-    StopSignals(const StopSignals&) = delete;
-    StopSignals& operator=(const StopSignals&) = delete;
-
-private:
-    struct sigaction m_old_int {};
-
-    struct sigaction m_old_term {};
-};
-
-/// While alive, a thread that cancels the statements of pglab's sessions once SIGINT/SIGTERM is
-/// seen (and again every second while the plan is still ending), so that a step waiting for a
-/// long statement ends within moments and the plan can stop cleanly.
-class CancelOnStop {
-public:
-    explicit CancelOnStop(SessionBackends& backends)
-        : m_thread([this, &backends] {
-              auto last = std::chrono::steady_clock::time_point{};
-              while (!m_done.load()) {
-                  const auto now = std::chrono::steady_clock::now();
-                  if (g_stop.load() && now - last >= std::chrono::seconds(1)) {
-                      backends.cancel_all();
-                      last = now;
-                  }
-                  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-              }
-          }) {}
-
-    ~CancelOnStop() {
-        m_done.store(true);
-        m_thread.join();
-    }
-
-    CancelOnStop(const CancelOnStop&) = delete;
-    CancelOnStop& operator=(const CancelOnStop&) = delete;
-
-private:
-    std::atomic<bool> m_done{false};
-    std::thread m_thread;
-};
+/// How long a failed step's server may take to be seen dead (SIGKILL to zombie).
+constexpr auto k_death_grace = std::chrono::milliseconds(500);
 
 double ms_between(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
@@ -212,9 +158,10 @@ public:
                 static_cast<long long>(per * static_cast<double>(m_total - m_done) / 1000.0);
             eta = fmt::format("{}:{:02}", left / 60, left % 60);
         }
-        const std::string text =
-            fmt::format("[{}/{}] run {} {}{} rep {}  ETA {}", m_done + 1, m_total, run.ordinal,
-                        cell.label(), run.warmup ? " (warm-up)" : "", run.repetition, eta);
+        // A long matrix value is shown by its start and length, not echoed whole.
+        const std::string text = fmt::format("[{}/{}] run {} {}{} rep {}  ETA {}", m_done + 1,
+                                             m_total, run.ordinal, util::shorten(cell.label(), 200),
+                                             run.warmup ? " (warm-up)" : "", run.repetition, eta);
         if (m_tty) {
             const std::size_t width = 20;
             const std::size_t filled = m_total == 0 ? width : width * m_done / m_total;
@@ -308,389 +255,505 @@ bool is_measured_type(spec::StepType t) {
 struct Totals {
     std::size_t ok = 0;
     std::size_t failed = 0;
+    std::size_t timed_out = 0;
     double overhead_sum = 0;
     double overhead_max = 0;
 };
 
+/// The experiment and its plan, as the request gives them.
+struct Prepared {
+    fs::path experiment;
+    spec::ExperimentSpec spec;
+    plan::Plan plan;
+    const char* seed_source = "chosen";
+    std::optional<store::ResultsStore> store; ///< --resume: the directory, locked
+};
+
+/// Phase "prepare": the results directory of --resume (locked), the experiment file parsed, the
+/// seed chosen and the plan built (for --resume: the plan recorded there, unchanged).
+Result<Prepared> prepare(const RunRequest& request) {
+    Prepared p;
+    p.experiment = request.experiment;
+    const bool resume = !request.resume_dir.empty();
+    if (resume) {
+        PGLAB_TRY_ASSIGN(store::ResultsStore opened, store::ResultsStore::open(request.resume_dir));
+        p.store.emplace(std::move(opened));
+        p.experiment = resume_experiment(*p.store);
+    }
+    PGLAB_TRY_ASSIGN(p.spec, spec::parse_experiment_file(p.experiment));
+    std::uint64_t seed = 0;
+    if (resume) {
+        seed = p.store->plan().value("seed", std::uint64_t{0});
+        p.seed_source = "resumed";
+    } else if (request.seed) {
+        seed = *request.seed;
+        p.seed_source = "command-line";
+    } else if (p.spec.seed) {
+        seed = *p.spec.seed;
+        p.seed_source = "file";
+    } else {
+        seed = plan::choose_seed(p.spec, std::random_device{}()
+                                             ^ static_cast<std::uint64_t>(pglab::wall_now_us()));
+    }
+    PGLAB_TRY_ASSIGN(p.plan, plan::build_plan(p.spec, seed));
+    if (resume) {
+        const nlohmann::json fresh = plan_json(p.spec, p.plan, "", p.seed_source);
+        if (fresh["runs"] != p.store->plan()["runs"]) {
+            return make_error(fmt::format("\"{}\" no longer gives the plan recorded in \"{}\"",
+                                          p.experiment.string(),
+                                          (request.resume_dir / "plan.json").string()));
+        }
+    }
+    return p;
+}
+
+void print_dry_run(const Prepared& p) {
+    std::printf("%s: %zu cells, %zu runs, order %s, seed %llu\n", p.spec.name.c_str(),
+                p.plan.cells.size(), p.plan.runs.size(), spec::run_order_name(p.plan.order),
+                static_cast<unsigned long long>(p.plan.seed));
+    for (const auto& r : p.plan.runs) {
+        std::printf("%4zu  cell %zu  %s  repetition %u%s\n", r.ordinal, r.cell,
+                    util::shorten(p.plan.cells[r.cell].label(), 200).c_str(), r.repetition,
+                    r.warmup ? " (warm-up)" : "");
+    }
+}
+
+/// Phase "store": a new results directory (locked), or the resumed one.
+Status open_store(const RunRequest& request, Prepared& p) {
+    if (p.store) {
+        return {};
+    }
+    const fs::path dir =
+        request.results_dir.empty()
+            ? store::default_results_dir(p.spec.name, pglab::wall_now_us() / 1000000)
+            : request.results_dir;
+    PGLAB_TRY_ASSIGN(const std::string copy, masked_experiment_text(p.experiment));
+    PGLAB_TRY_ASSIGN(
+        store::ResultsStore created,
+        store::ResultsStore::create(
+            dir, copy, plan_json(p.spec, p.plan, p.experiment.string(), p.seed_source)));
+    p.store.emplace(std::move(created));
+    return {};
+}
+
+/// Executes the runs of a plan, one at a time.
+class PlanRunner {
+public:
+    PlanRunner(const spec::ExperimentSpec& spec, const plan::Plan& plan, ServerSet& servers,
+               store::ResultsStore& results)
+        : m_spec(spec), m_plan(plan), m_servers(servers), m_store(results),
+          m_watchdog(servers.backends()) {}
+
+    /// The run's record; nothing when SIGINT/SIGTERM cut it short (it gets no line).
+    std::optional<RunRecord> execute(const plan::PlannedRun& run);
+
+private:
+    RunRecord begin(const plan::PlannedRun& run) const;
+    bool prepare_servers(RunRecord& record, const plan::Cell& cell);
+    Status ensure_server(const std::string& name, const plan::Cell& cell, int& restarts);
+    /// False when a signal interrupted the run.
+    bool run_steps(RunRecord& record, const plan::RunValues& values, bool skip_all);
+    StepRecord run_step(RunRecord& record, std::size_t index, const plan::RunValues& values,
+                        bool& stop_steps, bool& interrupted);
+    void record_server(RunRecord& record, const plan::Cell& cell);
+    void fail(RunRecord& record, std::optional<std::size_t> step, std::string reason) const;
+    std::string timeout_reason(std::string_view what) const;
+
+    const spec::ExperimentSpec& m_spec;
+    const plan::Plan& m_plan;
+    ServerSet& m_servers;
+    store::ResultsStore& m_store;
+    Watchdog m_watchdog;
+    Clock::time_point m_run_start;
+    Clock::time_point m_steps_start; ///< when the run's steps began (its deadline counts from it)
+    std::optional<Clock::time_point> m_deadline;
+    std::vector<spec::Setting> m_settings; ///< of the cell's server, this run
+};
+
+std::optional<RunRecord> PlanRunner::execute(const plan::PlannedRun& run) {
+    const plan::Cell& cell = m_plan.cells[run.cell];
+    m_run_start = Clock::now();
+    m_deadline.reset();
+    RunRecord record = begin(run);
+    const bool servers_ok = prepare_servers(record, cell);
+    const Clock::time_point t_server = Clock::now();
+    if (m_spec.run_timeout_ms > 0) {
+        // The deadline bounds the steps: making a cluster (initdb, once per server) or
+        // restarting it for the cell's settings has the server's own time limits.
+        m_steps_start = t_server;
+        m_deadline = t_server + std::chrono::milliseconds(m_spec.run_timeout_ms);
+        m_watchdog.arm(*m_deadline);
+    }
+    const plan::RunValues values(cell, run);
+    const bool finished = run_steps(record, values, !servers_ok);
+    m_watchdog.disarm();
+    for (auto& [name, state] : m_servers.all()) {
+        state.sessions.clear(); // sessions live for one run
+    }
+    m_servers.backends().clear();
+    if (!finished) {
+        return std::nullopt;
+    }
+    record_server(record, cell);
+    const double total_ms = ms_between(m_run_start, Clock::now());
+    record.timings.total_ms = total_ms;
+    record.timings.server_ms = ms_between(m_run_start, t_server);
+    record.timings.overhead_ms = total_ms - record.timings.server_ms - record.timings.steps_ms;
+    return record;
+}
+
+RunRecord PlanRunner::begin(const plan::PlannedRun& run) const {
+    const plan::Cell& cell = m_plan.cells[run.cell];
+    RunRecord r;
+    r.experiment = m_spec.name;
+    r.run = run.ordinal;
+    r.cell = run.cell;
+    for (const auto& b : cell.bindings) {
+        r.values[b.name] = scalar_json(b.value);
+    }
+    r.label = cell.label();
+    r.repetition = run.repetition;
+    r.warmup = run.warmup;
+    r.round = run.round;
+    r.seed = m_plan.seed;
+    r.started_at = iso_now();
+    r.start_time_us = pglab::wall_now_us();
+    return r;
+}
+
+void PlanRunner::fail(RunRecord& record, std::optional<std::size_t> step,
+                      std::string reason) const {
+    if (record.failure) {
+        return; // the first failure is the run's
+    }
+    store::RunFailure f;
+    f.step = step;
+    if (step) {
+        f.step_key = step_key(m_spec.steps[*step], *step);
+    }
+    f.reason = std::move(reason);
+    record.failure = std::move(f);
+}
+
+std::string PlanRunner::timeout_reason(std::string_view what) const {
+    return fmt::format("run_timeout ({} ms) reached after {:.0f} ms: {}", m_spec.run_timeout_ms,
+                       ms_between(m_steps_start, Clock::now()), what);
+}
+
+Status PlanRunner::ensure_server(const std::string& name, const plan::Cell& cell, int& restarts) {
+    PGLAB_TRY(m_servers.ensure(name, plan::effective_settings(m_spec, cell, name), restarts));
+    ServerState& state = m_servers.at(name);
+    if (state.cluster) {
+        // Every client backend of a throwaway cluster is pglab's: a deadline cancels them all.
+        m_servers.backends().add_cluster(conn_params(*state.cluster, "postgres"));
+    }
+    return {};
+}
+
+/// Phase "servers for the cell": every run starts from the file's topology (a standby promoted
+/// by an earlier run is made anew), a server found dead is started again (and the run says so),
+/// and the cell's server runs with the cell's settings.
+bool PlanRunner::prepare_servers(RunRecord& record, const plan::Cell& cell) {
+    for (const std::string& name : m_servers.servers_to_remake()) {
+        m_servers.discard(name);
+    }
+    for (auto& [name, state] : m_servers.all()) {
+        (void)m_servers.reap_dead(name); // found now, or by the step of an earlier run
+        if (state.death) {
+            log::warning("server \"{}\" was found dead before run {} ({}): starting it again", name,
+                         record.run, state.death->first);
+            record.recoveries.push_back({name, state.death->first, state.death->second});
+            state.death.reset();
+        }
+    }
+    m_settings = plan::effective_settings(m_spec, cell, cell.server);
+    if (auto st = ensure_server(cell.server, cell, record.timings.restarts); !st) {
+        fail(record, std::nullopt, st.error().message);
+        return false;
+    }
+    return true;
+}
+
+bool PlanRunner::run_steps(RunRecord& record, const plan::RunValues& values, bool skip_all) {
+    bool stop_steps = skip_all;
+    bool interrupted = false;
+    for (std::size_t i = 0; i < m_spec.steps.size(); ++i) {
+        record.steps.push_back(run_step(record, i, values, stop_steps, interrupted));
+        if (record.steps.back().elapsed_ms) {
+            record.timings.steps_ms += *record.steps.back().elapsed_ms;
+        }
+    }
+    return !interrupted;
+}
+
+StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::RunValues& values,
+                                bool& stop_steps, bool& interrupted) {
+    const spec::Step& step = m_spec.steps[i];
+    const plan::Cell& cell = values.cell();
+    StepRecord s;
+    s.index = i;
+    s.key = step_key(step, i);
+    s.type = spec::step_type_name(step.type);
+    const std::string server = values.server_of(m_spec, step);
+    s.server = server;
+    if (!stop_steps && m_watchdog.fired()) {
+        // The deadline passed between steps (during probes or a server's preparation).
+        fail(record, std::nullopt, timeout_reason("the remaining steps were not run"));
+        record.failure->timed_out = true;
+        stop_steps = true;
+    }
+    if (stop_steps) {
+        return s; // not-run
+    }
+    const auto fail_step = [&](std::string why) {
+        s.status = StepStatus::failed;
+        s.error = why;
+        fail(record, i, std::move(why));
+        stop_steps = true;
+        return s;
+    };
+    auto applies = values.applies(step);
+    if (!applies) {
+        return fail_step(applies.error().message);
+    }
+    if (!*applies) {
+        s.status = StepStatus::skipped;
+        s.skip_reason = "when";
+        return s;
+    }
+    std::string fingerprint;
+    if (step.once) {
+        auto fp = values.fingerprint(m_spec, step);
+        fingerprint = fp ? *fp : std::string();
+        ServerState& st = m_servers.at(server);
+        if ((st.cluster || st.existing()) && st.once_done.count(i)
+            && st.once_done[i] == fingerprint) {
+            s.status = StepStatus::skipped;
+            s.skip_reason = "once";
+            return s;
+        }
+    }
+    if (server != cell.server) {
+        if (auto st = ensure_server(server, cell, record.timings.restarts); !st) {
+            return fail_step(st.error().message);
+        }
+    }
+    auto run_dir = m_store.run_dir(record.run);
+    const fs::path log =
+        run_dir ? *run_dir / fmt::format("{:02}-{}.log", i, spec::step_type_name(step.type))
+                : fs::path("/dev/null");
+    const bool measured = step.measure && is_measured_type(step.type);
+    std::optional<probe::Snapshot> before;
+    if (measured) {
+        if (auto snap = snapshot(m_servers, server)) {
+            before = std::move(*snap);
+        }
+    }
+    StepContext ctx{m_spec, m_servers, values, server, log, m_deadline, record.timings.restarts};
+    const Clock::time_point ts = Clock::now();
+    StepOutcome outcome = execute_step(step, ctx);
+    s.elapsed_ms = ms_between(ts, Clock::now());
+    if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
+        // Cut short by SIGINT/SIGTERM (a cancelled statement fails): the run is not finished.
+        interrupted = true;
+        stop_steps = true;
+        return s;
+    }
+    if (before) {
+        if (auto after = snapshot(m_servers, server)) {
+            s.probes = deltas_json(probe::diff(*before, *after));
+        }
+    }
+    if (measured && m_servers.has_standbys(server)) {
+        s.replication = replication_lag(m_servers, server);
+    }
+    if (outcome.wrote_log) {
+        s.log = m_store.relative(log);
+    }
+    s.fields = std::move(outcome.fields);
+    s.status = outcome.status;
+    s.error = std::move(outcome.error);
+    // The watchdog notices the deadline within moments; a shell command killed at it may end
+    // first. Either way the deadline is why the step ended.
+    const bool deadline_passed = m_watchdog.fired() || (m_deadline && Clock::now() >= *m_deadline);
+    if (deadline_passed && (s.status == StepStatus::failed || s.status == StepStatus::timed_out)) {
+        // A statement cancelled at the deadline fails as "canceling statement due to user
+        // request".
+        s.status = StepStatus::timed_out;
+        s.error = timeout_reason(s.error);
+    }
+    if (s.status != StepStatus::ok) {
+        // A postmaster killed a moment ago may still be ending: give it that moment.
+        if (auto dead = m_servers.reap_dead(server, k_death_grace)) {
+            // The server went away under the step: say which, and where its log is.
+            const ServerState& st = m_servers.at(server);
+            s.error += fmt::format(
+                "; server \"{}\" is not running ({}); its log: {}", server, dead->first,
+                st.cluster ? m_store.relative(st.cluster->log_path()) : std::string("(none)"));
+        }
+        fail(record, i, s.error);
+        stop_steps = true;
+    } else if (step.once) {
+        m_servers.at(server).once_done[i] = fingerprint;
+    }
+    return s;
+}
+
+/// The cell's server as the run saw it: version, installation, cluster number, settings.
+void PlanRunner::record_server(RunRecord& record, const plan::Cell& cell) {
+    ServerState& main_server = m_servers.at(cell.server);
+    nlohmann::json& srv = record.server;
+    srv["name"] = cell.server;
+    srv["version"] =
+        main_server.version.empty() ? nlohmann::json(nullptr) : nlohmann::json(main_server.version);
+    srv["version_num"] = main_server.version_num == 0 ? nlohmann::json(nullptr)
+                                                      : nlohmann::json(main_server.version_num);
+    srv["bin_dir"] = main_server.cluster ? nlohmann::json(main_server.cluster->bin_dir().string())
+                                         : nlohmann::json(nullptr);
+    srv["cluster"] = main_server.clusters_created;
+    nlohmann::json requested = nlohmann::json::object();
+    nlohmann::json current = nlohmann::json::object();
+    for (const auto& st : m_settings) {
+        requested[st.name] = st.value.setting_text();
+    }
+    if (!m_settings.empty() && main_server.running()) {
+        if (auto conn = m_servers.probe_connection(cell.server)) {
+            for (const auto& st : m_settings) {
+                if (st.name.find('.') != std::string::npos) {
+                    continue;
+                }
+                // The name as a quoted identifier: it never becomes SQL text of its own.
+                std::string lowered = st.name;
+                std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                               [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+                auto ident = (*conn)->escape_identifier(lowered);
+                if (!ident) {
+                    continue;
+                }
+                auto r = (*conn)->exec("SHOW " + *ident);
+                if (r && r->ntuples() == 1) {
+                    current[st.name] = r->value(0, 0);
+                }
+            }
+        }
+    }
+    srv["settings"] = current;
+    srv["requested"] = requested;
+}
+
+/// The server logs are already in the results directory (ServerSet::keep_logs); the clusters go.
+void remove_clusters(ServerSet& servers) {
+    for (auto& [name, state] : servers.all()) {
+        state.drop_connections();
+        if (state.cluster) {
+            (void)state.cluster->remove();
+        }
+    }
+}
+
 } // namespace
 
 int run_experiment(const RunRequest& request) {
-    g_stop.store(false);
-    const bool resume = !request.resume_dir.empty();
-    std::optional<store::ResultsStore> store;
-    fs::path experiment = request.experiment;
-    if (resume) {
-        auto opened = store::ResultsStore::open(request.resume_dir);
-        if (!opened) {
-            log::print(opened.error());
-            return 1;
-        }
-        store.emplace(std::move(*opened));
-        experiment = resume_experiment(*store);
-    }
-
-    auto parsed = spec::parse_experiment_file(experiment);
-    if (!parsed) {
-        log::print(parsed.error());
+    auto prepared = prepare(request);
+    if (!prepared) {
+        log::print(prepared.error());
         return 1;
     }
-    spec::ExperimentSpec& spec = *parsed;
-
-    const char* seed_source = "chosen";
-    std::uint64_t seed = 0;
-    if (resume) {
-        seed = store->plan().value("seed", std::uint64_t{0});
-        seed_source = "resumed";
-    } else if (request.seed) {
-        seed = *request.seed;
-        seed_source = "command-line";
-    } else if (spec.seed) {
-        seed = *spec.seed;
-        seed_source = "file";
-    } else {
-        seed = plan::choose_seed(spec, std::random_device{}()
-                                           ^ static_cast<std::uint64_t>(pglab::wall_now_us()));
-    }
-    auto built = plan::build_plan(spec, seed);
-    if (!built) {
-        log::print(built.error());
-        return 1;
-    }
-    const plan::Plan& plan = *built;
-
-    if (request.dry_run) {
-        std::printf("%s: %zu cells, %zu runs, order %s, seed %llu\n", spec.name.c_str(),
-                    plan.cells.size(), plan.runs.size(), spec::run_order_name(plan.order),
-                    static_cast<unsigned long long>(plan.seed));
-        for (const auto& r : plan.runs) {
-            std::printf("%4zu  cell %zu  %s  repetition %u%s\n", r.ordinal, r.cell,
-                        plan.cells[r.cell].label().c_str(), r.repetition,
-                        r.warmup ? " (warm-up)" : "");
-        }
-        return 0;
-    }
-
-    if (resume) {
-        const nlohmann::json fresh = plan_json(spec, plan, "", seed_source);
-        if (fresh["runs"] != store->plan()["runs"]) {
-            log::error("\"{}\" no longer gives the plan recorded in \"{}\"", experiment.string(),
-                       (request.resume_dir / "plan.json").string());
-            return 1;
-        }
-    }
-
-    StopSignals signals;
-    server::remove_stale_clusters(std::filesystem::temp_directory_path());
-    ServerSet servers(spec);
-    if (auto st = servers.check(spec); !st) {
+    Prepared& p = *prepared;
+    ServerSet servers(p.spec);
+    if (auto st = check_before_start(p.spec, p.plan, servers); !st) {
         log::print(st.error());
         return 1;
     }
-
-    if (!resume) {
-        const fs::path dir =
-            request.results_dir.empty()
-                ? store::default_results_dir(spec.name, pglab::wall_now_us() / 1000000)
-                : request.results_dir;
-        auto copy = masked_experiment_text(experiment);
-        if (!copy) {
-            log::print(copy.error());
-            return 1;
-        }
-        auto created = store::ResultsStore::create(
-            dir, *copy, plan_json(spec, plan, experiment.string(), seed_source));
-        if (!created) {
-            log::print(created.error());
-            return 1;
-        }
-        store.emplace(std::move(*created));
+    if (request.dry_run) {
+        print_dry_run(p);
+        return 0;
     }
+    // Installed before any cluster exists, so the cleanup registry leaves them alone and
+    // clusters are removed by their destructors. A bench step's own scope nests inside it.
+    const util::StopSignals signals(util::StopSignals::Repeat::is_noted);
+    server::remove_stale_clusters(std::filesystem::temp_directory_path());
+    if (auto st = open_store(request, p); !st) {
+        log::print(st.error());
+        return 1;
+    }
+    store::ResultsStore& results = *p.store;
+    servers.keep_logs([&results](const std::string& server, int cluster) {
+        return results.server_log(server, cluster);
+    });
     // From here on the run's messages are kept with its results (they carry no password:
     // connection strings are redacted wherever they are printed).
-    const log::CopyToFile log_copy((store->dir() / "pglab.log").string());
-    const std::size_t already = store->finished().size();
-    if (resume) {
-        log::info("resuming \"{}\": {} of {} runs already finished", store->dir().string(), already,
-                  plan.runs.size());
+    const log::CopyToFile log_copy((results.dir() / "pglab.log").string());
+    const std::size_t already = results.finished().size();
+    if (!request.resume_dir.empty()) {
+        log::info("resuming \"{}\": {} of {} runs already finished", results.dir().string(),
+                  already, p.plan.runs.size());
     }
 
-    const CancelOnStop cancel_on_stop(servers.backends());
-    Progress progress(plan.runs.size(), already);
+    Progress progress(p.plan.runs.size(), already);
     Totals totals;
     int exit_status = 0;
     bool interrupted = false;
-    for (const plan::PlannedRun& run : plan.runs) {
-        if (store->finished().count(run.ordinal)) {
-            continue;
-        }
-        if (g_stop.load()) {
-            interrupted = true;
-            break;
-        }
-        const plan::Cell& cell = plan.cells[run.cell];
-        progress.starting(run, cell);
-        const Clock::time_point t0 = Clock::now();
-        const std::int64_t start_us = pglab::wall_now_us();
-        const std::string started_at = iso_now();
-        plan::RunValues values(cell, run);
-        int restarts = 0;
-
-        nlohmann::json line;
-        line["version"] = "pglab.run/1";
-        line["experiment"] = spec.name;
-        line["run"] = run.ordinal;
-        line["cell"] = run.cell;
-        nlohmann::json cell_values = nlohmann::json::object();
-        for (const auto& b : cell.bindings) {
-            cell_values[b.name] = scalar_json(b.value);
-        }
-        line["values"] = cell_values;
-        line["label"] = cell.label();
-        line["repetition"] = run.repetition;
-        line["warmup"] = run.warmup;
-        line["round"] = run.round;
-        line["seed"] = plan.seed;
-        line["status"] = "ok";
-        line["error"] = nullptr;
-        line["started_at"] = started_at;
-        line["start_time_us"] = start_us;
-
-        std::string run_error;
-        nlohmann::json error_obj = nullptr;
-        // Every run starts from the file's topology: a standby promoted by an earlier run (and
-        // the standbys downstream of it) is made anew from its primary when next used.
-        for (const std::string& name : servers.servers_to_remake()) {
-            ServerState& state = servers.at(name);
-            store->copy_server_log(name, state.clusters_created, state.cluster->log_path());
-            servers.discard(name);
-        }
-        const std::vector<spec::Setting> settings =
-            plan::effective_settings(spec, cell, cell.server);
-        if (auto st = servers.ensure(cell.server, settings, restarts); !st) {
-            run_error = st.error().message;
-            error_obj = {{"step", nullptr}, {"step_key", nullptr}, {"reason", run_error}};
-        }
-        const Clock::time_point t_server = Clock::now();
-        ServerState& main_server = servers.at(cell.server);
-
-        auto run_dir = store->run_dir(run.ordinal);
-        double steps_ms = 0;
-        nlohmann::json steps = nlohmann::json::array();
-        bool stop_steps = !run_error.empty();
-        for (std::size_t i = 0; i < spec.steps.size(); ++i) {
-            const spec::Step& step = spec.steps[i];
-            nlohmann::json s;
-            s["index"] = i;
-            s["key"] = step_key(step, i);
-            s["type"] = spec::step_type_name(step.type);
-            const std::string server = values.server_of(spec, step);
-            s["server"] = server;
-            s["status"] = "not-run";
-            s["error"] = nullptr;
-            s["elapsed_ms"] = nullptr;
-            s["log"] = nullptr;
-            s["probes"] = nullptr;
-            if (stop_steps) {
-                steps.push_back(s);
+    {
+        PlanRunner runner(p.spec, p.plan, servers, results);
+        for (const plan::PlannedRun& run : p.plan.runs) {
+            if (results.finished().count(run.ordinal)) {
                 continue;
             }
-            auto applies = values.applies(step);
-            std::string fingerprint;
-            if (applies && *applies && step.once) {
-                auto fp = values.fingerprint(spec, step);
-                fingerprint = fp ? *fp : std::string();
-            }
-            if (!applies || !*applies) {
-                s["status"] = applies ? "skipped" : "failed";
-                if (applies) {
-                    s["skip_reason"] = "when";
-                } else {
-                    s["error"] = applies.error().message;
-                }
-            } else if (step.once && (servers.at(server).cluster || servers.at(server).existing())
-                       && servers.at(server).once_done.count(i)
-                       && servers.at(server).once_done[i] == fingerprint) {
-                s["status"] = "skipped";
-                s["skip_reason"] = "once";
-            }
-            if (s["status"] != "not-run") {
-                if (s["status"] == "failed") {
-                    run_error = s["error"].get<std::string>();
-                    error_obj = {{"step", i}, {"step_key", s["key"]}, {"reason", run_error}};
-                    stop_steps = true;
-                }
-                steps.push_back(s);
-                continue;
-            }
-            if (server != cell.server) {
-                if (auto st = servers.ensure(server, plan::effective_settings(spec, cell, server),
-                                             restarts);
-                    !st) {
-                    s["status"] = "failed";
-                    s["error"] = st.error().message;
-                    run_error = st.error().message;
-                    error_obj = {{"step", i}, {"step_key", s["key"]}, {"reason", run_error}};
-                    stop_steps = true;
-                    steps.push_back(s);
-                    continue;
-                }
-            }
-            const fs::path log =
-                run_dir ? *run_dir / fmt::format("{:02}-{}.log", i, spec::step_type_name(step.type))
-                        : fs::path("/dev/null");
-            const bool measured = step.measure && is_measured_type(step.type);
-            std::optional<probe::Snapshot> before;
-            if (measured) {
-                if (auto snap = snapshot(servers, server)) {
-                    before = std::move(*snap);
-                }
-            }
-            StepContext ctx{spec, servers, values, server, log, g_stop, restarts};
-            const Clock::time_point ts = Clock::now();
-            StepOutcome outcome = execute_step(step, ctx);
-            const double elapsed = ms_between(ts, Clock::now());
-            steps_ms += elapsed;
-            if (before) {
-                if (auto after = snapshot(servers, server)) {
-                    s["probes"] = deltas_json(probe::diff(*before, *after));
-                }
-            }
-            if (measured && servers.has_standbys(server)) {
-                s["replication"] = replication_lag(servers, server);
-            }
-            s["elapsed_ms"] = elapsed;
-            if (outcome.wrote_log) {
-                s["log"] = store->relative(log);
-            }
-            for (auto& [k, v] : outcome.fields.items()) {
-                s[k] = v;
-            }
-            if (outcome.interrupted || g_stop.load()) {
-                // A step cut short by SIGINT/SIGTERM (a cancelled statement fails): the run is
-                // not finished and gets no line.
+            if (util::stop_signalled()) {
                 interrupted = true;
-                g_stop.store(true);
-                stop_steps = true;
+                break;
             }
-            if (outcome.error.empty()) {
-                s["status"] = "ok";
-                if (step.once) {
-                    servers.at(server).once_done[i] = fingerprint;
-                }
-            } else {
-                s["status"] = "failed";
-                s["error"] = outcome.error;
-                run_error = outcome.error;
-                error_obj = {{"step", i}, {"step_key", s["key"]}, {"reason", run_error}};
-                stop_steps = true;
+            const plan::Cell& cell = p.plan.cells[run.cell];
+            progress.starting(run, cell);
+            std::optional<RunRecord> record = runner.execute(run);
+            if (!record) {
+                interrupted = true; // an interrupted run gets no line: --resume runs it again
+                break;
             }
-            steps.push_back(s);
-            if (spec.run_timeout_ms > 0 && !stop_steps
-                && ms_between(t0, Clock::now()) > static_cast<double>(spec.run_timeout_ms)) {
-                run_error = fmt::format("run timeout ({} ms) exceeded", spec.run_timeout_ms);
-                error_obj = {{"step", nullptr}, {"step_key", nullptr}, {"reason", run_error}};
-                stop_steps = true;
+            if (auto st = results.append_run(*record); !st) {
+                progress.end();
+                log::print(st.error());
+                exit_status = 1;
+                break;
             }
-        }
-        for (auto& [name, state] : servers.all()) {
-            state.sessions.clear(); // sessions live for one run
-        }
-        servers.backends().clear();
-        if (interrupted) {
-            break; // an interrupted run gets no line: --resume runs it again
-        }
-
-        nlohmann::json srv;
-        srv["name"] = cell.server;
-        srv["version"] = main_server.version.empty() ? nlohmann::json(nullptr)
-                                                     : nlohmann::json(main_server.version);
-        srv["version_num"] = main_server.version_num == 0 ? nlohmann::json(nullptr)
-                                                          : nlohmann::json(main_server.version_num);
-        srv["bin_dir"] = main_server.cluster
-                             ? nlohmann::json(main_server.cluster->bin_dir().string())
-                             : nlohmann::json(nullptr);
-        srv["cluster"] = main_server.clusters_created;
-        nlohmann::json requested = nlohmann::json::object();
-        nlohmann::json current = nlohmann::json::object();
-        std::string names;
-        for (const auto& st : settings) {
-            requested[st.name] = st.value.setting_text();
-        }
-        if (!settings.empty() && main_server.running()) {
-            if (auto conn = servers.probe_connection(cell.server)) {
-                for (const auto& st : settings) {
-                    if (st.name.find('.') != std::string::npos) {
-                        continue;
-                    }
-                    auto r = (*conn)->exec(fmt::format("SELECT current_setting('{}')", st.name));
-                    if (r && r->ntuples() == 1) {
-                        current[st.name] = r->value(0, 0);
-                    }
-                }
+            progress.finished();
+            totals.overhead_sum += record->timings.overhead_ms;
+            totals.overhead_max = std::max(totals.overhead_max, record->timings.overhead_ms);
+            const store::RunStatus status = record->status();
+            if (status == store::RunStatus::ok) {
+                ++totals.ok;
+                continue;
             }
-        }
-        srv["settings"] = current;
-        srv["requested"] = requested;
-        line["server"] = srv;
-        line["steps"] = steps;
-        if (!run_error.empty()) {
-            line["status"] = "failed";
-            line["error"] = error_obj;
-        }
-        const Clock::time_point t_end = Clock::now();
-        const double total_ms = ms_between(t0, t_end);
-        const double server_ms = ms_between(t0, t_server);
-        const double overhead = total_ms - server_ms - steps_ms;
-        line["timings"] = {{"total_ms", total_ms},
-                           {"server_ms", server_ms},
-                           {"steps_ms", steps_ms},
-                           {"overhead_ms", overhead},
-                           {"restarts", restarts}};
-        if (auto st = store->append(line); !st) {
+            ++(status == store::RunStatus::timed_out ? totals.timed_out : totals.failed);
             progress.end();
-            log::print(st.error());
+            log::warning("run {} ({}) {}: {}", run.ordinal, util::shorten(cell.label(), 200),
+                         status == store::RunStatus::timed_out ? "timed out" : "failed",
+                         util::shorten(record->failure ? record->failure->reason : "", 2000));
             exit_status = 1;
-            break;
-        }
-        progress.finished();
-        totals.overhead_sum += overhead;
-        totals.overhead_max = std::max(totals.overhead_max, overhead);
-        if (run_error.empty()) {
-            ++totals.ok;
-        } else {
-            ++totals.failed;
-            progress.end();
-            log::warning("run {} ({}) failed: {}", run.ordinal, cell.label(), run_error);
-            exit_status = 1;
-            if (spec.on_error == spec::OnError::stop) {
+            if (p.spec.on_error == spec::OnError::stop) {
                 break;
             }
         }
     }
     progress.end();
-
-    // Server logs, then the clusters go (destructors).
-    for (auto& [name, state] : servers.all()) {
-        state.drop_connections();
-        if (state.cluster) {
-            store->copy_server_log(name, state.clusters_created, state.cluster->log_path());
-            (void)state.cluster->remove();
-        }
-    }
-    const std::size_t ran = totals.ok + totals.failed;
+    remove_clusters(servers);
+    const std::size_t ran = totals.ok + totals.failed + totals.timed_out;
     std::string restarts;
     for (auto& [name, state] : servers.all()) {
         restarts += fmt::format("{}{}: {}", restarts.empty() ? "" : ", ", name, state.restarts);
     }
-    log::info("{} run(s) finished ({} ok, {} failed), {} of {} in the plan; restarts: {}; "
-              "orchestration overhead per run: mean {:.1f} ms, max {:.1f} ms",
-              ran, totals.ok, totals.failed, store->finished().size(), plan.runs.size(), restarts,
+    log::info("{} run(s) finished ({} ok, {} failed, {} timed out), {} of {} in the plan; "
+              "restarts: {}; orchestration overhead per run: mean {:.1f} ms, max {:.1f} ms",
+              ran, totals.ok, totals.failed, totals.timed_out, results.finished().size(),
+              p.plan.runs.size(), restarts,
               ran > 0 ? totals.overhead_sum / static_cast<double>(ran) : 0.0, totals.overhead_max);
     if (interrupted) {
-        log::warning("interrupted: continue with \"pglab run --resume {}\"", store->dir().string());
+        log::warning("interrupted: continue with \"pglab run --resume {}\"",
+                     results.dir().string());
         exit_status = 2;
     }
-    std::printf("results: %s\n", store->dir().string().c_str());
+    std::printf("results: %s\n", results.dir().string().c_str());
     std::fflush(stdout);
     return exit_status;
 }

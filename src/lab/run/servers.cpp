@@ -199,41 +199,65 @@ Status check_emulation(const spec::ServerSpec& s) {
 
 } // namespace
 
-Status ServerSet::check(const spec::ExperimentSpec& spec) {
+std::vector<Error> ServerSet::check(const spec::ExperimentSpec& spec) {
+    std::vector<Error> problems;
     // From the file alone, before connecting to any existing server.
     for (std::size_t i = 0; i < spec.steps.size(); ++i) {
         if (spec.steps[i].type == spec::StepType::promote) {
-            PGLAB_TRY(check_promote(spec, spec.steps[i], i));
+            if (auto st = check_promote(spec, spec.steps[i], i); !st) {
+                problems.push_back(st.error());
+            }
         }
     }
     for (const auto& s : spec.servers) {
         if (s.is_existing()) {
-            PGLAB_TRY(check_existing(spec, s));
+            if (problems.empty()) { // connects: only for a file that is right so far
+                if (auto st = check_existing(spec, s); !st) {
+                    problems.push_back(st.error());
+                }
+            }
             continue;
         }
         if (!s.standby_of.empty()) {
             const spec::ServerSpec* primary = spec.find_server(s.standby_of);
             if (primary != nullptr && primary->is_existing()) {
-                return make_error(error_at(
+                problems.push_back(error_at(
                     s.standby_of_pos,
                     fmt::format("server \"{}\": a standby of the existing server \"{}\" is not "
                                 "supported",
                                 s.name, s.standby_of),
                     "make the standby of a server pglab creates, or declare the existing standby "
                     "with its own conninfo"));
+                continue;
             }
         }
-        PGLAB_TRY(check_emulation(s));
+        if (const Status emulation = check_emulation(s); !emulation) {
+            problems.push_back(emulation.error());
+            continue;
+        }
         auto inst = installation_of(s);
         if (!inst) {
+            // At the key that named the installation (`version`, `bin_dir`), else the table.
             Error e = inst.error();
-            if (s.pos.known()) {
-                e.message = s.pos.to_string() + ": " + e.message;
+            const spec::SourcePos& pos = s.installation_pos.known() ? s.installation_pos : s.pos;
+            if (pos.known()) {
+                e.message = pos.to_string() + ": " + e.message;
             }
-            return make_error(e);
+            problems.push_back(e);
+            continue;
         }
         m_installations.emplace(s.name, *inst);
     }
+    if (!problems.empty()) {
+        return problems;
+    }
+    if (auto st = check_setting_names(spec); !st) {
+        problems.push_back(st.error());
+    }
+    return problems;
+}
+
+Status ServerSet::check_setting_names(const spec::ExperimentSpec& spec) {
     // Setting names, per installation.
     const std::vector<spec::SettingRef> refs = spec::setting_refs(spec);
     if (refs.empty()) {
@@ -438,6 +462,9 @@ Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& s
     if (!s.data_dir.empty()) {
         opts.parent_dir = s.data_dir;
     }
+    if (m_log_path_for) {
+        opts.log_path = m_log_path_for(s.name, state.clusters_created + 1);
+    }
     if (primary != nullptr) {
         opts.password = primary->password(); // the superuser comes with the copy
     }
@@ -456,6 +483,22 @@ Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& s
     state.once_done.clear();
     state.drop_connections();
     return {};
+}
+
+std::optional<std::pair<std::string, std::string>>
+ServerSet::reap_dead(const std::string& name, std::chrono::milliseconds wait) {
+    ServerState& state = m_servers.at(name);
+    if (!state.cluster) {
+        return std::nullopt;
+    }
+    const auto ended = state.cluster->reap_if_exited(wait);
+    if (!ended) {
+        return std::nullopt;
+    }
+    state.drop_connections();
+    state.death =
+        std::pair{fmt::format("its postmaster {}", ended->describe()), state.cluster->log_tail(10)};
+    return state.death;
 }
 
 Status ServerSet::ensure(const std::string& name, const std::vector<spec::Setting>& settings,
@@ -490,9 +533,14 @@ Status ServerSet::ensure(const std::string& name, const std::vector<spec::Settin
     }
     PGLAB_TRY_ASSIGN(pg::Connection * conn, probe_connection(name));
     // Which of the changed settings need a restart, and their values now (to see a reload land).
+    // The names as SQL string literals (quotes doubled): a name never becomes SQL text.
     std::string list;
     for (const auto& s : changed) {
-        list += (list.empty() ? "'" : ",'") + lower(s.name) + "'";
+        std::string quoted;
+        for (const char c : lower(s.name)) {
+            quoted += c == '\'' ? std::string("''") : std::string(1, c);
+        }
+        list += (list.empty() ? "'" : ",'") + quoted + "'";
     }
     PGLAB_TRY_ASSIGN(const pg::QueryResult rows,
                      conn->exec("SELECT lower(name), context, setting FROM pg_settings WHERE "
@@ -581,16 +629,36 @@ void SessionBackends::add(const pg::ConnParams& params, int pid) {
     m_backends.emplace_back(params, pid);
 }
 
+void SessionBackends::add_cluster(const pg::ConnParams& params) {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    for (const auto& p : m_clusters) {
+        if (p.host == params.host && p.port == params.port) {
+            return;
+        }
+    }
+    m_clusters.push_back(params);
+}
+
 void SessionBackends::clear() {
     const std::lock_guard<std::mutex> lock(m_mutex);
     m_backends.clear();
+    m_clusters.clear();
 }
 
 void SessionBackends::cancel_all() {
     std::vector<std::pair<pg::ConnParams, int>> backends;
+    std::vector<pg::ConnParams> clusters;
     {
         const std::lock_guard<std::mutex> lock(m_mutex);
         backends = m_backends;
+        clusters = m_clusters;
+    }
+    for (pg::ConnParams params : clusters) {
+        params.options.clear();
+        if (auto conn = pg::Connection::connect(params)) {
+            (void)conn->exec("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE "
+                             "backend_type = 'client backend' AND pid <> pg_backend_pid()");
+        }
     }
     // One connection per server (same conninfo, host and port), cancelling all of its backends.
     std::map<std::string, std::pair<pg::ConnParams, std::string>> by_server;

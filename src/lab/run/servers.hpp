@@ -9,6 +9,9 @@
 #include "pg/connection.hpp"
 #include "util/result.hpp"
 
+#include <chrono>
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,6 +42,9 @@ struct ServerState {
     /// An existing server (conninfo): the `-c name=value` libpq options that apply its settings
     /// to every connection pglab opens (user-context settings only: see ServerSet::check).
     std::string options;
+    /// Its postmaster was found ended on its own (ServerSet::reap_dead): how, and the end of its
+    /// log; cleared by the run that records it and starts the server again.
+    std::optional<std::pair<std::string, std::string>> death;
 
     bool existing() const { return spec->is_existing(); }
 
@@ -59,16 +65,21 @@ public:
     /// A session's backend `pid` on the server reached with `params`.
     void add(const pg::ConnParams& params, int pid);
 
-    /// Forgets every backend (their sessions closed at the end of a run).
+    /// A throwaway cluster of the run, reached with `params`: every client backend on it is
+    /// pglab's (init and bench steps' connections included), so cancel_all() cancels them all.
+    void add_cluster(const pg::ConnParams& params);
+
+    /// Forgets every backend and cluster (their sessions closed at the end of a run).
     void clear();
 
-    /// Sends pg_cancel_backend() for every backend known, through one new connection per server.
-    /// Best effort: errors are ignored.
+    /// Sends pg_cancel_backend() for every backend known, and every client backend of the
+    /// clusters known, through one new connection per server. Best effort: errors are ignored.
     void cancel_all();
 
 private:
     std::mutex m_mutex;
     std::vector<std::pair<pg::ConnParams, int>> m_backends;
+    std::vector<pg::ConnParams> m_clusters;
 };
 
 /// The servers of the experiment, by name.
@@ -76,10 +87,12 @@ class ServerSet {
 public:
     explicit ServerSet(const spec::ExperimentSpec& spec);
 
-    /// Checks what can be checked before anything starts: installations exist, `promote` steps
-    /// name standbys pglab creates (with the step's file position), setting names are known to
-    /// the installation (`postgres --describe-config`, i.e. pg_settings without a running server).
-    Status check(const spec::ExperimentSpec& spec);
+    /// Checks what can be checked before anything starts: installations exist (`version`,
+    /// `bin_dir`), `promote` steps name standbys pglab creates, existing servers, and setting
+    /// names are known to the installation (`postgres --describe-config`, i.e. pg_settings
+    /// without a running server). Every problem found, each "file:line:column: message" at the
+    /// key it is about; empty when none.
+    std::vector<Error> check(const spec::ExperimentSpec& spec);
 
     /// Makes sure `name` runs with `settings`: creates its cluster (with them) the first time,
     /// else applies what changed, restarting when a changed setting's pg_settings.context is
@@ -123,8 +136,24 @@ public:
     std::vector<std::string> servers_to_remake() const;
 
     /// Removes the cluster of `server` (stopping it); the next ensure() creates it anew, counting
-    /// a new cluster. Its server log goes with it: copy it first.
+    /// a new cluster. Its server log stays where keep_logs() put it.
     void discard(const std::string& server);
+
+    /// Where the server log of cluster number `cluster` (from 1) of a server goes: a file of the
+    /// results directory, so that it outlives the cluster and pglab (a SIGKILL included).
+    void keep_logs(
+        std::function<std::filesystem::path(const std::string& server, int cluster)> log_path_for) {
+        m_log_path_for = std::move(log_path_for);
+    }
+
+    /// When the postmaster of `server`'s cluster has ended on its own (killed, crashed): how,
+    /// with the end of its log (also kept in its state's `death`), and the server is marked
+    /// stopped (its connections dropped) so that ensure() starts it again. Nothing when it runs,
+    /// was stopped by pglab, or is an existing server.
+    /// `wait`: how long a postmaster that is ending may take to be seen ended (after a step
+    /// failed, its death may still be under way).
+    std::optional<std::pair<std::string, std::string>>
+    reap_dead(const std::string& server, std::chrono::milliseconds wait = {});
 
     /// How to connect to `server` (its running cluster, or the conninfo of an existing server,
     /// with the settings of the cell as `-c` options) and `database` ("" = postgres, or the
@@ -132,6 +161,9 @@ public:
     Result<pg::ConnParams> params(const std::string& server, const std::string& database) const;
 
 private:
+    /// The setting names of the file, against each installation's.
+    Status check_setting_names(const spec::ExperimentSpec& spec);
+
     /// An existing server: connects (before anything starts) and checks its settings: known
     /// names, and a pg_settings.context that lets a connection set them (`user`, `superuser`,
     /// `backend`, `superuser-backend`); `postmaster`, `sighup` and `internal` ones are refused
@@ -148,6 +180,7 @@ private:
     std::map<std::string, ServerState> m_servers;
     std::map<std::string, server::Installation> m_installations;
     SessionBackends m_backends;
+    std::function<std::filesystem::path(const std::string&, int)> m_log_path_for;
 };
 
 /// Connection parameters for `cluster` and `database`.

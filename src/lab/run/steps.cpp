@@ -9,7 +9,9 @@
 #include "output/json_export.hpp"
 #include "output/report.hpp"
 #include "pg/conn_params.hpp"
+#include "util/stop_signal.hpp"
 #include "util/subprocess.hpp"
+#include "util/text_file.hpp"
 
 #include <fmt/format.h>
 
@@ -134,16 +136,10 @@ options::BenchParseEnv lab_parse_env(const spec::ExperimentSpec& spec,
     return env;
 }
 
-Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepContext& ctx,
-                                                 bool init, nlohmann::json& fields) {
-    PGLAB_TRY_ASSIGN(const pg::ConnParams params, ctx.servers.params(ctx.server, ""));
-    PGLAB_TRY_ASSIGN(std::vector<std::string> args, ctx.values.arguments(step));
-    // A database argument may be a conninfo or URI with a password: recorded masked.
-    std::vector<std::string> shown;
-    for (const auto& arg : args) {
-        shown.push_back(pg::redact_conninfo(arg));
-    }
-    fields["arguments"] = shown;
+/// The option parser's arguments for a step: the server's connection values (when `params` has
+/// a host), --initialize for init, the step's scripts, then its expanded `options`.
+std::vector<std::string> full_arguments(const spec::Step& step, const pg::ConnParams& params,
+                                        bool init, const std::vector<std::string>& args) {
     std::vector<std::string> full;
     if (!params.host.empty()) {
         full = {"--host=" + params.host, "--port=" + params.port, "--username=" + params.user};
@@ -161,7 +157,90 @@ Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepCon
         }
     }
     full.insert(full.end(), args.begin(), args.end());
-    auto parsed = options::parse_bench_options(full, lab_parse_env(ctx.spec, params));
+    return full;
+}
+
+/// parse_bench_options, with what it prints (getopt's complaint about an unknown option) kept:
+/// added to `log` when given, and made the message of an error that has none of its own.
+Result<options::BenchOptions> parse_keeping_complaints(const std::vector<std::string>& full,
+                                                       const options::BenchParseEnv& env,
+                                                       const std::filesystem::path& log) {
+    std::filesystem::path out = log;
+    char tmpl[] = "/tmp/pglab-options-XXXXXX";
+    if (out.empty()) {
+        const int fd = ::mkstemp(tmpl);
+        if (fd >= 0) {
+            ::close(fd);
+            out = tmpl;
+        }
+    }
+    const auto size_before = [&] {
+        std::error_code ec;
+        const auto n = std::filesystem::file_size(out, ec);
+        return ec ? std::uintmax_t{0} : n;
+    }();
+    Result<options::BenchOptions> parsed = make_error("not parsed");
+    {
+        const CaptureOutput capture(out.empty() ? std::filesystem::path("/dev/null") : out);
+        parsed = options::parse_bench_options(full, env);
+    }
+    std::string printed;
+    if (auto text = out.empty() ? Result<std::string>(make_error("")) : util::read_text_file(out);
+        text && text->size() > size_before) {
+        printed = text->substr(size_before);
+    }
+    if (log.empty() && !out.empty()) {
+        std::error_code ec;
+        std::filesystem::remove(out, ec);
+    }
+    if (!parsed && parsed.error().message.empty()) {
+        std::string complaint;
+        std::size_t pos = 0;
+        while (pos < printed.size()) {
+            std::size_t nl = printed.find('\n', pos);
+            nl = nl == std::string::npos ? printed.size() : nl;
+            std::string line = printed.substr(pos, nl - pos);
+            pos = nl + 1;
+            for (const std::string_view prefix : {"pglab: ", "pgbench: "}) {
+                if (line.rfind(prefix, 0) == 0) {
+                    line.erase(0, prefix.size());
+                }
+            }
+            if (!line.empty()) {
+                complaint += (complaint.empty() ? "" : "; ") + line;
+            }
+        }
+        parsed.error().message =
+            complaint.empty() ? std::string("invalid options") : "invalid options: " + complaint;
+    }
+    return parsed;
+}
+
+/// The parsed options must ask for what the step is.
+Status check_action(const options::BenchOptions& parsed, bool init) {
+    const bool is_init = parsed.action == options::BenchAction::initialize;
+    if (parsed.action != options::BenchAction::benchmark && !is_init) {
+        return make_error("the options ask for no benchmark (--show-script, -b list)");
+    }
+    if (is_init != init) {
+        return make_error(init ? "init options must not ask for a benchmark"
+                               : "bench options must not contain --initialize");
+    }
+    return {};
+}
+
+Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepContext& ctx,
+                                                 bool init, nlohmann::json& fields) {
+    PGLAB_TRY_ASSIGN(const pg::ConnParams params, ctx.servers.params(ctx.server, ""));
+    PGLAB_TRY_ASSIGN(std::vector<std::string> args, ctx.values.arguments(step));
+    // A database argument may be a conninfo or URI with a password: recorded masked.
+    std::vector<std::string> shown;
+    for (const auto& arg : args) {
+        shown.push_back(pg::redact_conninfo(arg));
+    }
+    fields["arguments"] = shown;
+    auto parsed = parse_keeping_complaints(full_arguments(step, params, init, args),
+                                           lab_parse_env(ctx.spec, params), ctx.log);
     if (!parsed) {
         return make_error(parsed.error());
     }
@@ -176,14 +255,7 @@ Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepCon
         conn.user.clear();
         conn.dbname = params.dbname;
     }
-    const bool is_init = parsed->action == options::BenchAction::initialize;
-    if (parsed->action != options::BenchAction::benchmark && !is_init) {
-        return make_error("the options ask for no benchmark (--show-script, -b list)");
-    }
-    if (is_init != init) {
-        return make_error(init ? "init options must not ask for a benchmark"
-                               : "bench options must not contain --initialize");
-    }
+    PGLAB_TRY(check_action(*parsed, init));
     return parsed;
 }
 
@@ -191,7 +263,7 @@ StepOutcome run_init(const spec::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto parsed = parse_step_options(step, ctx, true, out.fields);
     if (!parsed) {
-        out.error = error_text(parsed.error());
+        out.fail(error_text(parsed.error()));
         out.fields["exit_status"] = 1;
         return out;
     }
@@ -203,7 +275,7 @@ StepOutcome run_init(const spec::Step& step, StepContext& ctx) {
     out.wrote_log = true;
     out.fields["exit_status"] = st ? 0 : 1;
     if (!st) {
-        out.error = error_text(st.error());
+        out.fail(error_text(st.error()));
     }
     return out;
 }
@@ -213,7 +285,7 @@ StepOutcome run_bench(const spec::Step& step, StepContext& ctx) {
     out.fields["bench"] = nullptr;
     auto parsed = parse_step_options(step, ctx, false, out.fields);
     if (!parsed) {
-        out.error = error_text(parsed.error());
+        out.fail(error_text(parsed.error()));
         out.fields["exit_status"] = 1;
         return out;
     }
@@ -229,7 +301,7 @@ StepOutcome run_bench(const spec::Step& step, StepContext& ctx) {
     }
     out.wrote_log = true;
     if (!result) {
-        out.error = error_text(result.error());
+        out.fail(error_text(result.error()));
         out.fields["exit_status"] = 1;
         return out;
     }
@@ -237,13 +309,15 @@ StepOutcome run_bench(const spec::Step& step, StepContext& ctx) {
     int status = 0;
     if (result->aborted_clients > 0) {
         status = 2;
-        out.error =
-            fmt::format("{} client(s) aborted (see the step's log)", result->aborted_clients);
+        out.fail(fmt::format("{} client(s) aborted (see the step's log)", result->aborted_clients));
     }
     if (result->interrupted) {
         status = 2;
-        out.interrupted = true;
-        out.error = "interrupted by signal";
+        if (result->stop_signal == util::k_stop_deadline) {
+            out.stop(store::StepStatus::timed_out, "stopped at the run's deadline (run_timeout)");
+        } else {
+            out.stop(store::StepStatus::interrupted, "interrupted by signal");
+        }
     }
     out.fields["exit_status"] = status;
     return out;
@@ -275,7 +349,7 @@ StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto session = session_for(step, ctx);
     if (!session) {
-        out.error = error_text(session.error());
+        out.fail(error_text(session.error()));
         return out;
     }
     pg::Connection& conn = *session->conn;
@@ -284,7 +358,7 @@ StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
     for (const auto& f : step.statements) {
         auto text = ctx.values.expand(f);
         if (!text) {
-            out.error = error_text(text.error());
+            out.fail(error_text(text.error()));
             return out;
         }
         statements.push_back(*text);
@@ -294,7 +368,7 @@ StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
     std::string log;
     if (step.timeout_ms > 0) {
         if (auto st = set_timeout(conn, step.timeout_ms); !st) {
-            out.error = error_text(st.error());
+            out.fail(error_text(st.error()));
             return out;
         }
     }
@@ -332,25 +406,25 @@ StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
     }
     if (!step.expect_error.empty()) {
         if (failure.empty()) {
-            out.error = fmt::format("expected an error \"{}\", the statements succeeded",
-                                    step.expect_error);
+            out.fail(fmt::format("expected an error \"{}\", the statements succeeded",
+                                 step.expect_error));
         } else if (failure.find(step.expect_error) == std::string::npos) {
             // SQLSTATE: the message does not carry it; ask the error's text too.
-            out.error = fmt::format("expected error \"{}\", got: {}", step.expect_error, failure);
+            out.fail(fmt::format("expected error \"{}\", got: {}", step.expect_error, failure));
         }
         return out;
     }
     if (!failure.empty()) {
-        out.error = failure;
+        out.fail(failure);
         return out;
     }
     if (step.expect) {
         auto want = ctx.values.expand(*step.expect);
         if (!want) {
-            out.error = error_text(want.error());
+            out.fail(error_text(want.error()));
         } else if (!first_value || *first_value != *want) {
-            out.error = fmt::format("expected \"{}\", got {}", *want,
-                                    first_value ? "\"" + *first_value + "\"" : "no value");
+            out.fail(fmt::format("expected \"{}\", got {}", *want,
+                                 first_value ? "\"" + *first_value + "\"" : "no value"));
         }
     }
     return out;
@@ -396,13 +470,13 @@ StepOutcome run_timed_sql(const spec::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto session = session_for(step, ctx);
     if (!session) {
-        out.error = error_text(session.error());
+        out.fail(error_text(session.error()));
         return out;
     }
     pg::Connection& conn = *session->conn;
     auto text = ctx.values.expand(step.statements.at(0));
     if (!text) {
-        out.error = error_text(text.error());
+        out.fail(error_text(text.error()));
         return out;
     }
     out.fields["session"] = session->name;
@@ -412,7 +486,7 @@ StepOutcome run_timed_sql(const spec::Step& step, StepContext& ctx) {
     out.fields["rows"] = nullptr;
     if (step.timeout_ms > 0) {
         if (auto st = set_timeout(conn, step.timeout_ms); !st) {
-            out.error = error_text(st.error());
+            out.fail(error_text(st.error()));
             return out;
         }
     }
@@ -424,7 +498,7 @@ StepOutcome run_timed_sql(const spec::Step& step, StepContext& ctx) {
     sent = sent && conn.send_query_params(text->c_str(), 0, nullptr) && conn.pipeline_sync();
     sent = sent && conn.send_query_params(k_clock, 0, nullptr) && conn.pipeline_sync();
     if (!sent) {
-        out.error = conn.error_message();
+        out.fail(conn.error_message());
         conn.exit_pipeline();
         return out;
     }
@@ -450,7 +524,9 @@ StepOutcome run_timed_sql(const spec::Step& step, StepContext& ctx) {
                                     out.fields["server_ms"].dump(),
                                     stmt.error.empty() ? "" : "\n-- error: " + stmt.error));
     out.wrote_log = true;
-    out.error = stmt.error.empty() ? before.error : stmt.error;
+    if (const std::string& e = stmt.error.empty() ? before.error : stmt.error; !e.empty()) {
+        out.fail(e);
+    }
     return out;
 }
 
@@ -458,12 +534,12 @@ StepOutcome run_explain(const spec::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto session = session_for(step, ctx);
     if (!session) {
-        out.error = error_text(session.error());
+        out.fail(error_text(session.error()));
         return out;
     }
     auto text = ctx.values.expand(step.statements.at(0));
     if (!text) {
-        out.error = error_text(text.error());
+        out.fail(error_text(text.error()));
         return out;
     }
     out.fields["session"] = session->name;
@@ -480,7 +556,7 @@ StepOutcome run_explain(const spec::Step& step, StepContext& ctx) {
         (void)session->conn->exec_command("RESET statement_timeout");
     }
     if (!res) {
-        out.error = res.error().message;
+        out.fail(res.error().message);
         return out;
     }
     std::string json;
@@ -491,7 +567,7 @@ StepOutcome run_explain(const spec::Step& step, StepContext& ctx) {
     out.wrote_log = true;
     auto summary = summarize_explain(json);
     if (!summary) {
-        out.error = summary.error().message;
+        out.fail(summary.error().message);
         return out;
     }
     out.fields["explain"] = *summary;
@@ -501,8 +577,8 @@ StepOutcome run_explain(const spec::Step& step, StepContext& ctx) {
             found = found || t.get<std::string>() == step.expect_plan;
         }
         if (!found) {
-            out.error = fmt::format("the plan has no \"{}\" node (it has {})", step.expect_plan,
-                                    (*summary)["node_types"].dump());
+            out.fail(fmt::format("the plan has no \"{}\" node (it has {})", step.expect_plan,
+                                 (*summary)["node_types"].dump()));
         }
     }
     return out;
@@ -512,20 +588,23 @@ StepOutcome run_shell(const spec::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto cmd = ctx.values.expand(step.command);
     if (!cmd) {
-        out.error = error_text(cmd.error());
+        out.fail(error_text(cmd.error()));
         return out;
     }
     out.fields["command"] = *cmd;
     out.fields["exit_status"] = nullptr;
     util::SpawnOptions opts;
     opts.argv = {"/bin/sh", "-c", *cmd};
+    // Its own process group: a timeout kills the command's children too (`sleep` under sh),
+    // which would otherwise outlive it and hold its output open.
+    opts.group = util::ProcessGroup::own;
     // The step's server in the child's environment (PGHOST, PGPORT, PGUSER, PGDATABASE, and
     // PGPASSWORD when it has one), so that psql reaches it as pglab does. A stopped server: none.
     // The password goes there only: not on the command line, not in the log.
     if (auto params = ctx.servers.params(ctx.server, "")) {
         auto env = pg::client_environment(*params);
         if (!env) {
-            out.error = fmt::format("server \"{}\": {}", ctx.server, error_text(env.error()));
+            out.fail(fmt::format("server \"{}\": {}", ctx.server, error_text(env.error())));
             return out;
         }
         opts.env = std::move(*env);
@@ -534,9 +613,15 @@ StepOutcome run_shell(const spec::Step& step, StepContext& ctx) {
     if (step.timeout_ms > 0) {
         opts.timeout = std::chrono::milliseconds(step.timeout_ms);
     }
+    if (ctx.deadline) {
+        const auto left = std::max<std::chrono::milliseconds>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(*ctx.deadline - Clock::now()),
+            std::chrono::milliseconds(1));
+        opts.timeout = opts.timeout ? std::min(*opts.timeout, left) : left;
+    }
     auto res = util::run_process(opts);
     if (!res) {
-        out.error = error_text(res.error());
+        out.fail(error_text(res.error()));
         return out;
     }
     append_log(ctx.log,
@@ -545,9 +630,15 @@ StepOutcome run_shell(const spec::Step& step, StepContext& ctx) {
     out.fields["exit_status"] =
         res->status.exited() ? nlohmann::json(res->status.code) : nlohmann::json(nullptr);
     if (res->timed_out) {
-        out.error = fmt::format("timed out after {} ms", step.timeout_ms);
+        if (ctx.deadline && Clock::now() >= *ctx.deadline) {
+            out.stop(store::StepStatus::timed_out,
+                     "the command was killed at the run's deadline (run_timeout)");
+        } else {
+            out.stop(store::StepStatus::timed_out,
+                     fmt::format("timed out after {} ms: the command was killed", step.timeout_ms));
+        }
     } else if (!res->status.success()) {
-        out.error = "command " + res->status.describe();
+        out.fail("command " + res->status.describe());
     }
     return out;
 }
@@ -591,7 +682,7 @@ StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
     case spec::StepType::promote:
         st = ctx.servers.promote(ctx.server);
         if (!st) {
-            out.error = error_at_step(step, st.error());
+            out.fail(error_at_step(step, st.error()));
             return out;
         }
         break;
@@ -604,47 +695,79 @@ StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
         st = make_error(fmt::format("step \"{}\" is not supported", step_type_name(step.type)));
     }
     if (!st) {
-        out.error = error_text(st.error());
+        out.fail(error_text(st.error()));
     }
     return out;
 }
 
-StepOutcome run_sleep(const spec::Step& step, StepContext& ctx) {
+StepOutcome run_sleep(const spec::Step& step, StepContext& /*ctx*/) {
     StepOutcome out;
     out.fields["duration_ms"] = step.duration_ms;
     const auto end = Clock::now() + std::chrono::milliseconds(step.duration_ms);
-    while (Clock::now() < end && !ctx.stop.load()) {
+    while (Clock::now() < end && !util::stop_requested()) {
         std::this_thread::sleep_for(
             std::min<Clock::duration>(end - Clock::now(), std::chrono::milliseconds(20)));
     }
-    if (ctx.stop.load()) {
-        out.interrupted = true;
-        out.error = "interrupted by signal";
+    if (util::stop_signalled()) {
+        out.stop(store::StepStatus::interrupted, "interrupted by signal");
+    } else if (util::stop_requested()) {
+        out.stop(store::StepStatus::timed_out, "stopped at the run's deadline (run_timeout)");
     }
     return out;
 }
 
+/// The handler of each step type.
+struct StepKind {
+    spec::StepType type;
+    StepOutcome (*run)(const spec::Step&, StepContext&);
+};
+
+constexpr StepKind k_step_kinds[] = {
+    {spec::StepType::init, run_init},
+    {spec::StepType::bench, run_bench},
+    {spec::StepType::sql, run_sql},
+    {spec::StepType::timed_sql, run_timed_sql},
+    {spec::StepType::explain, run_explain},
+    {spec::StepType::restart, run_server_control},
+    {spec::StepType::stop, run_server_control},
+    {spec::StepType::start, run_server_control},
+    {spec::StepType::promote, run_server_control},
+    {spec::StepType::checkpoint, run_server_control},
+    {spec::StepType::sleep, run_sleep},
+    {spec::StepType::shell, run_shell},
+};
+
 } // namespace
 
+Status check_bench_options(const spec::ExperimentSpec& spec, const spec::Step& step,
+                           const std::vector<std::string>& args) {
+    const bool init = step.type == spec::StepType::init;
+    const pg::ConnParams none; // no server yet: the options' own connection values are not used
+    PGLAB_TRY_ASSIGN(const options::BenchOptions parsed,
+                     parse_keeping_complaints(full_arguments(step, none, init, args),
+                                              lab_parse_env(spec, none), {}));
+    return check_action(parsed, init);
+}
+
+void StepOutcome::fail(std::string why) {
+    status = store::StepStatus::failed;
+    error = why.empty() ? std::string("failed (no message; see the step's log)") : std::move(why);
+}
+
+void StepOutcome::stop(store::StepStatus how, std::string why) {
+    status = how;
+    error = std::move(why);
+}
+
 StepOutcome execute_step(const spec::Step& step, StepContext& ctx) {
-    switch (step.type) {
-    case spec::StepType::init:
-        return run_init(step, ctx);
-    case spec::StepType::bench:
-        return run_bench(step, ctx);
-    case spec::StepType::sql:
-        return run_sql(step, ctx);
-    case spec::StepType::timed_sql:
-        return run_timed_sql(step, ctx);
-    case spec::StepType::explain:
-        return run_explain(step, ctx);
-    case spec::StepType::shell:
-        return run_shell(step, ctx);
-    case spec::StepType::sleep:
-        return run_sleep(step, ctx);
-    default:
-        return run_server_control(step, ctx);
+    for (const auto& kind : k_step_kinds) {
+        if (kind.type == step.type) {
+            return kind.run(step, ctx);
+        }
     }
+    StepOutcome out;
+    out.fail(fmt::format("step type \"{}\" has no handler", spec::step_type_name(step.type)));
+    return out;
 }
 
 } // namespace pglab::lab::run

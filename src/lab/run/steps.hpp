@@ -4,33 +4,53 @@
 #include "lab/plan/run_values.hpp"
 #include "lab/run/servers.hpp"
 #include "lab/spec/experiment_spec.hpp"
+#include "lab/store/run_record.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace pglab::lab::run {
 
-/// What a step did: `error` empty when it succeeded; `fields` are added to its step object.
+/// What a step did: its status (ok unless something set another) and, when not ok, why.
 struct StepOutcome {
+    store::StepStatus status = store::StepStatus::ok;
     std::string error;
-    nlohmann::json fields = nlohmann::json::object();
-    bool interrupted = false; ///< a bench run stopped by SIGINT/SIGTERM
+    nlohmann::json fields = nlohmann::json::object(); ///< added to its step object
     bool wrote_log = false;
+
+    bool ok() const { return status == store::StepStatus::ok; }
+
+    /// Marks the step failed because of `why` (a failure with no message still fails).
+    void fail(std::string why);
+
+    /// Marks the step stopped: by a timeout (`timed_out`) or a signal (`interrupted`).
+    void stop(store::StepStatus how, std::string why);
 };
 
 struct StepContext {
     const spec::ExperimentSpec& spec;
     ServerSet& servers;
     const plan::RunValues& values;
-    std::string server;            ///< the server the step runs on
-    std::filesystem::path log;     ///< the step's raw log
-    const std::atomic<bool>& stop; ///< SIGINT/SIGTERM seen
-    int& restarts;                 ///< restarts done in this run
+    std::string server;        ///< the server the step runs on
+    std::filesystem::path log; ///< the step's raw log
+    /// The run's deadline (`run_timeout`), if it has one: a step that waits (shell, sleep) waits
+    /// no longer; statements are cancelled and a bench is stopped by the run's Watchdog.
+    std::optional<std::chrono::steady_clock::time_point> deadline;
+    int& restarts; ///< restarts done in this run
 };
 
+/// Runs `step` through the handler of its type (one table of step kinds).
 StepOutcome execute_step(const spec::Step& step, StepContext& ctx);
+
+/// Checks the options (and so the scripts) of an `init` or `bench` step as the step will parse
+/// them, with `args` its expanded `options`, before any server exists. The error is the option
+/// parser's (or getopt's complaint), without a position.
+Status check_bench_options(const spec::ExperimentSpec& spec, const spec::Step& step,
+                           const std::vector<std::string>& args);
 
 } // namespace pglab::lab::run

@@ -69,6 +69,11 @@ struct ClusterOptions {
     /// Where the cluster's temporary directory is made; empty: $TMPDIR, else /tmp.
     std::filesystem::path parent_dir;
 
+    /// The server log (the server's stdout and stderr, appended); empty: `server.log` in the
+    /// temporary directory (removed with it). A file elsewhere outlives the cluster, and the
+    /// process that made it: what a SIGKILL interrupted stays readable.
+    std::filesystem::path log_path;
+
     /// When running as root (PostgreSQL refuses to), the OS user that runs initdb and the server;
     /// empty: "postgres", else "nobody".
     std::string os_user;

@@ -86,12 +86,18 @@ Status chown_to(const fs::path& path, const std::optional<util::RunAs>& who) {
 }
 
 /// Line 8 of postmaster.pid (PostgreSQL 10+) says "ready" once connections are accepted.
-bool postmaster_ready(const fs::path& data_dir) {
+/// Whether postmaster.pid says that the postmaster `pid` accepts connections. The pid matters:
+/// a server that was killed leaves its file saying "ready" until the next one rewrites it.
+bool postmaster_ready(const fs::path& data_dir, pid_t pid) {
     std::ifstream in(data_dir / "postmaster.pid");
     std::string line;
+    std::string first;
     for (int i = 0; i < 8 && std::getline(in, line); ++i) {
+        if (i == 0) {
+            first = line;
+        }
     }
-    return in && line.rfind("ready", 0) == 0;
+    return in && line.rfind("ready", 0) == 0 && first == std::to_string(pid);
 }
 
 /// "pid:[4026531836]": which pid namespace the pids in the owner file belong to.
@@ -224,7 +230,7 @@ Status ThrowawayCluster::make_directories() {
     PGLAB_TRY_ASSIGN(m_slot, cleanup::register_dir(m_base_dir.string()));
     m_data_dir = m_base_dir / "data";
     m_socket_dir = m_base_dir / "socket";
-    m_log_path = m_base_dir / "server.log";
+    m_log_path = m_options.log_path.empty() ? m_base_dir / "server.log" : m_options.log_path;
     std::error_code ec;
     fs::create_directory(m_socket_dir, ec);
     if (ec) {
@@ -435,9 +441,20 @@ Status ThrowawayCluster::prepare_emulation() {
     return {};
 }
 
+std::optional<util::ExitStatus> ThrowawayCluster::reap_if_exited(std::chrono::milliseconds wait) {
+    if (m_server.pid() <= 0) {
+        return std::nullopt;
+    }
+    auto st = m_server.wait(wait);
+    if (st) {
+        cleanup::set_server_pid(m_slot, 0);
+    }
+    return st;
+}
+
 Status ThrowawayCluster::wait_until_ready() {
     const auto deadline = std::chrono::steady_clock::now() + m_options.timeout;
-    while (!postmaster_ready(m_data_dir)) {
+    while (!postmaster_ready(m_data_dir, m_server.pid())) {
         if (const auto st = m_server.try_wait()) {
             cleanup::set_server_pid(m_slot, 0);
             return make_error(

@@ -9,6 +9,7 @@
 #include "util/result.hpp"
 #include "util/subprocess.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -88,6 +89,12 @@ public:
     pid_t server_pid() const { return m_server.pid(); }
 
     bool running() const { return m_server.pid() > 0; }
+
+    /// When the postmaster has ended on its own (killed, crashed) since it was started, or ends
+    /// within `wait`: reaps it and says how it ended; the cluster is then stopped (running()
+    /// false) and start_server() starts it again on the same data. Nothing while it runs, or
+    /// when pglab stopped it.
+    std::optional<util::ExitStatus> reap_if_exited(std::chrono::milliseconds wait = {});
 
     /// Stops the server (`mode` as pg_ctl -m) and starts it again, keeping the data.
     Status restart(ShutdownMode mode = ShutdownMode::fast);

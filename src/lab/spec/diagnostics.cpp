@@ -1,12 +1,20 @@
 // lab/spec: the diagnostics collector.
 #include "lab/spec/diagnostics.hpp"
 
+#include "util/text.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
 namespace pglab::lab::spec {
 
 void Diagnostics::add(SourcePos pos, std::string message, std::string hint) {
     ++m_count;
     if (m_items.size() < k_max_kept) {
-        m_items.push_back(Diagnostic{std::move(pos), std::move(message), std::move(hint)});
+        // A key or value of 100,000 characters is named by its start and its length.
+        m_items.push_back(
+            Diagnostic{std::move(pos), util::shorten_quoted(message), util::shorten_quoted(hint)});
     }
 }
 
@@ -14,12 +22,23 @@ Error Diagnostics::to_error() const {
     if (m_items.empty()) {
         return Error("no problem found");
     }
-    Error e(m_items.front().headline());
-    e.with_hint(m_items.front().hint);
-    for (std::size_t i = 1; i < m_items.size(); ++i) {
-        e.trailer += m_items[i].headline() + "\n";
-        if (!m_items[i].hint.empty()) {
-            e.trailer += "  hint: " + m_items[i].hint + "\n";
+    // In the order of the file (then as found), which a reader fixing them goes through; a
+    // problem with no position (a made-up default) last.
+    std::vector<const Diagnostic*> sorted;
+    for (const auto& d : m_items) {
+        sorted.push_back(&d);
+    }
+    const auto rank = [](const Diagnostic* d) {
+        return std::pair{d->pos.known() ? d->pos.line : UINT32_MAX, d->pos.column};
+    };
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [&](const Diagnostic* a, const Diagnostic* b) { return rank(a) < rank(b); });
+    Error e(sorted.front()->headline());
+    e.with_hint(sorted.front()->hint);
+    for (std::size_t i = 1; i < sorted.size(); ++i) {
+        e.trailer += sorted[i]->headline() + "\n";
+        if (!sorted[i]->hint.empty()) {
+            e.trailer += "  hint: " + sorted[i]->hint + "\n";
         }
     }
     if (m_count > m_items.size()) {

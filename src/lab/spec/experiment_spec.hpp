@@ -44,6 +44,7 @@ struct ServerSpec {
     std::string version; ///< "16", "17.8": resolved by the orchestrator; "" = not given
     std::string bin_dir; ///< an installation's bin directory; "" = not given
     ///< neither version nor bin_dir: the newest installation found
+    SourcePos installation_pos; ///< of the `version` or `bin_dir` value; unknown when neither
 
     std::string conninfo; ///< non-empty: an existing server; the fields below are then unset
 

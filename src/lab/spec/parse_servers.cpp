@@ -153,6 +153,7 @@ ServerSpec read_server(const std::string& name, const toml::table& t, ParseConte
     const auto conninfo = r.string("conninfo", "conninfo = \"host=db1 port=5432 dbname=bench\"");
     if (version) {
         s.version = *version;
+        s.installation_pos = r.value_pos(*t.get("version"));
         bool ok = !version->empty();
         for (const char c : *version) {
             ok = ok && ((c >= '0' && c <= '9') || c == '.');
@@ -165,6 +166,7 @@ ServerSpec read_server(const std::string& name, const toml::table& t, ParseConte
     }
     if (bin_dir) {
         s.bin_dir = *bin_dir;
+        s.installation_pos = r.value_pos(*t.get("bin_dir"));
     }
     if (version && bin_dir) {
         ctx.diag.add(r.key_pos("bin_dir"),

@@ -7,11 +7,16 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <ctime>
+#include <regex>
 
 namespace pglab::lab::store {
 
@@ -57,6 +62,24 @@ void fsync_dir(const fs::path& dir) {
     }
 }
 
+/// The highest runner session whose server logs are under `dir`/servers: 1 (the session that
+/// created the directory, whose logs are `<cluster>-postgresql.log`), or k + 1 for a log
+/// `resume<k>-<cluster>-postgresql.log` of the k-th --resume.
+int last_session(const fs::path& dir) {
+    int last = 1;
+    std::error_code ec;
+    static const std::regex k_name(R"(resume(\d+)-\d+-postgresql\.log)");
+    for (fs::recursive_directory_iterator it(dir / "servers", ec), end; !ec && it != end;
+         it.increment(ec)) {
+        std::smatch m;
+        const std::string name = it->path().filename().string();
+        if (std::regex_match(name, m, k_name)) {
+            last = std::max(last, std::stoi(m[1].str()) + 1);
+        }
+    }
+    return last;
+}
+
 } // namespace
 
 fs::path default_results_dir(std::string_view name, std::int64_t epoch_s) {
@@ -77,6 +100,31 @@ fs::path default_results_dir(std::string_view name, std::int64_t epoch_s) {
     return fs::path("results") / fmt::format("{}-{}", clean, stamp);
 }
 
+std::vector<JsonlLine> split_jsonl(std::string_view text) {
+    std::vector<JsonlLine> lines;
+    std::size_t pos = 0;
+    std::size_t number = 0;
+    while (pos < text.size()) {
+        ++number;
+        const std::size_t nl = text.find('\n', pos);
+        const bool has_newline = nl != std::string_view::npos;
+        const std::string_view line = text.substr(pos, (has_newline ? nl : text.size()) - pos);
+        JsonlLine l;
+        l.number = number;
+        l.end = has_newline ? nl + 1 : text.size();
+        pos = l.end;
+        if (line.empty()) {
+            continue;
+        }
+        l.value = nlohmann::json::parse(line, nullptr, false);
+        l.valid = has_newline && !l.value.is_discarded() && l.value.is_object();
+        // Only the last line can be torn (a write cut short); a bad line before it is not.
+        l.torn = !l.valid && (!has_newline || nl + 1 == text.size());
+        lines.push_back(std::move(l));
+    }
+    return lines;
+}
+
 Result<JsonlContents> read_jsonl(const fs::path& path) {
     JsonlContents out;
     std::error_code ec;
@@ -84,35 +132,27 @@ Result<JsonlContents> read_jsonl(const fs::path& path) {
         return out;
     }
     PGLAB_TRY_ASSIGN(const std::string text, util::read_text_file(path));
-    std::size_t pos = 0;
-    std::size_t line_no = 0;
-    while (pos < text.size()) {
-        ++line_no;
-        const std::size_t nl = text.find('\n', pos);
-        const bool last = nl == std::string::npos || nl + 1 == text.size();
-        const std::string_view line(text.data() + pos,
-                                    (nl == std::string::npos ? text.size() : nl) - pos);
-        nlohmann::json value = nlohmann::json::parse(line, nullptr, false);
-        const bool good = nl != std::string::npos && !value.is_discarded() && value.is_object();
-        if (!good) {
-            if (last) {
+    for (JsonlLine& line : split_jsonl(text)) {
+        if (!line.valid) {
+            if (line.torn) {
                 out.torn = true;
                 break;
             }
             return make_error(
-                fmt::format("\"{}\" line {}: not a JSON object", path.string(), line_no));
+                fmt::format("\"{}\" line {}: not a JSON object", path.string(), line.number));
         }
-        out.lines.push_back(std::move(value));
-        pos = nl + 1;
-        out.valid_bytes = pos;
+        out.lines.push_back(std::move(line.value));
+        out.valid_bytes = line.end;
     }
     return out;
 }
 
 ResultsStore::ResultsStore(ResultsStore&& other) noexcept
     : m_dir(std::move(other.m_dir)), m_plan(std::move(other.m_plan)),
-      m_finished(std::move(other.m_finished)), m_fd(other.m_fd) {
+      m_finished(std::move(other.m_finished)), m_fd(other.m_fd), m_lock_fd(other.m_lock_fd),
+      m_session(other.m_session) {
     other.m_fd = -1;
+    other.m_lock_fd = -1;
 }
 
 ResultsStore& ResultsStore::operator=(ResultsStore&& other) noexcept {
@@ -120,11 +160,17 @@ ResultsStore& ResultsStore::operator=(ResultsStore&& other) noexcept {
         if (m_fd >= 0) {
             ::close(m_fd);
         }
+        if (m_lock_fd >= 0) {
+            ::close(m_lock_fd);
+        }
         m_dir = std::move(other.m_dir);
         m_plan = std::move(other.m_plan);
         m_finished = std::move(other.m_finished);
         m_fd = other.m_fd;
+        m_lock_fd = other.m_lock_fd;
+        m_session = other.m_session;
         other.m_fd = -1;
+        other.m_lock_fd = -1;
     }
     return *this;
 }
@@ -132,6 +178,9 @@ ResultsStore& ResultsStore::operator=(ResultsStore&& other) noexcept {
 ResultsStore::~ResultsStore() {
     if (m_fd >= 0) {
         ::close(m_fd);
+    }
+    if (m_lock_fd >= 0) {
+        ::close(m_lock_fd); // releases the lock
     }
 }
 
@@ -149,29 +198,65 @@ Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view 
                                           const nlohmann::json& plan) {
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
+        if (fs::exists(dir / ".lock", ec)) {
+            ResultsStore other; // only to see whether a runner holds it (and name its pid)
+            other.m_dir = dir;
+            PGLAB_TRY(other.lock());
+        }
         return make_error(
             Error(fmt::format("results directory \"{}\" already exists and is not empty",
                               dir.string()))
                 .with_hint("choose another one with --results, or continue it with --resume"));
     }
-    fs::create_directories(dir / "runs", ec);
+    // Made complete under a temporary name beside `dir`, then renamed: a failure part-way (a
+    // full disk) leaves no half-made results directory that would block a new run and --resume.
+    const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
+    fs::create_directories(parent, ec);
     if (ec) {
         return make_error(
-            fmt::format("could not create directory \"{}\": {}", dir.string(), ec.message()));
+            fmt::format("could not create directory \"{}\": {}", parent.string(), ec.message()));
+    }
+    const fs::path partial =
+        parent / fmt::format(".{}.partial-{}", dir.filename().string(), ::getpid());
+    fs::remove_all(partial, ec);
+    fs::create_directories(partial / "runs", ec);
+    if (ec) {
+        return make_error(
+            fmt::format("could not create directory \"{}\": {}", partial.string(), ec.message()));
     }
     ResultsStore store;
-    store.m_dir = dir;
+    store.m_dir = partial;
     store.m_plan = plan;
-    PGLAB_TRY(write_file_synced(dir / "experiment.toml", experiment_text));
-    PGLAB_TRY(write_file_synced(dir / "plan.json", plan.dump(2) + "\n"));
+    Status st = store.lock();
+    if (st) {
+        st = write_file_synced(partial / "experiment.toml", experiment_text);
+    }
+    if (st) {
+        st = write_file_synced(partial / "plan.json", plan.dump(2) + "\n");
+    }
+    if (st && ::rename(partial.c_str(), dir.c_str()) != 0) {
+        st = make_error(fmt::format("could not rename \"{}\" to \"{}\": {}", partial.string(),
+                                    dir.string(), std::strerror(errno)));
+    }
+    if (!st) {
+        fs::remove_all(partial, ec);
+        return make_error(st.error());
+    }
+    store.m_dir = dir;
     PGLAB_TRY(store.open_jsonl());
     fsync_dir(dir);
+    fsync_dir(parent);
     return store;
 }
 
 Result<ResultsStore> ResultsStore::open(const fs::path& dir) {
     ResultsStore store;
     store.m_dir = dir;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+        return make_error(fmt::format("results directory \"{}\" does not exist", dir.string()));
+    }
+    PGLAB_TRY(store.lock());
     PGLAB_TRY_ASSIGN(const std::string plan_text, util::read_text_file(dir / "plan.json"));
     store.m_plan = nlohmann::json::parse(plan_text, nullptr, false);
     if (store.m_plan.is_discarded() || !store.m_plan.is_object()) {
@@ -182,7 +267,6 @@ Result<ResultsStore> ResultsStore::open(const fs::path& dir) {
     if (contents.torn) {
         log::warning("\"{}\": ignoring an incomplete last line (the run it belonged to runs again)",
                      jsonl.string());
-        std::error_code ec;
         fs::resize_file(jsonl, contents.valid_bytes, ec);
         if (ec) {
             return make_error(
@@ -194,8 +278,8 @@ Result<ResultsStore> ResultsStore::open(const fs::path& dir) {
             store.m_finished.insert(line["run"].get<std::size_t>());
         }
     }
-    std::error_code ec;
     fs::create_directories(dir / "runs", ec);
+    store.m_session = last_session(dir) + 1;
     PGLAB_TRY(store.open_jsonl());
     return store;
 }
@@ -204,10 +288,18 @@ Status ResultsStore::append(const nlohmann::json& line) {
     std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     text += '\n';
     const fs::path path = m_dir / "results.jsonl";
-    PGLAB_TRY(write_all(m_fd, text, path));
-    if (::fdatasync(m_fd) != 0) {
-        return make_error(
+    const off_t before = ::lseek(m_fd, 0, SEEK_END);
+    Status st = write_all(m_fd, text, path);
+    if (st && ::fdatasync(m_fd) != 0) {
+        st = make_error(
             fmt::format("could not fsync file \"{}\": {}", path.string(), std::strerror(errno)));
+    }
+    if (!st) {
+        // No half line stays behind: what follows (a resumed plan) starts on a line boundary.
+        if (before >= 0 && ::ftruncate(m_fd, before) == 0) {
+            (void)::fdatasync(m_fd);
+        }
+        return st;
     }
     if (line.contains("run") && line["run"].is_number_unsigned()) {
         m_finished.insert(line["run"].get<std::size_t>());
@@ -230,16 +322,60 @@ std::string ResultsStore::relative(const fs::path& path) const {
     return path.lexically_relative(m_dir).generic_string();
 }
 
-void ResultsStore::copy_server_log(const std::string& server, int cluster,
-                                   const fs::path& log_file) const {
+fs::path ResultsStore::server_log(const std::string& server, int cluster) const {
     const fs::path dir = m_dir / "servers" / server;
     std::error_code ec;
     fs::create_directories(dir, ec);
-    fs::copy_file(log_file, dir / fmt::format("{}-postgresql.log", cluster),
-                  fs::copy_options::overwrite_existing, ec);
+    return dir
+           / (m_session == 1 ? fmt::format("{}-postgresql.log", cluster)
+                             : fmt::format("resume{}-{}-postgresql.log", m_session - 1, cluster));
+}
+
+void ResultsStore::copy_server_log(const std::string& server, int cluster,
+                                   const fs::path& log_file) const {
+    const fs::path target = server_log(server, cluster);
+    std::error_code ec;
+    if (fs::equivalent(log_file, target, ec)) {
+        return;
+    }
+    fs::copy_file(log_file, target, fs::copy_options::overwrite_existing, ec);
     if (ec) {
         log::warning("could not copy server log \"{}\": {}", log_file.string(), ec.message());
     }
+}
+
+Status ResultsStore::lock() {
+    const fs::path path = m_dir / ".lock";
+    m_lock_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (m_lock_fd < 0) {
+        return make_error(
+            fmt::format("could not open file \"{}\": {}", path.string(), std::strerror(errno)));
+    }
+    if (::flock(m_lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        const int err = errno;
+        std::string holder = "another process";
+        char buf[32] = {};
+        const ssize_t n = ::pread(m_lock_fd, buf, sizeof buf - 1, 0);
+        long pid = 0;
+        if (n > 0 && std::from_chars(buf, buf + n, pid).ec == std::errc() && pid > 0) {
+            holder = fmt::format("pglab (pid {})", pid);
+        }
+        ::close(m_lock_fd);
+        m_lock_fd = -1;
+        if (err != EWOULDBLOCK) {
+            return make_error(
+                fmt::format("could not lock \"{}\": {}", path.string(), std::strerror(err)));
+        }
+        return make_error(
+            Error(fmt::format("results directory \"{}\" is in use by {}", m_dir.string(), holder))
+                .with_hint("wait until that run ends (or stop it), then continue with --resume"));
+    }
+    const std::string pid = fmt::format("{}\n", ::getpid());
+    if (::ftruncate(m_lock_fd, 0) != 0 || ::pwrite(m_lock_fd, pid.data(), pid.size(), 0) < 0) {
+        // The lock holds without the pid; only the message of a second runner is vaguer.
+        log::warning("could not write \"{}\": {}", path.string(), std::strerror(errno));
+    }
+    return {};
 }
 
 } // namespace pglab::lab::store

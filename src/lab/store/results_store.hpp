@@ -1,9 +1,10 @@
 // lab/store: the results directory of `pglab run` (docs/results-format.md): a copy of the
 // experiment file (passwords masked), plan.json, results.jsonl appended and fsynced one line per
 // finished run, the raw logs of each run and the server logs. Reopening for --resume tolerates a
-// torn last line.
+// torn last line. One runner at a time: an open store holds an exclusive lock on the directory.
 #pragma once
 
+#include "lab/store/run_record.hpp"
 #include "util/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,18 @@ struct JsonlContents {
     std::uintmax_t valid_bytes = 0; ///< length of the file up to the end of the last good line
 };
 
+/// One line of a results.jsonl text, as every reader sees it (the one rule for torn lines).
+struct JsonlLine {
+    std::size_t number = 0; ///< from 1
+    nlohmann::json value;   ///< the object; discarded when not `valid`
+    bool valid = false;     ///< a JSON object ending with a newline
+    bool torn = false;      ///< not valid, and the last line (a write cut short)
+    std::uintmax_t end = 0; ///< offset just after its newline (or the text's end)
+};
+
+/// Splits a results.jsonl text into its lines (empty lines left out).
+std::vector<JsonlLine> split_jsonl(std::string_view text);
+
 /// Reads a results.jsonl. Error only when the file cannot be read or a line other than the last
 /// is not valid JSON (then the file was not written by pglab).
 Result<JsonlContents> read_jsonl(const std::filesystem::path& path);
@@ -39,13 +52,15 @@ class ResultsStore {
 public:
     /// Creates `dir` (error when it exists and is not empty), writes `experiment_text` (the
     /// experiment file, its passwords masked by the caller) into it as experiment.toml and
-    /// writes plan.json.
+    /// writes plan.json. The directory is made under a temporary name beside `dir` and renamed
+    /// when complete, so a failure (a full disk) leaves no half-made `dir` behind.
     static Result<ResultsStore> create(const std::filesystem::path& dir,
                                        std::string_view experiment_text,
                                        const nlohmann::json& plan);
 
     /// Opens an existing directory for --resume: reads plan.json and results.jsonl; a torn last
-    /// line is cut off (with a warning on stderr) so that new lines follow the good ones.
+    /// line is cut off (with a warning on stderr) so that new lines follow the good ones. Error,
+    /// naming its pid, when another pglab holds the directory.
     static Result<ResultsStore> open(const std::filesystem::path& dir);
 
     ResultsStore(ResultsStore&& other) noexcept;
@@ -65,7 +80,12 @@ public:
     const std::set<std::size_t>& finished() const { return m_finished; }
 
     /// Appends `line` (one JSON object, written on one line) to results.jsonl and fsyncs it.
+    /// A line that cannot be written whole (a full disk) is cut off again: the file keeps only
+    /// complete lines, and the error says why (strerror).
     Status append(const nlohmann::json& line);
+
+    /// Appends the run's line (to_json(record)).
+    Status append_run(const RunRecord& record) { return append(to_json(record)); }
 
     /// runs/NNNN (created), for the raw logs of run `ordinal`.
     Result<std::filesystem::path> run_dir(std::size_t ordinal) const;
@@ -73,18 +93,32 @@ public:
     /// A path relative to the results directory ("runs/0003/01-bench.log").
     std::string relative(const std::filesystem::path& path) const;
 
-    /// Copies a server log into servers/<server>/<cluster>-postgresql.log. Best effort.
+    /// Where the server log of cluster number `cluster` of `server` is kept:
+    /// servers/<server>/<cluster>-postgresql.log for the session that created the directory,
+    /// servers/<server>/resume<k>-<cluster>-postgresql.log for the k-th --resume, so that no
+    /// session overwrites the logs of another (a killed one's included). The directory is
+    /// created.
+    std::filesystem::path server_log(const std::string& server, int cluster) const;
+
+    /// Copies a server log into server_log(server, cluster). Best effort.
     void copy_server_log(const std::string& server, int cluster,
                          const std::filesystem::path& log_file) const;
+
+    /// The runner session of this directory: 1 for the run that created it, k + 1 for the k-th
+    /// --resume (counted from the server logs of the earlier ones).
+    int session() const { return m_session; }
 
 private:
     ResultsStore() = default;
     Status open_jsonl();
+    Status lock();
 
     std::filesystem::path m_dir;
     nlohmann::json m_plan;
     std::set<std::size_t> m_finished;
     int m_fd = -1;
+    int m_lock_fd = -1; ///< DIR/.lock, flock()ed while the store is open
+    int m_session = 1;
 };
 
 } // namespace pglab::lab::store

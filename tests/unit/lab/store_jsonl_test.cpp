@@ -104,4 +104,57 @@ TEST_F(StoreJsonl, ResumeCutsTheTornLineAndAppendsAfterTheGoodOnes) {
     EXPECT_EQ(c->lines[1]["run"], 1);
 }
 
+TEST_F(StoreJsonl, AnOpenStoreLocksItsDirectoryAgainstASecondRunner) {
+    const fs::path dir = m_dir / "results";
+    auto created = store::ResultsStore::create(dir, "", {{"version", "pglab.plan/1"}});
+    ASSERT_TRUE(created) << created.error().message;
+    const std::string in_use = "is in use by pglab (pid " + std::to_string(::getpid()) + ")";
+    auto second = store::ResultsStore::open(dir);
+    ASSERT_FALSE(second);
+    EXPECT_NE(second.error().message.find(in_use), std::string::npos) << second.error().message;
+    auto again = store::ResultsStore::create(dir, "", {{"version", "pglab.plan/1"}});
+    ASSERT_FALSE(again);
+    EXPECT_NE(again.error().message.find(in_use), std::string::npos) << again.error().message;
+    { const store::ResultsStore released = std::move(*created); }
+    auto reopened = store::ResultsStore::open(dir);
+    EXPECT_TRUE(reopened) << reopened.error().message;
+}
+
+TEST_F(StoreJsonl, ACreatedDirectoryAppearsWholeOrNotAtAll) {
+    const fs::path dir = m_dir / "results";
+    {
+        auto created = store::ResultsStore::create(dir, "x", {{"version", "pglab.plan/1"}});
+        ASSERT_TRUE(created) << created.error().message;
+        EXPECT_TRUE(fs::exists(dir / "plan.json"));
+        EXPECT_TRUE(fs::exists(dir / "experiment.toml"));
+    }
+    // Nothing of the making is left beside it.
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(m_dir)) {
+        ++entries;
+    }
+    EXPECT_EQ(entries, 1u);
+}
+
+TEST_F(StoreJsonl, ServerLogsOfAResumedSessionDoNotReplaceTheFirstOnes) {
+    const fs::path dir = m_dir / "results";
+    {
+        auto created = store::ResultsStore::create(dir, "", {{"version", "pglab.plan/1"}});
+        ASSERT_TRUE(created);
+        EXPECT_EQ(created->server_log("default", 1), dir / "servers/default/1-postgresql.log");
+        std::ofstream(created->server_log("default", 1)) << "first\n";
+    }
+    {
+        auto opened = store::ResultsStore::open(dir);
+        ASSERT_TRUE(opened);
+        EXPECT_EQ(opened->server_log("default", 1),
+                  dir / "servers/default/resume1-1-postgresql.log");
+        std::ofstream(opened->server_log("default", 1)) << "second\n";
+    }
+    auto third = store::ResultsStore::open(dir);
+    ASSERT_TRUE(third);
+    EXPECT_EQ(third->server_log("default", 2), dir / "servers/default/resume2-2-postgresql.log");
+    EXPECT_EQ(read_text(dir / "servers/default/1-postgresql.log"), "first\n");
+}
+
 } // namespace

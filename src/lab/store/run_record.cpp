@@ -1,0 +1,278 @@
+// lab/store: RunRecord to and from its results.jsonl object.
+#include "lab/store/run_record.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <utility>
+
+namespace pglab::lab::store {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::pair<StepStatus, const char*>, 6> k_step_names = {{
+    {StepStatus::ok, "ok"},
+    {StepStatus::failed, "failed"},
+    {StepStatus::timed_out, "timed-out"},
+    {StepStatus::interrupted, "interrupted"},
+    {StepStatus::skipped, "skipped"},
+    {StepStatus::not_run, "not-run"},
+}};
+
+constexpr std::array<std::pair<RunStatus, const char*>, 3> k_run_names = {{
+    {RunStatus::ok, "ok"},
+    {RunStatus::failed, "failed"},
+    {RunStatus::timed_out, "timed-out"},
+}};
+
+json optional_text(const std::string& s) {
+    return s.empty() ? json(nullptr) : json(s);
+}
+
+std::string text_or_empty(const json& j, const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/// The fields every step object has; the others are the type's own.
+bool is_common_step_field(const std::string& key) {
+    static constexpr std::array<const char*, 11> k_common = {
+        "index", "key",        "type", "server", "status",     "skip_reason",
+        "error", "elapsed_ms", "log",  "probes", "replication"};
+    for (const char* k : k_common) {
+        if (key == k) {
+            return true;
+        }
+    }
+    return false;
+}
+
+json step_json(const StepRecord& s) {
+    json j;
+    j["index"] = s.index;
+    j["key"] = s.key;
+    j["type"] = s.type;
+    j["server"] = s.server;
+    j["status"] = step_status_name(s.status);
+    if (s.status == StepStatus::skipped) {
+        j["skip_reason"] = s.skip_reason;
+    }
+    j["error"] = optional_text(s.error);
+    j["elapsed_ms"] = s.elapsed_ms ? json(*s.elapsed_ms) : json(nullptr);
+    j["log"] = optional_text(s.log);
+    j["probes"] = s.probes;
+    if (s.replication) {
+        j["replication"] = *s.replication;
+    }
+    for (const auto& [k, v] : s.fields.items()) {
+        j[k] = v;
+    }
+    return j;
+}
+
+Result<StepRecord> step_from_json(const json& j, std::size_t position) {
+    if (!j.is_object()) {
+        return make_error(fmt::format("steps[{}] is not an object", position));
+    }
+    StepRecord s;
+    s.index = j.value("index", position);
+    s.key = text_or_empty(j, "key");
+    s.type = text_or_empty(j, "type");
+    s.server = text_or_empty(j, "server");
+    const auto status = parse_step_status(text_or_empty(j, "status"));
+    if (!status) {
+        return make_error(fmt::format("steps[{}]: unknown status {}", position,
+                                      j.contains("status") ? j["status"].dump() : "(none)"));
+    }
+    s.status = *status;
+    s.skip_reason = text_or_empty(j, "skip_reason");
+    s.error = text_or_empty(j, "error");
+    if (const auto it = j.find("elapsed_ms"); it != j.end() && it->is_number()) {
+        s.elapsed_ms = it->get<double>();
+    }
+    s.log = text_or_empty(j, "log");
+    if (const auto it = j.find("probes"); it != j.end()) {
+        s.probes = *it;
+    }
+    if (const auto it = j.find("replication"); it != j.end()) {
+        s.replication = *it;
+    }
+    for (const auto& [k, v] : j.items()) {
+        if (!is_common_step_field(k)) {
+            s.fields[k] = v;
+        }
+    }
+    return s;
+}
+
+} // namespace
+
+const char* step_status_name(StepStatus s) {
+    for (const auto& [v, name] : k_step_names) {
+        if (v == s) {
+            return name;
+        }
+    }
+    return "?";
+}
+
+const char* run_status_name(RunStatus s) {
+    for (const auto& [v, name] : k_run_names) {
+        if (v == s) {
+            return name;
+        }
+    }
+    return "?";
+}
+
+std::optional<StepStatus> parse_step_status(std::string_view name) {
+    for (const auto& [v, n] : k_step_names) {
+        if (name == n) {
+            return v;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<RunStatus> parse_run_status(std::string_view name) {
+    for (const auto& [v, n] : k_run_names) {
+        if (name == n) {
+            return v;
+        }
+    }
+    return std::nullopt;
+}
+
+RunStatus RunRecord::status() const {
+    if (failure && failure->timed_out) {
+        return RunStatus::timed_out;
+    }
+    bool failed = failure.has_value() && !failure->step.has_value();
+    for (const auto& s : steps) {
+        if (s.status == StepStatus::timed_out) {
+            return RunStatus::timed_out;
+        }
+        failed = failed || s.status == StepStatus::failed || s.status == StepStatus::interrupted;
+    }
+    return failed ? RunStatus::failed : RunStatus::ok;
+}
+
+json to_json(const RunRecord& r) {
+    json j;
+    j["version"] = "pglab.run/1";
+    j["experiment"] = r.experiment;
+    j["run"] = r.run;
+    j["cell"] = r.cell;
+    j["values"] = r.values;
+    j["label"] = r.label;
+    j["repetition"] = r.repetition;
+    j["warmup"] = r.warmup;
+    j["round"] = r.round;
+    j["seed"] = r.seed;
+    const RunStatus status = r.status();
+    j["status"] = run_status_name(status);
+    if (status == RunStatus::ok || !r.failure) {
+        j["error"] = nullptr;
+    } else {
+        j["error"] = {{"step", r.failure->step ? json(*r.failure->step) : json(nullptr)},
+                      {"step_key", optional_text(r.failure->step_key)},
+                      {"reason", r.failure->reason}};
+    }
+    j["started_at"] = r.started_at;
+    j["start_time_us"] = r.start_time_us;
+    if (!r.recoveries.empty()) {
+        json list = json::array();
+        for (const auto& rec : r.recoveries) {
+            list.push_back(
+                {{"server", rec.server}, {"reason", rec.reason}, {"log_tail", rec.log_tail}});
+        }
+        j["recoveries"] = list;
+    }
+    j["server"] = r.server;
+    j["steps"] = json::array();
+    for (const auto& s : r.steps) {
+        j["steps"].push_back(step_json(s));
+    }
+    j["timings"] = {{"total_ms", r.timings.total_ms},
+                    {"server_ms", r.timings.server_ms},
+                    {"steps_ms", r.timings.steps_ms},
+                    {"overhead_ms", r.timings.overhead_ms},
+                    {"restarts", r.timings.restarts}};
+    return j;
+}
+
+Result<RunRecord> run_record_from_json(const json& j) {
+    if (!j.is_object()) {
+        return make_error("not a JSON object");
+    }
+    for (const char* key : {"run", "cell"}) {
+        if (!j.contains(key) || !j[key].is_number_unsigned()) {
+            return make_error(fmt::format("no \"{}\" number", key));
+        }
+    }
+    RunRecord r;
+    r.experiment = text_or_empty(j, "experiment");
+    r.run = j["run"].get<std::size_t>();
+    r.cell = j["cell"].get<std::size_t>();
+    if (const auto it = j.find("values"); it != j.end() && it->is_object()) {
+        r.values = *it;
+    }
+    r.label = text_or_empty(j, "label");
+    r.repetition = j.value("repetition", 0U);
+    r.warmup = j.value("warmup", false);
+    r.round = j.value("round", 0U);
+    r.seed = j.value("seed", std::uint64_t{0});
+    r.started_at = text_or_empty(j, "started_at");
+    r.start_time_us = j.value("start_time_us", std::int64_t{0});
+    if (const auto it = j.find("server"); it != j.end() && it->is_object()) {
+        r.server = *it;
+    }
+    if (const auto it = j.find("timings"); it != j.end() && it->is_object()) {
+        r.timings.total_ms = it->value("total_ms", 0.0);
+        r.timings.server_ms = it->value("server_ms", 0.0);
+        r.timings.steps_ms = it->value("steps_ms", 0.0);
+        r.timings.overhead_ms = it->value("overhead_ms", 0.0);
+        r.timings.restarts = it->value("restarts", 0);
+    }
+    if (const auto it = j.find("steps"); it != j.end() && it->is_array()) {
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            PGLAB_TRY_ASSIGN(StepRecord s, step_from_json((*it)[i], i));
+            r.steps.push_back(std::move(s));
+        }
+    }
+    if (const auto it = j.find("recoveries"); it != j.end() && it->is_array()) {
+        for (const auto& rec : *it) {
+            r.recoveries.push_back({text_or_empty(rec, "server"), text_or_empty(rec, "reason"),
+                                    text_or_empty(rec, "log_tail")});
+        }
+    }
+    const auto status = parse_run_status(text_or_empty(j, "status"));
+    if (!status) {
+        return make_error(
+            fmt::format("unknown status {}", j.contains("status") ? j["status"].dump() : "(none)"));
+    }
+    if (const auto it = j.find("error"); it != j.end() && it->is_object()) {
+        RunFailure f;
+        if (const auto st = it->find("step"); st != it->end() && st->is_number_unsigned()) {
+            f.step = st->get<std::size_t>();
+        }
+        f.step_key = text_or_empty(*it, "step_key");
+        f.reason = text_or_empty(*it, "reason");
+        r.failure = std::move(f);
+    } else if (*status != RunStatus::ok) {
+        r.failure = RunFailure{std::nullopt, "", "(no reason recorded)"};
+    }
+    // A line that states a failure its steps do not show (a run timeout between steps, as
+    // older pglab wrote it) keeps the failure, as one of the run's.
+    if (*status != RunStatus::ok && r.status() == RunStatus::ok) {
+        r.failure->step.reset();
+    }
+    if (*status == RunStatus::timed_out && r.status() != RunStatus::timed_out) {
+        r.failure->timed_out = true;
+    }
+    return r;
+}
+
+} // namespace pglab::lab::store

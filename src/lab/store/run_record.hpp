@@ -1,0 +1,114 @@
+// lab/store: one finished run as results.jsonl holds it (`pglab.run/1`, docs/results-format.md),
+// typed: the orchestrator fills a RunRecord, the store writes it as one line, and every reader
+// (--resume, the report) gets it back through read_run_records(). A run's status is derived
+// from what its steps did, never from an empty message.
+#pragma once
+
+#include "util/result.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pglab::lab::store {
+
+/// What became of one step of a run.
+enum class StepStatus : std::uint8_t {
+    ok,          ///< it ran and did what it should
+    failed,      ///< it ran and failed (the reason in `error`)
+    timed_out,   ///< stopped by its `timeout` or by the run's `run_timeout`
+    interrupted, ///< stopped by SIGINT/SIGTERM (such a run is not recorded)
+    skipped,     ///< its `when` was false, or `once` and already done (`skip_reason`)
+    not_run      ///< an earlier step (or the server's preparation) failed
+};
+
+/// What became of a run: derived from its steps and its preparation (RunRecord::status()).
+enum class RunStatus : std::uint8_t {
+    ok,       ///< every step ran ok or was skipped
+    failed,   ///< the server could not be prepared, or a step failed
+    timed_out ///< a step was stopped by a timeout
+};
+
+const char* step_status_name(StepStatus s);
+const char* run_status_name(RunStatus s);
+std::optional<StepStatus> parse_step_status(std::string_view name);
+std::optional<RunStatus> parse_run_status(std::string_view name);
+
+/// One step object of a run line.
+struct StepRecord {
+    std::size_t index = 0;
+    std::string key;    ///< name, or "<index>:<type>"
+    std::string type;   ///< "bench", "timed-sql"...
+    std::string server; ///< the server it ran on
+    StepStatus status = StepStatus::not_run;
+    std::string skip_reason;                   ///< skipped: "when" or "once"
+    std::string error;                         ///< not ok: why ("" for ok, skipped, not-run)
+    std::optional<double> elapsed_ms;          ///< client wall time; none when not run
+    std::string log;                           ///< the raw log relative to the results dir; "" none
+    nlohmann::json probes = nullptr;           ///< probe deltas (object) or null
+    std::optional<nlohmann::json> replication; ///< replication_lag probe, when asked
+    /// The type's own fields (`bench`, `exit_status`, `statements`, `result`...), by name.
+    nlohmann::json fields = nlohmann::json::object();
+};
+
+/// Why a run did not end ok: the first failure, with the step it happened in (none when it is
+/// not a step's: the server's preparation).
+struct RunFailure {
+    std::optional<std::size_t> step;
+    std::string step_key;
+    std::string reason;
+    bool timed_out = false; ///< the run's deadline passed outside any step (between steps)
+};
+
+/// A server that pglab found dead before or during a run and started again.
+struct ServerRecovery {
+    std::string server;
+    std::string reason;   ///< how it was found ("the postmaster exited with signal 9")
+    std::string log_tail; ///< the end of its server log when it was found dead
+};
+
+struct RunTimings {
+    double total_ms = 0;
+    double server_ms = 0;
+    double steps_ms = 0;
+    double overhead_ms = 0;
+    int restarts = 0;
+};
+
+/// One finished run.
+struct RunRecord {
+    std::string experiment;
+    std::size_t run = 0;
+    std::size_t cell = 0;
+    nlohmann::json values = nlohmann::json::object(); ///< the cell's matrix values
+    std::string label;
+    std::uint32_t repetition = 0;
+    bool warmup = false;
+    std::uint32_t round = 0;
+    std::uint64_t seed = 0;
+    std::string started_at;
+    std::int64_t start_time_us = 0;
+    RunTimings timings;
+    nlohmann::json server = nlohmann::json::object(); ///< see docs/results-format.md
+    std::vector<StepRecord> steps;
+    std::optional<RunFailure> failure; ///< set whenever status() is not ok
+    std::vector<ServerRecovery> recoveries;
+
+    /// timed_out when a step timed out (or the deadline passed between steps); failed when a
+    /// step failed or `failure` says the server's preparation did; ok otherwise.
+    RunStatus status() const;
+};
+
+/// The run as one results.jsonl object (`"version": "pglab.run/1"`).
+nlohmann::json to_json(const RunRecord& record);
+
+/// A results.jsonl object back as a RunRecord. Error (naming the field) when a field the
+/// format requires is missing or has another type.
+Result<RunRecord> run_record_from_json(const nlohmann::json& line);
+
+} // namespace pglab::lab::store

@@ -1,0 +1,50 @@
+// util: shortened values for messages.
+#include "util/text.hpp"
+
+#include <fmt/format.h>
+
+namespace pglab::util {
+
+namespace {
+
+/// The longest prefix of `text` of at most `n` bytes that does not split a UTF-8 character.
+std::string_view utf8_prefix(std::string_view text, std::size_t n) {
+    if (n >= text.size()) {
+        return text;
+    }
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0U) == 0x80U) {
+        --n;
+    }
+    return text.substr(0, n);
+}
+
+} // namespace
+
+std::string shorten(std::string_view text, std::size_t max) {
+    if (text.size() <= max) {
+        return std::string(text);
+    }
+    const std::size_t keep = max > 20 ? max - 20 : max;
+    return fmt::format("{}… ({} characters)", utf8_prefix(text, keep), text.size());
+}
+
+std::string shorten_quoted(std::string_view message, std::size_t max) {
+    std::string out;
+    std::size_t pos = 0;
+    while (pos < message.size()) {
+        const std::size_t open = message.find('"', pos);
+        const std::size_t close =
+            open == std::string_view::npos ? std::string_view::npos : message.find('"', open + 1);
+        if (close == std::string_view::npos) {
+            out += message.substr(pos);
+            break;
+        }
+        out += message.substr(pos, open + 1 - pos);
+        out += shorten(message.substr(open + 1, close - open - 1), max);
+        out += '"';
+        pos = close + 1;
+    }
+    return shorten(out, 50 * max);
+}
+
+} // namespace pglab::util

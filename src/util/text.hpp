@@ -1,0 +1,22 @@
+// util: shortening long values for messages and progress lines, so that a 100 MB matrix value
+// or a key of 100,000 characters does not flood a terminal or a log.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace pglab::util {
+
+/// Values longer than this are shortened by shorten() and shorten_quoted().
+constexpr std::size_t k_shown_chars = 200;
+
+/// `text` itself when it has at most `max` characters (bytes); else its first `max` - 20 bytes
+/// (cut on a UTF-8 character boundary), "…" and "(N characters)".
+std::string shorten(std::string_view text, std::size_t max = k_shown_chars);
+
+/// `message` with every double-quoted part longer than `max` shortened as shorten() does, and
+/// the whole kept under 50 × `max` (a message of unquoted values is cut at its end).
+std::string shorten_quoted(std::string_view message, std::size_t max = k_shown_chars);
+
+} // namespace pglab::util
