@@ -275,8 +275,9 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
         } else if (counts_checkpoints(name)) {
             checkpoints += v;
         }
-        const bool cpu = contains(name, "cpu"); // shown as the server/client CPU sums
-        if (v != 0.0 && !cpu) {
+        // CPU probes are shown as the server/client CPU sums. A 0 is a value like any other
+        // (heap fetches after VACUUM): leaving it out would drop the answer and bias the mean.
+        if (!contains(name, "cpu")) {
             const auto [info, value] = probe_metric(name, v);
             c.add(info, value, run);
         }

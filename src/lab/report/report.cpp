@@ -52,17 +52,6 @@ std::string join_runs(const std::vector<int64_t>& runs) {
     return join(parts, ", ");
 }
 
-bool all_zero(const MetricValues& m) {
-    for (const auto& [cell, values] : m.by_cell) {
-        for (const double v : values) {
-            if (v != 0.0) {
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
 class Builder {
 public:
     Builder(const ResultsDir& results, const ReportOptions& options)
@@ -320,7 +309,7 @@ private:
             step_charts(step);
         }
         for (const auto& m : step.metrics) {
-            if (m.by_cell.empty() || (!m.info.headline && all_zero(m))) {
+            if (m.by_cell.empty()) { // not measured; a metric that is 0 everywhere is shown
                 continue;
             }
             doc.heading(3, with_unit(m.info));

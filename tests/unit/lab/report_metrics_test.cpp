@@ -1,12 +1,14 @@
 // Metric extraction from run lines: bench totals, percentiles and merged histograms, explain
 // counters, probe sums (CPU, checkpoints, hit ratio) and what is left out (warm-ups, failures).
 #include "lab/report/metrics.hpp"
+#include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
 #include "stats/latency_histogram.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -160,6 +162,46 @@ TEST(ReportMetricsTest, ReplicationLagOfAStepOnAPrimary) {
     EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.behind_mb")->by_cell.at(0)[0], 2.0);
     EXPECT_EQ(find_metric(steps[0], "replication.replay_lag_ms")->by_cell.count(1), 0U)
         << "a step without standbys has no replication values";
+}
+
+/// S1a after VACUUM: an index-only scan with no heap fetch, and probes that are 0 in a run.
+json explain_step(double heap_fetches, double wal_bytes) {
+    return {{"index", 0},
+            {"key", "ios"},
+            {"type", "explain"},
+            {"status", "ok"},
+            {"explain",
+             {{"execution_ms", 3.0},
+              {"shared_hit_blocks", 823},
+              {"shared_read_blocks", 0},
+              {"heap_fetches", heap_fetches}}},
+            {"probes", {{"wal.bytes", wal_bytes}, {"io.read_bytes", 0}}}};
+}
+
+TEST(ReportMetricsTest, ZeroIsAValueNotAnAbsence) {
+    const ResultsDir r = results_of({run_of(0, 0, json::array({explain_step(0, 0)})),
+                                     run_of(1, 0, json::array({explain_step(0, 3000000)})),
+                                     run_of(2, 1, json::array({explain_step(0, 0)}))});
+    const auto steps = collect_steps(r, 0);
+    ASSERT_EQ(steps.size(), 1U);
+    const MetricValues* fetches = find_metric(steps[0], "heap_fetches");
+    ASSERT_NE(fetches, nullptr);
+    EXPECT_EQ(fetches->by_cell.at(0), (std::vector<double>{0, 0}));
+    // A probe that is 0 in one run keeps that run: the mean of cell 0 is 1.5 MB, not 3.
+    const MetricValues* wal = find_metric(steps[0], "probe:wal.bytes");
+    ASSERT_NE(wal, nullptr);
+    EXPECT_EQ(wal->by_cell.at(0), (std::vector<double>{0, 3}));
+    EXPECT_EQ(wal->by_cell.at(1), (std::vector<double>{0}));
+    ASSERT_NE(find_metric(steps[0], "probe:io.read_bytes"), nullptr);
+
+    // The report shows the metrics that are 0 in every run, with their zeros.
+    ReportOptions options;
+    options.output_dir = std::filesystem::temp_directory_path();
+    const std::string md = render_markdown(build_report(r, options).document);
+    const size_t heading = md.find("### heap fetches\n");
+    ASSERT_NE(heading, std::string::npos) << md;
+    EXPECT_NE(md.find("| clients=1 | 2 | 0 ± 0 | 0 | 0 – 0 |", heading), std::string::npos) << md;
+    EXPECT_NE(md.find("### io.read_bytes (MB)"), std::string::npos) << md;
 }
 
 } // namespace
