@@ -11,8 +11,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double k_bytes_per_mb = 1e6;
-constexpr double k_kb_per_block = 8.0;
+constexpr double k_bytes_per_mb = 1e6;       // MB as probes and reports use it: 10^6 bytes
+constexpr double k_bytes_per_block = 8192.0; // PostgreSQL's default BLCKSZ
 
 std::optional<double> number_at(const json& doc, std::initializer_list<const char*> path) {
     const json* cur = &doc;
@@ -82,7 +82,9 @@ const MetricInfo k_planning{"planning_ms", "planning time", "ms", Direction::low
                             false};
 const MetricInfo k_hit_ratio{"buffer_hit_pct", "buffer hit ratio", "%", Direction::higher_is_better,
                              true};
-const MetricInfo k_blocks{"blocks_mb", "blocks touched", "MB", Direction::lower_is_better, false};
+const MetricInfo k_blocks{"blocks", "blocks touched", "", Direction::lower_is_better, false};
+const MetricInfo k_blocks_mb{"blocks_mb", "blocks touched × 8192 bytes", "MB",
+                             Direction::lower_is_better, false};
 const MetricInfo k_heap_fetches{"heap_fetches", "heap fetches", "", Direction::lower_is_better,
                                 false};
 const MetricInfo k_elapsed{"elapsed_ms", "elapsed", "ms", Direction::lower_is_better, true};
@@ -170,7 +172,8 @@ void collect_explain(StepCollector& c, const json& s, const RunRecord& run) {
         const double total = *hit + *read;
         c.add(k_hit_ratio, total > 0 ? std::optional<double>(100.0 * *hit / total) : std::nullopt,
               run);
-        c.add(k_blocks, total * k_kb_per_block / 1024.0, run);
+        c.add(k_blocks, total, run);
+        c.add(k_blocks_mb, total * k_bytes_per_block / k_bytes_per_mb, run);
     }
     c.add(k_heap_fetches, number_at(e, {"heap_fetches"}), run);
 }

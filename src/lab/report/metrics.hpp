@@ -20,7 +20,7 @@ enum class Direction : uint8_t { higher_is_better, lower_is_better, neutral };
 struct MetricInfo {
     std::string id;    ///< stable: "tps", "latency_avg_ms", "probe:wal.bytes"
     std::string title; ///< for people: "tps", "latency average"
-    std::string unit;  ///< "ms", "MB", "%", "" (a count or a rate named in the title)
+    std::string unit;  ///< "ms", "MB" (10^6 bytes), "%", "" (a count or a rate in the title)
     Direction direction = Direction::neutral;
     bool headline = false; ///< charted and compared by default
 };

@@ -118,6 +118,7 @@ private:
             m.recorded ? ""
                        : " (not recorded with the results: this is the machine that made "
                          "the report)"));
+        items.emplace_back("units: MB = 10⁶ bytes, GiB = 2³⁰ bytes, a block = 8192 bytes");
         if (m_results.plan) {
             items.push_back(
                 fmt::format("plan: order {}, seed {} ({}), repeat {}, warm-up {} per cell{}",

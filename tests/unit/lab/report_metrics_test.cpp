@@ -136,7 +136,11 @@ TEST(ReportMetricsTest, CheckpointsExplainAndOldProbeNames) {
     const StepData& e = steps[0];
     EXPECT_DOUBLE_EQ(find_metric(e, "execution_ms")->by_cell.at(0)[0], 55.5);
     EXPECT_DOUBLE_EQ(find_metric(e, "buffer_hit_pct")->by_cell.at(0)[0], 75.0);
-    EXPECT_DOUBLE_EQ(find_metric(e, "blocks_mb")->by_cell.at(0)[0], 8.0);
+    // 1024 blocks of 8192 bytes: 8.388608 MB of 10^6 bytes (not 8 MiB labelled "MB").
+    EXPECT_DOUBLE_EQ(find_metric(e, "blocks")->by_cell.at(0)[0], 1024.0);
+    EXPECT_EQ(find_metric(e, "blocks")->info.unit, "");
+    EXPECT_DOUBLE_EQ(find_metric(e, "blocks_mb")->by_cell.at(0)[0], 8.388608);
+    EXPECT_EQ(find_metric(e, "blocks_mb")->info.unit, "MB");
     EXPECT_DOUBLE_EQ(find_metric(e, "heap_fetches")->by_cell.at(0)[0], 12.0);
     EXPECT_DOUBLE_EQ(find_metric(e, "server_cpu_s")->by_cell.at(0)[0], 0.3);
     // Old pg_stat_bgwriter name counts; num_done = 0 (PostgreSQL 18) overrides num_timed.
@@ -202,6 +206,12 @@ TEST(ReportMetricsTest, ZeroIsAValueNotAnAbsence) {
     ASSERT_NE(heading, std::string::npos) << md;
     EXPECT_NE(md.find("| clients=1 | 2 | 0 ± 0 | 0 | 0 – 0 |", heading), std::string::npos) << md;
     EXPECT_NE(md.find("### io.read_bytes (MB)"), std::string::npos) << md;
+    // S1a's 823 blocks as blocks, their bytes in MB of 10^6, and the units said once.
+    EXPECT_NE(md.find("### blocks touched\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 823.0 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("### blocks touched × 8192 bytes (MB)"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 6.742 |"), std::string::npos) << md; // 823 · 8192 / 10^6
+    EXPECT_NE(md.find("units: MB = 10⁶ bytes, GiB = 2³⁰ bytes"), std::string::npos) << md;
 }
 
 } // namespace
