@@ -249,6 +249,28 @@ std::optional<double> cpu_seconds(const json& probes, std::string_view side) {
     return total ? total : parts;
 }
 
+/// Probes that measure the same quantity (docs/probes.md): the exact one first.
+constexpr std::pair<const char*, const char*> k_same_quantity[] = {
+    {"wal.bytes", "wal.stat_bytes"},
+};
+constexpr double k_disagreement_factor = 10.0;
+constexpr double k_disagreement_floor = 1e6; // below 1 MB either way, page headers and noise
+
+void check_agreement(StepData& step, const json& probes, const RunRecord& run) {
+    for (const auto& [a, b] : k_same_quantity) {
+        const auto va = number_at(probes, {a});
+        const auto vb = number_at(probes, {b});
+        if (!va || !vb) {
+            continue;
+        }
+        const double low = std::min(std::fabs(*va), std::fabs(*vb));
+        const double high = std::max(std::fabs(*va), std::fabs(*vb));
+        if (high >= k_disagreement_floor && high > k_disagreement_factor * low) {
+            step.disagreements.push_back(Disagreement{run.run, a, *va, b, *vb});
+        }
+    }
+}
+
 void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRecord& run,
                     int cores) {
     const auto it = s.find("probes");
@@ -285,6 +307,7 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
             c.add(info, value, run);
         }
     }
+    check_agreement(step, *it, run);
     const auto server_cpu = cpu_seconds(*it, "server");
     const auto client_cpu = cpu_seconds(*it, "client");
     c.add(k_server_cpu, server_cpu, run);

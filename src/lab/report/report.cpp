@@ -288,6 +288,14 @@ private:
                 "fewer threads or clients, or run the client on another machine.",
                 step.key, join(bound, ", ")));
         }
+        for (const auto& d : step.disagreements) {
+            w.push_back(fmt::format(
+                "Step {}: in run {}, {} ({} MB) disagrees by more than 10x with {} ({} MB), which "
+                "measures the same quantity: the statistic lags or misses part of the step, and "
+                "its mean over the runs is not to be trusted; {} is the exact measure.",
+                step.key, d.run, d.name_b, format_number(d.value_b / 1e6), d.name_a,
+                format_number(d.value_a / 1e6), d.name_a));
+        }
         if (!step.bad_histograms.empty()) {
             w.push_back(fmt::format("Step {}: the latency histogram of run(s) {} could not be "
                                     "read; latency curves leave them out.",

@@ -214,5 +214,32 @@ TEST(ReportMetricsTest, ZeroIsAValueNotAnAbsence) {
     EXPECT_NE(md.find("units: MB = 10⁶ bytes, GiB = 2³⁰ bytes"), std::string::npos) << md;
 }
 
+TEST(ReportMetricsTest, TwoMeasuresOfOneQuantityThatDisagreeAreFlagged) {
+    // S3b run 7: pg_stat_wal lagged (194 bytes) behind the LSN (19.1 MB).
+    json lagging = explain_step(0, 19100000);
+    lagging["probes"]["wal.stat_bytes"] = 194;
+    json agreeing = explain_step(0, 19100000);
+    agreeing["probes"]["wal.stat_bytes"] = 18900000;
+    json small = explain_step(0, 8192); // a page's worth against 0: noise, not a lag
+    small["probes"]["wal.stat_bytes"] = 0;
+    const ResultsDir r =
+        results_of({run_of(7, 0, json::array({lagging})), run_of(8, 0, json::array({agreeing})),
+                    run_of(9, 1, json::array({small}))});
+    const auto steps = collect_steps(r, 0);
+    ASSERT_EQ(steps.size(), 1U);
+    ASSERT_EQ(steps[0].disagreements.size(), 1U);
+    EXPECT_EQ(steps[0].disagreements[0].run, 7);
+    EXPECT_EQ(steps[0].disagreements[0].name_b, "wal.stat_bytes");
+
+    ReportOptions options;
+    options.output_dir = std::filesystem::temp_directory_path();
+    const std::string md = render_markdown(build_report(r, options).document);
+    EXPECT_NE(md.find("Step ios: in run 7, wal.stat_bytes (0.000194 MB) disagrees by more than "
+                      "10x with wal.bytes (19.10 MB), which measures the same quantity"),
+              std::string::npos)
+        << md;
+    EXPECT_EQ(md.find("in run 8,"), std::string::npos);
+}
+
 } // namespace
 } // namespace pglab::lab::report
