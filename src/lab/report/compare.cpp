@@ -109,8 +109,7 @@ std::string p_cell(const ComparisonRow& r) {
 
 /// "5.7x faster (95% CI 5.2–6.1x)" or "12.0% faster (95% CI 8.0–16.0%)" for a factor f > 1,
 /// its interval and the word.
-std::string amount(double f, const Interval& ci, std::string_view word,
-                   std::string_view tail = "") {
+std::string amount(double f, const Interval& ci, std::string_view word) {
     const bool percent = f < k_times_threshold;
     std::string ci_text = " (95% CI unbounded)";
     if (ci.bounded && percent) {
@@ -118,13 +117,8 @@ std::string amount(double f, const Interval& ci, std::string_view word,
     } else if (ci.bounded) {
         ci_text = fmt::format(" (95% CI {:.2f}–{:.2f}x)", ci.low, ci.high);
     }
-    return percent ? fmt::format("{:.1f}% {}{}{}", (f - 1) * 100, word, tail, ci_text)
-                   : fmt::format("{:.2f}x {}{}{}", f, word, tail, ci_text);
-}
-
-/// Rates and times: the metrics that "faster" and "slower" (and --fail-if-slower) apply to.
-bool is_speed(const MetricInfo& m) {
-    return m.id == "tps" || m.unit == "ms" || m.unit == "s";
+    return percent ? fmt::format("{:.1f}% {}{}", (f - 1) * 100, word, ci_text)
+                   : fmt::format("{:.2f}x {}{}", f, word, ci_text);
 }
 
 Interval invert(const Interval& ci) {
@@ -132,6 +126,37 @@ Interval invert(const Interval& ci) {
         return Interval{0, 0, false};
     }
     return Interval{1.0 / ci.high, 1.0 / ci.low, true};
+}
+
+/// "30.0% lower than pg16 (95% CI 25.0–35.0%)" or "2.00x lower than pg16 (95% CI 1.80–2.20x)"
+/// for a metric that is not a speed, from the ratio B/A and its interval. The percentage is of
+/// A, the baseline: (ratio − 1) · 100 higher, (1 − ratio) · 100 lower; the factor is B/A higher,
+/// A/B lower. A B of 0 is "100.0% lower", never "infx lower".
+std::string change(double ratio, const Interval& ci, std::string_view tail) {
+    const bool lower = ratio < 1.0;
+    const double factor = lower ? (ratio > 0.0 ? 1.0 / ratio : HUGE_VAL) : ratio;
+    const std::string_view word = lower ? "lower" : "higher";
+    if (factor >= k_times_threshold && std::isfinite(factor)) {
+        const Interval fci = lower ? invert(ci) : ci;
+        return fmt::format("{:.2f}x {}{}{}", factor, word, tail,
+                           fci.bounded ? fmt::format(" (95% CI {:.2f}–{:.2f}x)", fci.low, fci.high)
+                                       : std::string(" (95% CI unbounded)"));
+    }
+    const double pct = lower ? (1.0 - ratio) * 100.0 : (ratio - 1.0) * 100.0;
+    std::string ci_text = " (95% CI unbounded)";
+    if (ci.bounded && lower) {
+        ci_text = fmt::format(" (95% CI {:.1f}–{:.1f}%)", (1.0 - ci.high) * 100.0,
+                              (1.0 - ci.low) * 100.0);
+    } else if (ci.bounded) {
+        ci_text = fmt::format(" (95% CI {:.1f}–{:.1f}%)", (ci.low - 1.0) * 100.0,
+                              (ci.high - 1.0) * 100.0);
+    }
+    return fmt::format("{:.1f}% {}{}{}", pct, word, tail, ci_text);
+}
+
+/// Rates and times: the metrics that "faster" and "slower" (and --fail-if-slower) apply to.
+bool is_speed(const MetricInfo& m) {
+    return m.id == "tps" || m.unit == "ms" || m.unit == "s";
 }
 
 } // namespace
@@ -178,12 +203,7 @@ std::string verdict_text(const ComparisonRow& row, const std::string& name_a,
     }
     const double ba = w.ratio;
     if (!is_speed(row.metric) || row.metric.direction == Direction::neutral) {
-        if (ba >= 1.0) {
-            return fmt::format("{} is {}", name_b,
-                               amount(ba, w.ratio_ci, "higher", " than " + name_a));
-        }
-        return fmt::format("{} is {}", name_b,
-                           amount(1.0 / ba, invert(w.ratio_ci), "lower", " than " + name_a));
+        return fmt::format("{} is {}", name_b, change(ba, w.ratio_ci, " than " + name_a));
     }
     // f: how many times as fast B is (rates: B/A; times: A/B), with its interval.
     const bool rate = row.metric.direction == Direction::higher_is_better;

@@ -11,8 +11,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double k_bytes_per_mb = 1e6;
-constexpr double k_kb_per_block = 8.0;
+constexpr double k_bytes_per_mb = 1e6;       // MB as probes and reports use it: 10^6 bytes
+constexpr double k_bytes_per_block = 8192.0; // PostgreSQL's default BLCKSZ
 
 std::optional<double> number_at(const json& doc, std::initializer_list<const char*> path) {
     const json* cur = &doc;
@@ -82,7 +82,9 @@ const MetricInfo k_planning{"planning_ms", "planning time", "ms", Direction::low
                             false};
 const MetricInfo k_hit_ratio{"buffer_hit_pct", "buffer hit ratio", "%", Direction::higher_is_better,
                              true};
-const MetricInfo k_blocks{"blocks_mb", "blocks touched", "MB", Direction::lower_is_better, false};
+const MetricInfo k_blocks{"blocks", "blocks touched", "", Direction::lower_is_better, false};
+const MetricInfo k_blocks_mb{"blocks_mb", "blocks touched × 8192 bytes", "MB",
+                             Direction::lower_is_better, false};
 const MetricInfo k_heap_fetches{"heap_fetches", "heap fetches", "", Direction::lower_is_better,
                                 false};
 const MetricInfo k_elapsed{"elapsed_ms", "elapsed", "ms", Direction::lower_is_better, true};
@@ -170,7 +172,8 @@ void collect_explain(StepCollector& c, const json& s, const RunRecord& run) {
         const double total = *hit + *read;
         c.add(k_hit_ratio, total > 0 ? std::optional<double>(100.0 * *hit / total) : std::nullopt,
               run);
-        c.add(k_blocks, total * k_kb_per_block / 1024.0, run);
+        c.add(k_blocks, total, run);
+        c.add(k_blocks_mb, total * k_bytes_per_block / k_bytes_per_mb, run);
     }
     c.add(k_heap_fetches, number_at(e, {"heap_fetches"}), run);
 }
@@ -246,6 +249,28 @@ std::optional<double> cpu_seconds(const json& probes, std::string_view side) {
     return total ? total : parts;
 }
 
+/// Probes that measure the same quantity (docs/probes.md): the exact one first.
+constexpr std::pair<const char*, const char*> k_same_quantity[] = {
+    {"wal.bytes", "wal.stat_bytes"},
+};
+constexpr double k_disagreement_factor = 10.0;
+constexpr double k_disagreement_floor = 1e6; // below 1 MB either way, page headers and noise
+
+void check_agreement(StepData& step, const json& probes, const RunRecord& run) {
+    for (const auto& [a, b] : k_same_quantity) {
+        const auto va = number_at(probes, {a});
+        const auto vb = number_at(probes, {b});
+        if (!va || !vb) {
+            continue;
+        }
+        const double low = std::min(std::fabs(*va), std::fabs(*vb));
+        const double high = std::max(std::fabs(*va), std::fabs(*vb));
+        if (high >= k_disagreement_floor && high > k_disagreement_factor * low) {
+            step.disagreements.push_back(Disagreement{run.run, a, *va, b, *vb});
+        }
+    }
+}
+
 void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRecord& run,
                     int cores) {
     const auto it = s.find("probes");
@@ -275,12 +300,14 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
         } else if (counts_checkpoints(name)) {
             checkpoints += v;
         }
-        const bool cpu = contains(name, "cpu"); // shown as the server/client CPU sums
-        if (v != 0.0 && !cpu) {
+        // CPU probes are shown as the server/client CPU sums. A 0 is a value like any other
+        // (heap fetches after VACUUM): leaving it out would drop the answer and bias the mean.
+        if (!contains(name, "cpu")) {
             const auto [info, value] = probe_metric(name, v);
             c.add(info, value, run);
         }
     }
+    check_agreement(step, *it, run);
     const auto server_cpu = cpu_seconds(*it, "server");
     const auto client_cpu = cpu_seconds(*it, "client");
     c.add(k_server_cpu, server_cpu, run);

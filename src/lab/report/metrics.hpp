@@ -20,7 +20,7 @@ enum class Direction : uint8_t { higher_is_better, lower_is_better, neutral };
 struct MetricInfo {
     std::string id;    ///< stable: "tps", "latency_avg_ms", "probe:wal.bytes"
     std::string title; ///< for people: "tps", "latency average"
-    std::string unit;  ///< "ms", "MB", "%", "" (a count or a rate named in the title)
+    std::string unit;  ///< "ms", "MB" (10^6 bytes), "%", "" (a count or a rate in the title)
     Direction direction = Direction::neutral;
     bool headline = false; ///< charted and compared by default
 };
@@ -40,6 +40,16 @@ struct RunSeries {
     std::vector<std::pair<double, double>> points; ///< (elapsed_s, tps)
 };
 
+/// Two probes of one run that measure the same quantity but differ by more than 10x (a
+/// statistic that lags: pg_stat_wal's wal.stat_bytes against the LSN's wal.bytes).
+struct Disagreement {
+    int64_t run = 0;
+    std::string name_a; ///< the exact measure: "wal.bytes"
+    double value_a = 0;
+    std::string name_b; ///< the statistic: "wal.stat_bytes"
+    double value_b = 0;
+};
+
 /// One [[steps]] table across all runs.
 struct StepData {
     int64_t index = 0;
@@ -53,6 +63,8 @@ struct StepData {
     std::vector<int64_t> checkpoint_runs;
     /// Client CPU share of the machine per run (0..1), when client CPU and elapsed are known.
     std::map<int64_t, double> client_cpu_share;
+    /// Measured runs in which two measures of one quantity disagree by more than 10x.
+    std::vector<Disagreement> disagreements;
     /// Steps whose histogram could not be parsed (run numbers), reported as problems.
     std::vector<int64_t> bad_histograms;
 };

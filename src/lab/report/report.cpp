@@ -52,17 +52,6 @@ std::string join_runs(const std::vector<int64_t>& runs) {
     return join(parts, ", ");
 }
 
-bool all_zero(const MetricValues& m) {
-    for (const auto& [cell, values] : m.by_cell) {
-        for (const double v : values) {
-            if (v != 0.0) {
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
 class Builder {
 public:
     Builder(const ResultsDir& results, const ReportOptions& options)
@@ -129,6 +118,7 @@ private:
             m.recorded ? ""
                        : " (not recorded with the results: this is the machine that made "
                          "the report)"));
+        items.emplace_back("units: MB = 10⁶ bytes, GiB = 2³⁰ bytes, a block = 8192 bytes");
         if (m_results.plan) {
             items.push_back(
                 fmt::format("plan: order {}, seed {} ({}), repeat {}, warm-up {} per cell{}",
@@ -298,6 +288,14 @@ private:
                 "fewer threads or clients, or run the client on another machine.",
                 step.key, join(bound, ", ")));
         }
+        for (const auto& d : step.disagreements) {
+            w.push_back(fmt::format(
+                "Step {}: in run {}, {} ({} MB) disagrees by more than 10x with {} ({} MB), which "
+                "measures the same quantity: the statistic lags or misses part of the step, and "
+                "its mean over the runs is not to be trusted; {} is the exact measure.",
+                step.key, d.run, d.name_b, format_number(d.value_b / 1e6), d.name_a,
+                format_number(d.value_a / 1e6), d.name_a));
+        }
         if (!step.bad_histograms.empty()) {
             w.push_back(fmt::format("Step {}: the latency histogram of run(s) {} could not be "
                                     "read; latency curves leave them out.",
@@ -320,7 +318,7 @@ private:
             step_charts(step);
         }
         for (const auto& m : step.metrics) {
-            if (m.by_cell.empty() || (!m.info.headline && all_zero(m))) {
+            if (m.by_cell.empty()) { // not measured; a metric that is 0 everywhere is shown
                 continue;
             }
             doc.heading(3, with_unit(m.info));

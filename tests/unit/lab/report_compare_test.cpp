@@ -141,6 +141,42 @@ TEST(ReportCompareTest, TwoDirectoriesPairCellsWithEqualValues) {
     EXPECT_NE(comparison_text(*c).find("after is 6.1% faster"), std::string::npos);
 }
 
+/// A significant row of a metric that is not a speed (WAL volume) with B/A = `ratio`.
+ComparisonRow wal_row(double ratio, double low, double high) {
+    ComparisonRow row;
+    row.metric = MetricInfo{"probe:wal.bytes", "wal.bytes", "MB", Direction::lower_is_better, true};
+    row.significant = true;
+    WelchResult w;
+    w.mean_a = 100.0;
+    w.mean_b = 100.0 * ratio;
+    w.ratio = ratio;
+    w.p_value = 0.001;
+    w.ratio_ci = Interval{low, high, true};
+    row.welch_ba = w;
+    return row;
+}
+
+TEST(ReportCompareTest, LowerAndHigherArePercentOfTheBaseline) {
+    // B/A = 0.7: 30% lower than A (not 1/0.7 − 1 = 42.9%); the interval maps the same way.
+    EXPECT_EQ(verdict_text(wal_row(0.7, 0.65, 0.75), "pg11", "pg12"),
+              "pg12 is 30.0% lower than pg11 (95% CI 25.0–35.0%)");
+    EXPECT_EQ(verdict_text(wal_row(1.3, 1.25, 1.35), "pg11", "pg12"),
+              "pg12 is 30.0% higher than pg11 (95% CI 25.0–35.0%)");
+    // From a factor of 1.5 on: A/B times lower, B/A times higher.
+    EXPECT_EQ(verdict_text(wal_row(0.5, 0.4, 0.625), "pg11", "pg12"),
+              "pg12 is 2.00x lower than pg11 (95% CI 1.60–2.50x)");
+    EXPECT_EQ(verdict_text(wal_row(2.5, 2.0, 3.0), "pg11", "pg12"),
+              "pg12 is 2.50x higher than pg11 (95% CI 2.00–3.00x)");
+    // S4's GIN WAL, 167.85 → 92.78 MB: B/A = 0.553, 1.81x lower.
+    EXPECT_EQ(verdict_text(wal_row(92.78 / 167.85, 0.55, 0.556), "pg11", "pg12").substr(0, 22),
+              "pg12 is 1.81x lower th");
+    // Down to 0 (heap fetches after VACUUM): all of it, never "infx".
+    ComparisonRow zero = wal_row(0.0, 0.0, 0.0);
+    zero.welch_ba->ratio_ci.bounded = false;
+    EXPECT_EQ(verdict_text(zero, "before", "after"),
+              "after is 100.0% lower than before (95% CI unbounded)");
+}
+
 TEST(ReportCompareTest, UnpairedCellsAndBadSelectors) {
     const ResultsDir r = make_results({{"pg16", "95%", k_pg16_95}, {"pg17", "5%", k_pg17_5}});
     const auto none = compare(CompareSide{&r, {{"server", "pg16"}}, ""},
@@ -172,7 +208,7 @@ TEST(ReportCompareTest, FixtureVacuumOfPg17AgainstPg16) {
             EXPECT_EQ(row.verdict, "pg17 is 18.6% faster (95% CI 16.1–21.2%)");
         }
         if (row.metric.id == "probe:wal.bytes" && row.cell == "clients=10") {
-            EXPECT_EQ(row.verdict, "pg17 is 2.2% lower than pg16 (95% CI 1.9–2.6%)");
+            EXPECT_EQ(row.verdict, "pg17 is 2.2% lower than pg16 (95% CI 1.9–2.5%)");
             EXPECT_FALSE(row.slowdown_pct.has_value()); // WAL volume is not a speed
         }
     }

@@ -1,12 +1,14 @@
 // Metric extraction from run lines: bench totals, percentiles and merged histograms, explain
 // counters, probe sums (CPU, checkpoints, hit ratio) and what is left out (warm-ups, failures).
 #include "lab/report/metrics.hpp"
+#include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
 #include "stats/latency_histogram.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -134,7 +136,11 @@ TEST(ReportMetricsTest, CheckpointsExplainAndOldProbeNames) {
     const StepData& e = steps[0];
     EXPECT_DOUBLE_EQ(find_metric(e, "execution_ms")->by_cell.at(0)[0], 55.5);
     EXPECT_DOUBLE_EQ(find_metric(e, "buffer_hit_pct")->by_cell.at(0)[0], 75.0);
-    EXPECT_DOUBLE_EQ(find_metric(e, "blocks_mb")->by_cell.at(0)[0], 8.0);
+    // 1024 blocks of 8192 bytes: 8.388608 MB of 10^6 bytes (not 8 MiB labelled "MB").
+    EXPECT_DOUBLE_EQ(find_metric(e, "blocks")->by_cell.at(0)[0], 1024.0);
+    EXPECT_EQ(find_metric(e, "blocks")->info.unit, "");
+    EXPECT_DOUBLE_EQ(find_metric(e, "blocks_mb")->by_cell.at(0)[0], 8.388608);
+    EXPECT_EQ(find_metric(e, "blocks_mb")->info.unit, "MB");
     EXPECT_DOUBLE_EQ(find_metric(e, "heap_fetches")->by_cell.at(0)[0], 12.0);
     EXPECT_DOUBLE_EQ(find_metric(e, "server_cpu_s")->by_cell.at(0)[0], 0.3);
     // Old pg_stat_bgwriter name counts; num_done = 0 (PostgreSQL 18) overrides num_timed.
@@ -160,6 +166,79 @@ TEST(ReportMetricsTest, ReplicationLagOfAStepOnAPrimary) {
     EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.behind_mb")->by_cell.at(0)[0], 2.0);
     EXPECT_EQ(find_metric(steps[0], "replication.replay_lag_ms")->by_cell.count(1), 0U)
         << "a step without standbys has no replication values";
+}
+
+/// S1a after VACUUM: an index-only scan with no heap fetch, and probes that are 0 in a run.
+json explain_step(double heap_fetches, double wal_bytes) {
+    return {{"index", 0},
+            {"key", "ios"},
+            {"type", "explain"},
+            {"status", "ok"},
+            {"explain",
+             {{"execution_ms", 3.0},
+              {"shared_hit_blocks", 823},
+              {"shared_read_blocks", 0},
+              {"heap_fetches", heap_fetches}}},
+            {"probes", {{"wal.bytes", wal_bytes}, {"io.read_bytes", 0}}}};
+}
+
+TEST(ReportMetricsTest, ZeroIsAValueNotAnAbsence) {
+    const ResultsDir r = results_of({run_of(0, 0, json::array({explain_step(0, 0)})),
+                                     run_of(1, 0, json::array({explain_step(0, 3000000)})),
+                                     run_of(2, 1, json::array({explain_step(0, 0)}))});
+    const auto steps = collect_steps(r, 0);
+    ASSERT_EQ(steps.size(), 1U);
+    const MetricValues* fetches = find_metric(steps[0], "heap_fetches");
+    ASSERT_NE(fetches, nullptr);
+    EXPECT_EQ(fetches->by_cell.at(0), (std::vector<double>{0, 0}));
+    // A probe that is 0 in one run keeps that run: the mean of cell 0 is 1.5 MB, not 3.
+    const MetricValues* wal = find_metric(steps[0], "probe:wal.bytes");
+    ASSERT_NE(wal, nullptr);
+    EXPECT_EQ(wal->by_cell.at(0), (std::vector<double>{0, 3}));
+    EXPECT_EQ(wal->by_cell.at(1), (std::vector<double>{0}));
+    ASSERT_NE(find_metric(steps[0], "probe:io.read_bytes"), nullptr);
+
+    // The report shows the metrics that are 0 in every run, with their zeros.
+    ReportOptions options;
+    options.output_dir = std::filesystem::temp_directory_path();
+    const std::string md = render_markdown(build_report(r, options).document);
+    const size_t heading = md.find("### heap fetches\n");
+    ASSERT_NE(heading, std::string::npos) << md;
+    EXPECT_NE(md.find("| clients=1 | 2 | 0 ± 0 | 0 | 0 – 0 |", heading), std::string::npos) << md;
+    EXPECT_NE(md.find("### io.read_bytes (MB)"), std::string::npos) << md;
+    // S1a's 823 blocks as blocks, their bytes in MB of 10^6, and the units said once.
+    EXPECT_NE(md.find("### blocks touched\n"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 823.0 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("### blocks touched × 8192 bytes (MB)"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 6.742 |"), std::string::npos) << md; // 823 · 8192 / 10^6
+    EXPECT_NE(md.find("units: MB = 10⁶ bytes, GiB = 2³⁰ bytes"), std::string::npos) << md;
+}
+
+TEST(ReportMetricsTest, TwoMeasuresOfOneQuantityThatDisagreeAreFlagged) {
+    // S3b run 7: pg_stat_wal lagged (194 bytes) behind the LSN (19.1 MB).
+    json lagging = explain_step(0, 19100000);
+    lagging["probes"]["wal.stat_bytes"] = 194;
+    json agreeing = explain_step(0, 19100000);
+    agreeing["probes"]["wal.stat_bytes"] = 18900000;
+    json small = explain_step(0, 8192); // a page's worth against 0: noise, not a lag
+    small["probes"]["wal.stat_bytes"] = 0;
+    const ResultsDir r =
+        results_of({run_of(7, 0, json::array({lagging})), run_of(8, 0, json::array({agreeing})),
+                    run_of(9, 1, json::array({small}))});
+    const auto steps = collect_steps(r, 0);
+    ASSERT_EQ(steps.size(), 1U);
+    ASSERT_EQ(steps[0].disagreements.size(), 1U);
+    EXPECT_EQ(steps[0].disagreements[0].run, 7);
+    EXPECT_EQ(steps[0].disagreements[0].name_b, "wal.stat_bytes");
+
+    ReportOptions options;
+    options.output_dir = std::filesystem::temp_directory_path();
+    const std::string md = render_markdown(build_report(r, options).document);
+    EXPECT_NE(md.find("Step ios: in run 7, wal.stat_bytes (0.000194 MB) disagrees by more than "
+                      "10x with wal.bytes (19.10 MB), which measures the same quantity"),
+              std::string::npos)
+        << md;
+    EXPECT_EQ(md.find("in run 8,"), std::string::npos);
 }
 
 } // namespace
