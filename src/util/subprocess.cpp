@@ -384,10 +384,14 @@ private:
     bool m_was_pending = false;
 };
 
-/// Feeds stdin and drains stdout/stderr until both reach end of file or `deadline` passes.
-/// Returns false on timeout.
+/// How often SpawnOptions::stop is asked while a child runs.
+constexpr int k_stop_poll_ms = 20;
+
+/// Feeds stdin and drains stdout/stderr until both reach end of file, `deadline` passes or
+/// `stop` (when given) says so. Returns false on timeout or stop.
 bool communicate(ParentFds& fds, std::string_view input, std::string& out, std::string& err,
-                 std::optional<std::chrono::steady_clock::time_point> deadline) {
+                 std::optional<std::chrono::steady_clock::time_point> deadline,
+                 const std::function<bool()>& stop = {}) {
     SigpipeGuard guard;
     if (fds.in.get() >= 0) {
         ::fcntl(fds.in.get(), F_SETFL, ::fcntl(fds.in.get(), F_GETFL) | O_NONBLOCK);
@@ -407,6 +411,12 @@ bool communicate(ParentFds& fds, std::string_view input, std::string& out, std::
                 return false;
             }
             timeout_ms = static_cast<int>(std::min<long long>(left.count() + 1, 1 << 30));
+        }
+        if (stop) {
+            if (stop()) {
+                return false;
+            }
+            timeout_ms = timeout_ms < 0 ? k_stop_poll_ms : std::min(timeout_ms, k_stop_poll_ms);
         }
         const int ready = ::poll(p, 3, timeout_ms);
         if (ready < 0 && errno != EINTR) {
@@ -478,8 +488,9 @@ Result<ProcessResult> run_process(const SpawnOptions& options) {
     }
     ProcessResult result;
     const std::string_view input = options.stdin_text ? *options.stdin_text : std::string_view{};
-    if (!communicate(fds, input, result.out, result.err, deadline)) {
-        result.timed_out = true;
+    if (!communicate(fds, input, result.out, result.err, deadline, options.stop)) {
+        result.stopped = options.stop && options.stop();
+        result.timed_out = !result.stopped;
         kill_child(pid, options.group, SIGKILL);
         // A grandchild may still hold the pipes open: drain a little longer, then give up.
         communicate(fds, {}, result.out, result.err,
@@ -487,7 +498,7 @@ Result<ProcessResult> run_process(const SpawnOptions& options) {
     }
     std::optional<int> status = wait_until(pid, deadline);
     if (!status) {
-        result.timed_out = true;
+        result.timed_out = !result.stopped;
         kill_child(pid, options.group, SIGKILL);
         status = wait_until(pid, std::nullopt);
     }

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,6 +59,9 @@ struct SpawnOptions {
     std::string cgroup_procs_path;
     /// run_process only: kill the child (SIGKILL, its group when it has its own) after this long.
     std::optional<std::chrono::milliseconds> timeout;
+    /// run_process only: asked every few milliseconds while the child runs; when it says true
+    /// (a stop was requested: SIGINT, a deadline) the child is killed as on a timeout.
+    std::function<bool()> stop;
 };
 
 /// How a child ended: an exit code, or the signal that terminated it.
@@ -81,6 +85,7 @@ struct ProcessResult {
     std::string out;        ///< captured stdout (Output::capture)
     std::string err;        ///< captured stderr (Output::capture)
     bool timed_out = false; ///< the child was killed because SpawnOptions::timeout passed
+    bool stopped = false;   ///< the child was killed because SpawnOptions::stop said so
 };
 
 /// Runs a child to completion. stdout and stderr are drained together with poll(), so a child

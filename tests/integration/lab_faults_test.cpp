@@ -269,6 +269,29 @@ sql = "DO $$ BEGIN PERFORM pg_sleep(600); END $$"
     expect_clean();
 }
 
+// A shell step runs in its own process group (so that a timeout kills its children too): SIGINT
+// to pglab still ends it, through the stop request, and the plan stops as interrupted.
+TEST_F(LabFaults, SigintEndsAShellStepAndItsChildren) {
+    const fs::path started = m_dir / "started";
+    const fs::path file = write("shell.toml", R"toml(name = "shell-sigint"
+
+[[steps]]
+type = "shell"
+command = "cd ')toml" + m_tmp.string() + "' && touch '"
+                                                  + started.string() + R"toml(' && sleep 600"
+)toml");
+    const fs::path results = m_dir / "results";
+    Background run({"run", file.string(), "--results", results.string()}, m_tmp, m_dir / "run.err");
+    ASSERT_GT(run.pid(), 0);
+    ASSERT_TRUE(support::wait_until([&] { return fs::exists(started); }));
+    ASSERT_EQ(::kill(run.pid(), SIGINT), 0);
+    const int status = run.wait();
+    ASSERT_NE(status, -1) << "the shell step was not stopped";
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2) << status;
+    EXPECT_TRUE(lines(results).empty());
+    expect_clean(); // the sleep worked in m_tmp: it is gone too
+}
+
 // Item 4: a server killed mid-plan. The run that loses it fails naming the server and its log;
 // the next run finds it dead, starts it again (recorded in the run) and succeeds.
 TEST_F(LabFaults, ADeadServerIsStartedAgain) {

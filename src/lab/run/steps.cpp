@@ -596,8 +596,10 @@ StepOutcome run_shell(const spec::Step& step, StepContext& ctx) {
     util::SpawnOptions opts;
     opts.argv = {"/bin/sh", "-c", *cmd};
     // Its own process group: a timeout kills the command's children too (`sleep` under sh),
-    // which would otherwise outlive it and hold its output open.
+    // which would otherwise outlive it and hold its output open. Out of the terminal's group,
+    // SIGINT reaches it through the stop request instead.
     opts.group = util::ProcessGroup::own;
+    opts.stop = [] { return util::stop_requested(); };
     // The step's server in the child's environment (PGHOST, PGPORT, PGUSER, PGDATABASE, and
     // PGPASSWORD when it has one), so that psql reaches it as pglab does. A stopped server: none.
     // The password goes there only: not on the command line, not in the log.
@@ -629,7 +631,15 @@ StepOutcome run_shell(const spec::Step& step, StepContext& ctx) {
     out.wrote_log = true;
     out.fields["exit_status"] =
         res->status.exited() ? nlohmann::json(res->status.code) : nlohmann::json(nullptr);
-    if (res->timed_out) {
+    if (res->stopped) {
+        if (util::stop_signalled()) {
+            out.stop(store::StepStatus::interrupted,
+                     "interrupted by signal: the command was killed");
+        } else {
+            out.stop(store::StepStatus::timed_out,
+                     "the command was killed at the run's deadline (run_timeout)");
+        }
+    } else if (res->timed_out) {
         if (ctx.deadline && Clock::now() >= *ctx.deadline) {
             out.stop(store::StepStatus::timed_out,
                      "the command was killed at the run's deadline (run_timeout)");
