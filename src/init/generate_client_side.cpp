@@ -22,13 +22,6 @@ namespace {
 /// Rows buffered before they go to libpq when no progress checkpoint comes first.
 constexpr int64_t k_rows_per_buffer = 100000;
 
-std::string trimmed(std::string message) {
-    while (!message.empty() && message.back() == '\n') {
-        message.pop_back();
-    }
-    return message;
-}
-
 void append_number(std::string& buf, int64_t v) {
     char digits[24];
     const auto r = std::to_chars(digits, digits + sizeof digits, v);
@@ -73,14 +66,13 @@ Status insert_branches_and_tellers(const InitSession& s) {
 
 /// 17's choice: COPY FREEZE into every ordinary table (not into a partitioned one) from 14 on.
 Result<std::string> copy_statement_17(const InitSession& s, std::string_view table) {
-    constexpr int k_freeze_min_version = 140000;
-    if (s.conn.server_version() >= k_freeze_min_version) {
+    if (s.conn.server_version() >= k_copy_freeze_min_version) {
         const std::string sql = fmt::format(
             "SELECT relkind FROM pg_catalog.pg_class WHERE oid='{}'::pg_catalog.regclass", table);
         auto res = s.conn.exec(sql);
         if (!res || res->status() != pg::ResultStatus::tuples_ok || res->ntuples() != 1) {
             return make_error(
-                Error(fmt::format("query failed: {}", trimmed(s.conn.error_message())),
+                Error(fmt::format("query failed: {}", res ? std::string() : res.error().message),
                       fmt::format("Query was: {}", sql)));
         }
         if (std::string_view(res->value(0, 0)) == "r") {
@@ -93,7 +85,9 @@ Result<std::string> copy_statement_17(const InitSession& s, std::string_view tab
 Status start_copy(const InitSession& s, const std::string& sql) {
     auto res = s.conn.exec(sql);
     if (!res || res->status() != pg::ResultStatus::copy_in) {
-        return make_error("unexpected copy in result: " + trimmed(s.conn.error_message()));
+        // exec's error is libpq's message without its newline; a wrong status has none
+        return make_error("unexpected copy in result: "
+                          + (res ? std::string() : res.error().message));
     }
     return {};
 }

@@ -153,9 +153,8 @@ std::vector<std::string> foreign_key_statements() {
 }
 
 std::string copy_accounts_statement(const InitOptions& options, int server_version) {
-    constexpr int k_freeze_min_version = 140000;
     if (effective_partition_method(options) == PartitionMethod::none
-        && server_version >= k_freeze_min_version) {
+        && server_version >= k_copy_freeze_min_version) {
         return "copy pgbench_accounts from stdin with (freeze on)";
     }
     return "copy pgbench_accounts from stdin";

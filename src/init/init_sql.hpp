@@ -15,6 +15,8 @@ namespace pglab::init {
 constexpr int k_branches_per_scale = 1;
 constexpr int k_tellers_per_scale = 10;
 constexpr int k_accounts_per_scale = 100000;
+/// The first server version whose COPY takes FREEZE (pgbench uses it from 14 on).
+constexpr int k_copy_freeze_min_version = 140000;
 
 /// From this scale on, account ids are bigint (pgbench's SCALE_32BIT_THRESHOLD).
 constexpr int k_scale_32bit_threshold = 20000;
