@@ -228,7 +228,9 @@ TEST_F(RunLogsTest, AggregatedLogSumsToReportedTotal) {
         long long sum = 0;
         for (const auto& f : files) {
             const auto lines = read_lines(f);
-            EXPECT_GE(lines.size(), 3u) << f; // 3 s aligned to wall-clock seconds: 3 or 4
+            // -T 3 counts from before the connections (as pgbench's), so the measured period is
+            // a little under 3 s: it crosses 2 or 3 wall-clock seconds (4 with the last interval)
+            EXPECT_GE(lines.size(), 2u) << f;
             EXPECT_LE(lines.size(), 5u) << f;
             long long prev = 0;
             for (const auto& l : lines) {
