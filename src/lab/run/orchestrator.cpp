@@ -592,7 +592,9 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
                 st.cluster ? m_store.relative(st.cluster->log_path()) : std::string("(none)"));
         }
         fail(record, i, s.error);
-        stop_steps = true;
+        // A check that did not pass fails the run, but the later steps (and their checks)
+        // still run: the statements did what they were told.
+        stop_steps = !(outcome.check_failed && s.status == StepStatus::failed);
     } else if (step.once) {
         m_servers.at(server).once_done[i] = fingerprint;
     }
