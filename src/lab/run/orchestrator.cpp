@@ -551,8 +551,10 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     }
     StepContext ctx{m_spec, m_servers, values, server, log, m_deadline, record.timings.restarts};
     const Clock::time_point ts = Clock::now();
+    m_servers.notices_to(log);
     StepOutcome outcome = execute_step(step, ctx);
     s.elapsed_ms = ms_between(ts, Clock::now());
+    m_servers.notices_to({});
     if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
         // Cut short by SIGINT/SIGTERM (a cancelled statement fails): the run is not finished.
         interrupted = true;

@@ -243,7 +243,9 @@ StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
     StatementOutcome last;
     std::optional<CheckResult> blocked;
     for (std::size_t i = 0; i < statements.size(); ++i) {
-        log += statements[i] + "\n";
+        // Written before it runs: the server's notices about it follow it in the log.
+        append_log(ctx.log, log + statements[i] + "\n");
+        log.clear();
         const bool is_last = i + 1 == statements.size();
         if (is_last && left_running) {
             if (!conn.send_query(statements[i].c_str())) {
