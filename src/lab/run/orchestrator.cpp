@@ -643,6 +643,20 @@ void PlanRunner::record_server(RunRecord& record, const plan::Cell& cell) {
     }
     srv["settings"] = current;
     srv["requested"] = requested;
+    // Every server the run reached (standbys, other servers of its steps), so that reports know
+    // their versions too.
+    record.servers = nlohmann::json::array();
+    for (const auto& [name, state] : m_servers.all()) {
+        if (state.version.empty()) {
+            continue;
+        }
+        record.servers.push_back(
+            {{"name", name},
+             {"version", state.version},
+             {"version_num", state.version_num},
+             {"bin_dir", state.cluster ? nlohmann::json(state.cluster->bin_dir().string())
+                                       : nlohmann::json(nullptr)}});
+    }
 }
 
 /// The server logs are already in the results directory (ServerSet::keep_logs); the clusters go.
