@@ -75,7 +75,8 @@ CheckCounts add_checks_section(const ResultsDir& results, Document& doc) {
                 counts.failed += pass ? 0 : 1;
                 std::vector<std::string> row;
                 if (several_runs) {
-                    row.push_back(fmt::format("{} ({})", run.run, run.label));
+                    row.push_back(run.label.empty() ? std::to_string(run.run)
+                                                    : fmt::format("{} ({})", run.run, run.label));
                 }
                 row.push_back(step.value("key", std::string("?")));
                 row.push_back(c.value("kind", std::string("?")));
