@@ -8,6 +8,7 @@
 #include "lab/plan/run_values.hpp"
 #include "lab/probe/probe.hpp"
 #include "lab/run/checks.hpp"
+#include "lab/run/estimate.hpp"
 #include "lab/run/experiment_copy.hpp"
 #include "lab/run/servers.hpp"
 #include "lab/run/steps.hpp"
@@ -311,6 +312,7 @@ void print_dry_run(const Prepared& p) {
     std::printf("%s: %zu cells, %zu runs, order %s, seed %llu\n", p.spec.name.c_str(),
                 p.plan.cells.size(), p.plan.runs.size(), spec::run_order_name(p.plan.order),
                 static_cast<unsigned long long>(p.plan.seed));
+    std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan)).c_str());
     for (const auto& r : p.plan.runs) {
         std::printf("%4zu  cell %zu  %s  repetition %u%s\n", r.ordinal, r.cell,
                     util::shorten(p.plan.cells[r.cell].label(), 200).c_str(), r.repetition,
