@@ -2,6 +2,7 @@
 // docs/results-format.md).
 #include "cli/run_command.hpp"
 
+#include "cli/server_command.hpp"
 #include "lab/run/orchestrator.hpp"
 #include "util/log.hpp"
 
@@ -41,6 +42,9 @@ int usage_error(const std::string& message) {
 
 int run_command(int argc, char** argv) {
     lab::run::RunRequest request;
+    request.fetch_version = [](const std::string& version, bool only_look) {
+        return only_look ? server_release_exists(version) : fetch_server_version(version) == 0;
+    };
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         auto value = [&](std::string_view name) -> const char* {

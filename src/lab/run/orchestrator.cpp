@@ -13,6 +13,7 @@
 #include "lab/run/servers.hpp"
 #include "lab/run/steps.hpp"
 #include "lab/run/watchdog.hpp"
+#include "lab/server/installation.hpp"
 #include "lab/server/throwaway_cluster.hpp"
 #include "lab/spec/parse_experiment.hpp"
 #include "lab/store/results_store.hpp"
@@ -33,6 +34,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <random>
+#include <set>
 
 namespace pglab::lab::run {
 
@@ -671,6 +673,35 @@ void remove_clusters(ServerSet& servers) {
     }
 }
 
+/// Every `version` the experiment names that no installation has is fetched (release binaries,
+/// as `pglab server fetch` does), saying so; --dry-run only says it will be (`to_fetch`). A
+/// version that cannot be fetched is left to the checks before the start, which name it.
+void fetch_missing_versions(const spec::ExperimentSpec& spec, const RunRequest& request,
+                            bool& to_fetch) {
+    std::set<std::string> asked;
+    for (const auto& s : spec.servers) {
+        if (!request.fetch_version || s.is_existing() || !s.bin_dir.empty() || s.version.empty()
+            || s.version.find('/') != std::string::npos || !asked.insert(s.version).second
+            || server::resolve_installation(s.version)) {
+            continue;
+        }
+        if (request.dry_run) {
+            if (request.fetch_version(s.version, true)) {
+                to_fetch = true;
+                log::info("PostgreSQL {} is not installed: the run will fetch it (pglab server "
+                          "fetch {})",
+                          s.version, s.version);
+            }
+            continue;
+        }
+        log::info("PostgreSQL {} is not installed: fetching it (pglab server fetch {})", s.version,
+                  s.version);
+        if (!request.fetch_version(s.version, false)) {
+            log::warning("could not fetch PostgreSQL {} for server \"{}\"", s.version, s.name);
+        }
+    }
+}
+
 } // namespace
 
 int run_experiment(const RunRequest& request) {
@@ -680,8 +711,13 @@ int run_experiment(const RunRequest& request) {
         return 1;
     }
     Prepared& p = *prepared;
+    bool to_fetch = false; // --dry-run: a version the run would fetch
+    fetch_missing_versions(p.spec, request, to_fetch);
     ServerSet servers(p.spec);
-    if (auto st = check_before_start(p.spec, p.plan, servers); !st) {
+    if (to_fetch) {
+        log::warning("the checks that need the installations (setting names) are not made: the "
+                     "run makes them once it has fetched the missing versions");
+    } else if (auto st = check_before_start(p.spec, p.plan, servers); !st) {
         log::print(st.error());
         return 1;
     }
