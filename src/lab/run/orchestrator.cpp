@@ -11,6 +11,7 @@
 #include "lab/run/estimate.hpp"
 #include "lab/run/experiment_copy.hpp"
 #include "lab/run/servers.hpp"
+#include "lab/run/step_progress.hpp"
 #include "lab/run/steps.hpp"
 #include "lab/run/watchdog.hpp"
 #include "lab/server/installation.hpp"
@@ -360,6 +361,7 @@ private:
     StepRecord run_step(RunRecord& record, std::size_t index, const plan::RunValues& values,
                         bool& stop_steps, bool& interrupted);
     void record_server(RunRecord& record, const plan::Cell& cell);
+    std::optional<pg::ConnParams> progress_server(spec::StepType type, const std::string& server);
     void fail(RunRecord& record, std::optional<std::size_t> step, std::string reason) const;
     std::string timeout_reason(std::string_view what) const;
 
@@ -556,8 +558,13 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     StepContext ctx{m_spec, m_servers, values, server, log, m_deadline, record.timings.restarts};
     const Clock::time_point ts = Clock::now();
     m_servers.notices_to(log);
+    std::optional<StepProgress> progress;
+    progress.emplace(fmt::format("run {} of {}, step {} ({})", record.run + 1, m_plan.runs.size(),
+                                 s.key, s.type),
+                     progress_server(step.type, server));
     StepOutcome outcome = execute_step(step, ctx);
     s.elapsed_ms = ms_between(ts, Clock::now());
+    progress.reset();
     m_servers.notices_to({});
     if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
         // Cut short by SIGINT/SIGTERM (a cancelled statement fails): the run is not finished.
@@ -605,6 +612,19 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
         m_servers.at(server).once_done[i] = fingerprint;
     }
     return s;
+}
+
+/// Where a step's progress is polled: the server of steps that may run CREATE INDEX, VACUUM or
+/// COPY, when it is a throwaway cluster (its password is known: no prompt from the thread).
+std::optional<pg::ConnParams> PlanRunner::progress_server(spec::StepType type,
+                                                          const std::string& server) {
+    const bool polled = type == spec::StepType::init || type == spec::StepType::sql
+                        || type == spec::StepType::timed_sql;
+    if (!polled || !m_servers.at(server).cluster) {
+        return std::nullopt;
+    }
+    auto params = m_servers.params(server, "");
+    return params ? std::optional<pg::ConnParams>(*params) : std::nullopt;
 }
 
 /// The cell's server as the run saw it: version, installation, cluster number, settings.
