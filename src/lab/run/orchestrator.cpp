@@ -370,6 +370,7 @@ private:
     ServerSet& m_servers;
     store::ResultsStore& m_store;
     Watchdog m_watchdog;
+    StepProgress m_progress;
     Clock::time_point m_run_start;
     Clock::time_point m_steps_start; ///< when the run's steps began (its deadline counts from it)
     std::optional<Clock::time_point> m_deadline;
@@ -558,13 +559,12 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     StepContext ctx{m_spec, m_servers, values, server, log, m_deadline, record.timings.restarts};
     const Clock::time_point ts = Clock::now();
     m_servers.notices_to(log);
-    std::optional<StepProgress> progress;
-    progress.emplace(fmt::format("run {} of {}, step {} ({})", record.run + 1, m_plan.runs.size(),
+    m_progress.begin(fmt::format("run {} of {}, step {} ({})", record.run + 1, m_plan.runs.size(),
                                  s.key, s.type),
                      progress_server(step.type, server));
     StepOutcome outcome = execute_step(step, ctx);
     s.elapsed_ms = ms_between(ts, Clock::now());
-    progress.reset();
+    m_progress.end();
     m_servers.notices_to({});
     if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
         // Cut short by SIGINT/SIGTERM (a cancelled statement fails): the run is not finished.

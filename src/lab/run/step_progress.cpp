@@ -50,9 +50,7 @@ std::string elapsed_text(Clock::duration d) {
 
 } // namespace
 
-StepProgress::StepProgress(std::string label, std::optional<pg::ConnParams> server)
-    : m_label(std::move(label)), m_server(std::move(server)), m_fd(::dup(2)),
-      m_tty(m_fd >= 0 && ::isatty(m_fd) == 1), m_start(Clock::now()) {
+StepProgress::StepProgress() : m_fd(::dup(2)), m_tty(m_fd >= 0 && ::isatty(m_fd) == 1) {
     if (m_fd >= 0) {
         m_thread = std::thread([this] { loop(); });
     }
@@ -61,7 +59,7 @@ StepProgress::StepProgress(std::string label, std::optional<pg::ConnParams> serv
 StepProgress::~StepProgress() {
     {
         const std::lock_guard<std::mutex> lock(m_mutex);
-        m_done = true;
+        m_quit = true;
     }
     m_wake.notify_all();
     if (m_thread.joinable()) {
@@ -72,40 +70,63 @@ StepProgress::~StepProgress() {
     }
 }
 
-void StepProgress::show(const std::string& text, bool final_line) {
-    std::string line = m_tty ? "\r\033[K" + text : "pglab: " + text + "\n";
-    if (final_line && m_tty) {
-        line = "\r\033[K";
+void StepProgress::begin(std::string label, std::optional<pg::ConnParams> server) {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    ++m_step;
+    m_active = true;
+    m_label = std::move(label);
+    m_server = std::move(server);
+    m_start = Clock::now();
+}
+
+void StepProgress::end() {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    m_active = false;
+    if (m_shown && m_tty) {
+        show("");
     }
+    m_shown = false;
+}
+
+void StepProgress::show(const std::string& text) {
+    const std::string line = m_tty ? "\r\033[K" + text : "pglab: " + text + "\n";
     (void)!::write(m_fd, line.data(), line.size());
 }
 
 void StepProgress::loop() {
-    std::optional<pg::Connection> conn;
     const auto period = m_tty ? std::chrono::duration_cast<Clock::duration>(k_tty_period)
                               : std::chrono::duration_cast<Clock::duration>(k_log_period);
+    std::optional<pg::Connection> conn;
+    std::uint64_t conn_step = 0; // the step `conn` was opened for
     std::unique_lock<std::mutex> lock(m_mutex);
-    while (!m_wake.wait_for(lock, period, [this] { return m_done; })) {
+    while (!m_quit) {
+        m_wake.wait_for(lock, period, [this] { return m_quit; });
+        if (m_quit || !m_active || Clock::now() - m_start < period) {
+            continue;
+        }
+        const std::uint64_t step = m_step;
+        std::optional<pg::ConnParams> server = m_server;
+        const std::string label = m_label;
+        const auto elapsed = Clock::now() - m_start;
         lock.unlock();
-        if (!conn && m_server) {
-            pg::ConnParams params = *m_server;
-            params.application_name = "pglab progress";
-            if (auto c = pg::Connection::connect(params)) {
-                conn.emplace(std::move(*c));
-                conn->on_notice({});
-            } else {
-                m_server.reset(); // elapsed time only
+        if (conn_step != step) {
+            conn.reset();
+            conn_step = step;
+            if (server) {
+                server->application_name = "pglab progress";
+                if (auto c = pg::Connection::connect(*server)) {
+                    conn.emplace(std::move(*c));
+                    conn->on_notice({});
+                }
             }
         }
-        const std::string server = conn ? server_progress(*conn) : std::string();
-        show(fmt::format("{}: {}{}", m_label, elapsed_text(Clock::now() - m_start),
-                         server.empty() ? "" : ", " + server),
-             false);
-        m_shown = true;
+        const std::string progress = conn ? server_progress(*conn) : std::string();
         lock.lock();
-    }
-    if (m_shown) {
-        show("", true);
+        if (m_active && m_step == step) { // not ended meanwhile
+            show(fmt::format("{}: {}{}", label, elapsed_text(elapsed),
+                             progress.empty() ? "" : ", " + progress));
+            m_shown = true;
+        }
     }
 }
 
