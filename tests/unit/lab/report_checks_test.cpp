@@ -1,5 +1,6 @@
 // The report's functional checks section from a stored results fixture
-// (tests/golden/report/checks-fixture: two runs, one whose checks all pass, one with two failing)
+// (tests/golden/report/checks-fixture: two runs, one whose checks all pass, one with two failing,
+// and a standby in their servers)
 // against the golden checks.md; and its place near the top of the whole report.
 // PGLAB_UPDATE_GOLDEN=1 rewrites the golden file instead of comparing.
 #include "lab/report/checks_section.hpp"
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace pglab::lab::report {
 namespace {
@@ -57,6 +59,21 @@ TEST(ReportChecksTest, ComeBeforeTheEnvironmentAndAreLeftOutWithoutChecks) {
     Document doc;
     EXPECT_EQ(add_checks_section(*plain, doc).total, 0u);
     EXPECT_TRUE(doc.blocks.empty());
+}
+
+// A standby is not the cell's server: its version comes from the run's `servers` array.
+TEST(ReportChecksTest, EveryServerOfTheRunsHasItsVersion) {
+    const auto results = load_results(k_fixture);
+    ASSERT_TRUE(results.has_value());
+    const Environment env = gather_environment(*results);
+    bool replica = false;
+    for (const auto& s : env.servers) {
+        if (s.name == "replica") {
+            replica = true;
+            EXPECT_EQ(s.versions, std::set<std::string>{"15.18"});
+        }
+    }
+    EXPECT_TRUE(replica);
 }
 
 } // namespace
