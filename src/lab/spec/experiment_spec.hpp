@@ -176,12 +176,6 @@ struct Step {
     std::int64_t expect_blocked_ms = 0;
     std::vector<std::string> expect_plan; ///< explain: node types the plan must all contain
 
-    /// Whether the step checks anything (its failures are then check failures).
-    bool has_checks() const {
-        return !expect_error.empty() || expect || expect_rows || expect_blocked_ms > 0
-               || !expect_plan.empty();
-    }
-
     bool analyze = true; ///< explain
     bool measure = true; ///< probes around this step (false: not recorded)
     /// false: the step runs in every run. true: it runs on a server only when it has not run

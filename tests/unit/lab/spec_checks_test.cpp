@@ -36,7 +36,6 @@ expect_plan = ["Result", "Limit"]
     EXPECT_EQ(rows[0][0].text, "1");
     EXPECT_EQ(rows[0][1].text, "a");
     EXPECT_EQ(rows[2][0].text, "y");
-    EXPECT_TRUE(s.steps[0].has_checks());
     EXPECT_EQ(s.steps[1].expect_blocked_ms, 1500);
     EXPECT_THAT(s.steps[2].expect_plan, ::testing::ElementsAre("Result", "Limit"));
 }
