@@ -26,8 +26,11 @@ Options:
   --results DIR   write the results into DIR (default: results/<name>-<timestamp>)
   --resume DIR    continue the interrupted plan recorded in DIR (only unfinished runs)
   --seed N        seed of random and interleaved orders (overrides the file's seed)
-  --dry-run       check the file and print the plan; start nothing
+  --dry-run       check the file, print the plan and an estimate of its time; start
+                  nothing (a missing version is named, not fetched)
   --help          show this help
+
+A PostgreSQL version that is not installed is fetched first (as "pglab server fetch").
 
 The experiment file format: docs/experiments.md; the results: docs/results-format.md.
 )";
