@@ -5,6 +5,7 @@
 #include "lab/report/cells.hpp"
 #include "lab/report/chart.hpp"
 #include "lab/report/chart_specs.hpp"
+#include "lab/report/checks_section.hpp"
 #include "lab/report/statistics.hpp"
 
 #include <fmt/format.h>
@@ -66,6 +67,7 @@ public:
         if (!m_results.description.empty()) {
             doc.paragraph(m_results.description);
         }
+        add_checks_section(m_results, doc); // a functional study's answer: before the rest
         environment_section();
         collect_warnings();
         doc.heading(2, "Warnings");
