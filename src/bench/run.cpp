@@ -184,8 +184,9 @@ Result<RunResult> run(RunConfig& config) {
     if (config.hooks != nullptr) {
         config.hooks->monitor([&workers] { return snapshot(workers, now_us()); },
                               [&workers] {
-                                  return std::all_of(workers.begin(), workers.end(),
-                                                     [](const auto& w) { return w->clients_done(); });
+                                  return std::all_of(
+                                      workers.begin(), workers.end(),
+                                      [](const auto& w) { return w->clients_done(); });
                               });
     } else if (config.progress_s > 0 && !config.quiet) {
         report_progress(config, workers, threads_start);

@@ -57,13 +57,13 @@ struct ProcessStats {
     int64_t pid = 0;
     int clients = 0;
     int threads = 0;
-    int64_t transactions = 0;  ///< successful transactions
-    double tps = 0;            ///< its own transactions over its own measured period
-    double cpu_s = 0;          ///< user + system CPU time of the process during the run
-    double cpu_share = 0;      ///< cpu_s / (measured period x the CPUs its threads could use)
-    bool cpu_bound = false;    ///< cpu_share >= 0.9: the client, not the server, may be the limit
-    usec_t start_skew_us = 0;  ///< its measured start minus the fleet's earliest (wall clock)
-    bool lost = false;         ///< died before reporting: counters from its last heartbeat only
+    int64_t transactions = 0; ///< successful transactions
+    double tps = 0;           ///< its own transactions over its own measured period
+    double cpu_s = 0;         ///< user + system CPU time of the process during the run
+    double cpu_share = 0;     ///< cpu_s / (measured period x the CPUs its threads could use)
+    bool cpu_bound = false;   ///< cpu_share >= 0.9: the client, not the server, may be the limit
+    usec_t start_skew_us = 0; ///< its measured start minus the fleet's earliest (wall clock)
+    bool lost = false;        ///< died before reporting: counters from its last heartbeat only
 };
 
 /// The fleet's own figures, present only when several processes ran the benchmark.

@@ -4,7 +4,6 @@
 
 #include "bench/run.hpp"
 #include "cli/bench_help.hpp"
-#include "fleet/fleet.hpp"
 #include "init/initialize.hpp"
 #include "output/csv_export.hpp"
 #include "output/json_export.hpp"
@@ -21,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fleet/fleet.hpp"
 #include "options/bench_options.hpp"
 
 namespace pglab::cli {
@@ -131,9 +131,9 @@ int run_benchmark(BenchOptions& options) {
         }
     }
     if (fleet) {
-        return fleet::run_fleet(config, *launch, [&options](bench::RunConfig&, bench::RunResult& r) {
-            return report_run(options, r);
-        });
+        return fleet::run_fleet(
+            config, *launch,
+            [&options](bench::RunConfig&, bench::RunResult& r) { return report_run(options, r); });
     }
     auto result = bench::run(config);
     if (!result) {

@@ -5,9 +5,6 @@
 #ifdef PGLAB_HAVE_MPI
 
 #include "bench/run.hpp"
-#include "fleet/merge.hpp"
-#include "fleet/session.hpp"
-#include "fleet/share.hpp"
 #include "util/cpu_affinity.hpp"
 #include "util/stop_signal.hpp"
 
@@ -19,6 +16,10 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+
+#include "fleet/merge.hpp"
+#include "fleet/session.hpp"
+#include "fleet/share.hpp"
 
 #endif
 
@@ -140,8 +141,8 @@ int run_fleet(bench::RunConfig& config, const LaunchInfo&, const ReportFn& repor
     mine.process.cpu_s = cpu_seconds() - cpu_before;
     const double seconds = 0.000001 * static_cast<double>(result->bench_duration_us);
     const auto cpus = std::max<size_t>(1, util::allowed_cpus().size());
-    const double usable = static_cast<double>(std::min<size_t>(
-        static_cast<size_t>(std::max(1, mine.process.threads)), cpus));
+    const double usable = static_cast<double>(
+        std::min<size_t>(static_cast<size_t>(std::max(1, mine.process.threads)), cpus));
     mine.process.cpu_share = seconds > 0 ? mine.process.cpu_s / (seconds * usable) : 0.0;
     mine.result.total = result->total;
     mine.result.scripts = result->scripts;

@@ -3,9 +3,10 @@
 
 #include "bench/run_config.hpp"
 #include "bench/run_result.hpp"
-#include "fleet/launcher.hpp"
 
 #include <functional>
+
+#include "fleet/launcher.hpp"
 
 namespace pglab::fleet {
 

@@ -22,12 +22,13 @@ std::optional<int> int_var(const std::function<std::optional<std::string>(const 
 
 } // namespace
 
-std::optional<LaunchInfo> detect_launcher(
-    const std::function<std::optional<std::string>(const char*)>& getenv) {
+std::optional<LaunchInfo>
+detect_launcher(const std::function<std::optional<std::string>(const char*)>& getenv) {
     struct Pair {
         const char* rank;
         const char* size;
     };
+
     for (const Pair& p : {Pair{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
                           Pair{"PMI_RANK", "PMI_SIZE"}, Pair{"PMIX_RANK", "SLURM_NTASKS"}}) {
         if (const auto rank = int_var(getenv, p.rank)) {

@@ -16,8 +16,8 @@ struct LaunchInfo {
 /// OMPI_COMM_WORLD_RANK/SIZE (Open MPI's mpirun), PMI_RANK/PMI_SIZE (MPICH's hydra, Intel MPI),
 /// PMIX_RANK (PMIx launchers: Open MPI, srun --mpi=pmix; size from SLURM_NTASKS when set).
 /// nullopt when none is set: not under a launcher. `getenv` is replaceable for tests.
-std::optional<LaunchInfo> detect_launcher(
-    const std::function<std::optional<std::string>(const char*)>& getenv);
+std::optional<LaunchInfo>
+detect_launcher(const std::function<std::optional<std::string>(const char*)>& getenv);
 
 /// detect_launcher() on the process's environment.
 std::optional<LaunchInfo> detect_launcher();

@@ -63,7 +63,8 @@ bench::RunResult merge_parts(bench::RunResult base, const std::vector<Part>& par
     const size_t scripts = r.scripts.size();
     r.total = bench::TxStats();
     for (bench::ScriptStats& s : r.scripts) {
-        s = bench::ScriptStats{bench::TxStats(), std::vector<bench::CommandStats>(s.commands.size())};
+        s = bench::ScriptStats{bench::TxStats(),
+                               std::vector<bench::CommandStats>(s.commands.size())};
     }
     r.aborted_clients = 0;
     r.conn_total_us = 0;

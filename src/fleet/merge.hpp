@@ -3,10 +3,11 @@
 // and every process gets its line in the per-process section.
 #pragma once
 
-#include "fleet/wire.hpp"
 #include "stats/progress_line.hpp"
 
 #include <vector>
+
+#include "fleet/wire.hpp"
 
 namespace pglab::fleet {
 

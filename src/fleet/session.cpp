@@ -2,12 +2,13 @@
 
 #ifdef PGLAB_HAVE_MPI
 
-#include "fleet/merge.hpp"
 #include "util/log.hpp"
 #include "util/stop_signal.hpp"
 
 #include <fmt/format.h>
+
 #include <mpi.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -15,7 +16,8 @@
 #include <cstdio>
 #include <thread>
 #include <type_traits>
-#include <unistd.h>
+
+#include "fleet/merge.hpp"
 
 namespace pglab::fleet {
 
@@ -60,6 +62,7 @@ struct Note {
     int64_t interval = 0;
     stats::ProgressSnapshot snapshot{};
 };
+
 static_assert(std::is_trivially_copyable_v<Note>);
 
 void sleep_us(usec_t us) {
@@ -96,6 +99,7 @@ void add(stats::ProgressSnapshot& into, const stats::ProgressSnapshot& s) {
 
 void watch_for_job_end() {
     struct sigaction sa {};
+
     sa.sa_handler = on_sigcont;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;

@@ -7,12 +7,13 @@
 
 #include "bench/run_config.hpp"
 #include "bench/run_hooks.hpp"
-#include "fleet/wire.hpp"
 
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "fleet/wire.hpp"
 
 namespace pglab::fleet {
 
@@ -44,7 +45,7 @@ private:
         stats::ProgressSnapshot last{};                ///< newest counters
         std::map<int64_t, stats::ProgressSnapshot> at; ///< progress notes by interval
         usec_t heard_us = 0;                           ///< when the last note arrived
-        bool finished = false; ///< its workers are done (`last` is final)
+        bool finished = false;                         ///< its workers are done (`last` is final)
         bool lost = false;
         std::optional<Part> part;
     };

@@ -10,14 +10,15 @@ int fleet_threads(const bench::RunConfig& total, int processes) {
 
 Result<Share> share_of(const bench::RunConfig& total, int rank, int processes) {
     if (processes > total.clients) {
-        return make_error(fmt::format("number of processes ({}) must not exceed number of clients ({})",
-                                      processes, total.clients));
+        return make_error(
+            fmt::format("number of processes ({}) must not exceed number of clients ({})",
+                        processes, total.clients));
     }
     const int threads = fleet_threads(total, processes);
     if (threads % processes != 0) {
-        return make_error(fmt::format(
-            "number of threads ({}) must be a multiple of number of processes ({})", threads,
-            processes));
+        return make_error(
+            fmt::format("number of threads ({}) must be a multiple of number of processes ({})",
+                        threads, processes));
     }
     Share s;
     int remaining = total.clients;
@@ -44,9 +45,10 @@ uint64_t seed_of(uint64_t seed, int rank) {
 Result<FleetTotals> narrow_to_process(bench::RunConfig& config, int rank, int processes,
                                       const std::string& host) {
     PGLAB_TRY_ASSIGN(const Share share, share_of(config, rank, processes));
-    FleetTotals t{config.clients,     fleet_threads(config, processes), config.rate_tps,
-                  config.random_seed, config.log_prefix,                config.quiet,
-                  config.no_vacuum,   config.vacuum_accounts};
+    FleetTotals t{config.clients,    fleet_threads(config, processes),
+                  config.rate_tps,   config.random_seed,
+                  config.log_prefix, config.quiet,
+                  config.no_vacuum,  config.vacuum_accounts};
     config.clients = share.clients;
     config.threads = share.threads;
     config.first_client_id = share.first_client;

@@ -54,8 +54,8 @@ void tx_from(const json& j, bench::TxStats& t) {
 }
 
 json process_json(const bench::ProcessStats& p) {
-    return json{{"rank", p.rank},       {"host", p.host},       {"pid", p.pid},
-                {"clients", p.clients}, {"threads", p.threads}, {"cpu_s", p.cpu_s},
+    return json{{"rank", p.rank},          {"host", p.host},       {"pid", p.pid},
+                {"clients", p.clients},    {"threads", p.threads}, {"cpu_s", p.cpu_s},
                 {"cpu_share", p.cpu_share}};
 }
 
@@ -83,19 +83,14 @@ std::string encode_part(const Part& part) {
     }
     json series = json::array();
     for (const bench::SecondStats& s : r.series) {
-        series.push_back(json::array({s.epoch_s, s.count, s.failures, s.skipped,
-                                      s.latency_sum_us, s.latency_p99_us, s.latency_max_us}));
+        series.push_back(json::array({s.epoch_s, s.count, s.failures, s.skipped, s.latency_sum_us,
+                                      s.latency_p99_us, s.latency_max_us}));
     }
-    const json j{{"total", tx_json(r.total)},
-                 {"scripts", std::move(scripts)},
-                 {"aborted", r.aborted_clients},
-                 {"duration_us", r.bench_duration_us},
-                 {"conn_us", r.conn_total_us},
-                 {"start_wall_us", r.start_wall_us},
-                 {"thread_cpus", r.thread_cpus},
-                 {"stop_signal", r.stop_signal},
-                 {"series", std::move(series)},
-                 {"process", process_json(part.process)}};
+    const json j{{"total", tx_json(r.total)},    {"scripts", std::move(scripts)},
+                 {"aborted", r.aborted_clients}, {"duration_us", r.bench_duration_us},
+                 {"conn_us", r.conn_total_us},   {"start_wall_us", r.start_wall_us},
+                 {"thread_cpus", r.thread_cpus}, {"stop_signal", r.stop_signal},
+                 {"series", std::move(series)},  {"process", process_json(part.process)}};
     return j.dump();
 }
 
@@ -123,10 +118,10 @@ Result<Part> decode_part(const std::string& text) {
         r.stop_signal = j.at("stop_signal").get<int>();
         r.interrupted = r.stop_signal != 0;
         for (const json& s : j.at("series")) {
-            r.series.push_back(bench::SecondStats{
-                s.at(0).get<int64_t>(), s.at(1).get<int64_t>(), s.at(2).get<int64_t>(),
-                s.at(3).get<int64_t>(), s.at(4).get<double>(), s.at(5).get<int64_t>(),
-                s.at(6).get<int64_t>()});
+            r.series.push_back(bench::SecondStats{s.at(0).get<int64_t>(), s.at(1).get<int64_t>(),
+                                                  s.at(2).get<int64_t>(), s.at(3).get<int64_t>(),
+                                                  s.at(4).get<double>(), s.at(5).get<int64_t>(),
+                                                  s.at(6).get<int64_t>()});
         }
         process_from(j.at("process"), part.process);
         return part;

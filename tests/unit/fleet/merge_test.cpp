@@ -1,12 +1,12 @@
 // The fleet's pure parts: shares of clients and threads, the wire form, and rank 0's merge.
+#include <gtest/gtest.h>
+
+#include <map>
+
 #include "fleet/launcher.hpp"
 #include "fleet/merge.hpp"
 #include "fleet/share.hpp"
 #include "fleet/wire.hpp"
-
-#include <gtest/gtest.h>
-
-#include <map>
 
 namespace {
 
