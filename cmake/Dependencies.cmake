@@ -6,3 +6,21 @@ find_package(nlohmann_json 3 REQUIRED)
 find_package(tomlplusplus REQUIRED) # Debian libtomlplusplus-dev: a shared library, not header-only
 find_package(GTest)
 find_package(benchmark)
+
+# MPI (Debian openmpi-bin, libopenmpi-dev) for the fleet: `mpirun -n N pglab bench` runs one
+# benchmark in N processes (src/fleet/, docs/fleet.md). AUTO uses it when found; ON requires it;
+# OFF builds without (such a pglab refuses to run as several processes under mpirun).
+set(PGLAB_MPI AUTO CACHE STRING "Build the MPI fleet: AUTO, ON or OFF")
+set_property(CACHE PGLAB_MPI PROPERTY STRINGS AUTO ON OFF)
+set(PGLAB_HAVE_MPI OFF)
+if(NOT PGLAB_MPI STREQUAL "OFF")
+  if(PGLAB_MPI STREQUAL "ON")
+    find_package(MPI REQUIRED COMPONENTS CXX)
+  else()
+    find_package(MPI COMPONENTS CXX)
+  endif()
+  if(MPI_CXX_FOUND)
+    set(PGLAB_HAVE_MPI ON)
+  endif()
+endif()
+message(STATUS "pglab fleet (MPI): ${PGLAB_HAVE_MPI}")

@@ -2,6 +2,7 @@
 // worker threads, progress reports, and the merge of the workers' statistics.
 #include "bench/run.hpp"
 
+#include "bench/run_hooks.hpp"
 #include "bench/setup.hpp"
 #include "bench/worker.hpp"
 #include "stats/progress_line.hpp"
@@ -108,7 +109,7 @@ Result<RunResult> run(RunConfig& config) {
     clients.reserve(static_cast<size_t>(config.clients));
     for (int i = 0; i < config.clients; ++i) {
         auto c = std::make_unique<Client>(table);
-        c->id = i;
+        c->id = config.first_client_id + i;
         c->prng.seed(base.next_u64());
         for (const auto& d : config.defines) {
             // A -D variable that no script mentions has no slot and is never read.
@@ -168,7 +169,10 @@ Result<RunResult> run(RunConfig& config) {
     const util::StopSignals signals(util::StopSignals::Repeat::ends_process);
     // -T counts from here, before the connections are made, as pgbench's timer does: a run
     // whose clients take longer to connect than its duration runs no transaction.
-    const usec_t threads_start = now_us();
+    usec_t threads_start = now_us();
+    if (config.hooks != nullptr) {
+        PGLAB_TRY_ASSIGN(threads_start, config.hooks->agree_start());
+    }
     if (config.duration_s > 0) {
         shared.end_time.store(threads_start + static_cast<usec_t>(config.duration_s) * 1000000);
     }
@@ -177,7 +181,14 @@ Result<RunResult> run(RunConfig& config) {
     for (auto& w : workers) {
         threads.emplace_back([&w] { w->run(); });
     }
-    if (config.progress_s > 0 && !config.quiet) {
+    if (config.hooks != nullptr) {
+        config.hooks->monitor([&workers] { return snapshot(workers, now_us()); },
+                              [&workers] {
+                                  return std::all_of(
+                                      workers.begin(), workers.end(),
+                                      [](const auto& w) { return w->clients_done(); });
+                              });
+    } else if (config.progress_s > 0 && !config.quiet) {
         report_progress(config, workers, threads_start);
     }
     for (auto& t : threads) {

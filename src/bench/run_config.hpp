@@ -15,6 +15,8 @@
 
 namespace pglab::bench {
 
+class RunHooks;
+
 /// A -D NAME=VALUE definition, in command-line order.
 struct Define {
     std::string name;
@@ -61,6 +63,11 @@ struct RunConfig {
     /// The lab runs benchmarks in-process: no banner on stdout, no "starting vacuum" on stderr,
     /// no progress lines (-P still makes latency measured). Errors are still logged.
     bool quiet = false;
+    /// The fleet (src/fleet/): this process's part of a benchmark run by several processes.
+    /// `hooks` (not owned) replaces the progress reporter and agrees on the start; client ids
+    /// (:client_id, logs) start at `first_client_id`. nullptr and 0 in a single process.
+    RunHooks* hooks = nullptr;
+    int first_client_id = 0;
 
     /// Whether per-transaction latency is measured (pgbench: -R, -P or -L); otherwise the
     /// pgbench-compatible "latency average" is derived from duration and counts. pglab's

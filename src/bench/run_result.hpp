@@ -50,6 +50,28 @@ struct ScriptStats {
     void merge(const ScriptStats& o);
 };
 
+/// One process of a fleet run (src/fleet/, under mpirun): what it ran and what it cost.
+struct ProcessStats {
+    int rank = 0;
+    std::string host;
+    int64_t pid = 0;
+    int clients = 0;
+    int threads = 0;
+    int64_t transactions = 0; ///< successful transactions
+    double tps = 0;           ///< its own transactions over its own measured period
+    double cpu_s = 0;         ///< user + system CPU time of the process during the run
+    double cpu_share = 0;     ///< cpu_s / (measured period x the CPUs its threads could use)
+    bool cpu_bound = false;   ///< cpu_share >= 0.9: the client, not the server, may be the limit
+    usec_t start_skew_us = 0; ///< its measured start minus the fleet's earliest (wall clock)
+    bool lost = false;        ///< died before reporting: counters from its last heartbeat only
+};
+
+/// The fleet's own figures, present only when several processes ran the benchmark.
+struct FleetStats {
+    std::vector<ProcessStats> processes; ///< by rank
+    usec_t merge_us = 0;                 ///< rank 0: receiving, parsing and merging the results
+};
+
 struct RunResult {
     std::string client_version; ///< "15.18 (Debian 15.18-0+deb12u1)" style, for the banner
     std::string server_version; ///< server_version parameter
@@ -77,6 +99,7 @@ struct RunResult {
     /// connection; empty when they could not be read.
     std::vector<std::pair<std::string, std::string>> settings;
     std::vector<SecondStats> series; ///< one entry per wall-clock second, in order
+    FleetStats fleet;                ///< empty processes in a single process
 };
 
 } // namespace pglab::bench

@@ -72,7 +72,8 @@ void Worker::record_tx(Client& c, usec_t now, bool skipped) {
                     outcome == nullptr ? lag : 0.0, c.tries, m_sample_rs);
     }
 
-    if (m_config.progress_s > 0) {
+    // The fleet's monitor reads them too: a lost process's last counters stay in its report.
+    if (m_config.progress_s > 0 || m_config.hooks != nullptr) {
         const auto relaxed = std::memory_order_relaxed;
         m_progress.count.store(m_total.count, relaxed);
         m_progress.failures.store(m_total.failures(), relaxed);

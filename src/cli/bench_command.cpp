@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fleet/fleet.hpp"
 #include "options/bench_options.hpp"
 
 namespace pglab::cli {
@@ -90,40 +91,55 @@ bool write_exports(const BenchOptions& options, const bench::RunResult& result) 
     std::_Exit(128 + sig); // not reached: the default action of SIGINT and SIGTERM ends us
 }
 
-/// The run, its report and exports. Exit status: 0; 1 for setup failures (and when an export
-/// could not be written after a successful run); 2 when clients aborted. A run stopped by
-/// SIGINT or SIGTERM ends by that signal, as pgbench does; before that, pglab writes what it
-/// measured where no parser of pgbench's stdout looks: the report on stderr, and the exports
-/// (marked interrupted).
+/// The report and exports of a finished run. Exit status: 0; 1 when an export could not be
+/// written; 2 when clients aborted. A run stopped by SIGINT or SIGTERM ends by that signal, as
+/// pgbench does; before that, pglab writes what it measured where no parser of pgbench's stdout
+/// looks: the report on stderr, and the exports (marked interrupted).
+int report_run(const BenchOptions& options, const bench::RunResult& result) {
+    const bench::RunConfig& config = options.run;
+    std::fflush(stdout);
+    if (result.interrupted) {
+        output::print_report(config, result, stderr);
+        write_exports(options, result);
+        log::warning("run interrupted by signal; the results cover only the transactions "
+                     "completed in the first {:.3f} s",
+                     0.000001 * static_cast<double>(result.bench_duration_us));
+        die_by_signal(result.stop_signal);
+    }
+    output::print_report(config, result);
+    std::fflush(stdout);
+    const bool exported = write_exports(options, result);
+    int status = exported ? 0 : 1;
+    if (result.aborted_clients > 0) {
+        log::error("Run was aborted; the above results are incomplete.");
+        status = 2;
+    }
+    return status;
+}
+
+/// The run, its report and exports (report_run); 1 for setup failures. Under mpirun with
+/// several processes, the fleet runs it and rank 0 reports for all.
 int run_benchmark(BenchOptions& options) {
     bench::RunConfig& config = options.run;
-    for (const std::string* path : {&options.export_json, &options.export_csv}) {
-        if (auto st = create_export_file(*path); !st) {
-            return fail(st.error());
+    const auto launch = fleet::detect_launcher();
+    const bool fleet = launch && launch->size != 1;
+    if (!fleet || launch->rank == 0) {
+        for (const std::string* path : {&options.export_json, &options.export_csv}) {
+            if (auto st = create_export_file(*path); !st) {
+                return fail(st.error());
+            }
         }
+    }
+    if (fleet) {
+        return fleet::run_fleet(
+            config, *launch,
+            [&options](bench::RunConfig&, bench::RunResult& r) { return report_run(options, r); });
     }
     auto result = bench::run(config);
     if (!result) {
         return fail(result.error());
     }
-    std::fflush(stdout);
-    if (result->interrupted) {
-        output::print_report(config, *result, stderr);
-        write_exports(options, *result);
-        log::warning("run interrupted by signal; the results cover only the transactions "
-                     "completed in the first {:.3f} s",
-                     0.000001 * static_cast<double>(result->bench_duration_us));
-        die_by_signal(result->stop_signal);
-    }
-    output::print_report(config, *result);
-    std::fflush(stdout);
-    const bool exported = write_exports(options, *result);
-    int status = exported ? 0 : 1;
-    if (result->aborted_clients > 0) {
-        log::error("Run was aborted; the above results are incomplete.");
-        status = 2;
-    }
-    return status;
+    return report_run(options, *result);
 }
 
 } // namespace
@@ -166,6 +182,10 @@ int bench_command(int argc, char** argv) {
         std::fputs(options.text.c_str(), stderr);
         return 0;
     case BenchAction::initialize: {
+        // Under mpirun, one process initialises; the others have nothing to do.
+        if (const auto launch = fleet::detect_launcher(); launch && launch->rank != 0) {
+            return 0;
+        }
         auto status = init::initialize(std::move(options.init));
         return status ? 0 : fail(status.error());
     }

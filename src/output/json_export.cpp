@@ -244,6 +244,28 @@ json series_json(const bench::RunResult& result) {
     return json{{"interval_s", 1}, {"points", std::move(points)}};
 }
 
+/// The fleet's per-process section (only written when several processes ran the benchmark).
+json processes_json(const bench::FleetStats& fleet) {
+    json out = json::array();
+    for (const bench::ProcessStats& p : fleet.processes) {
+        out.push_back(json{
+            {"rank", p.rank},
+            {"host", p.host},
+            {"pid", p.pid},
+            {"clients", p.clients},
+            {"threads", p.threads},
+            {"transactions", p.transactions},
+            {"tps", number(p.tps)},
+            {"cpu_s", p.cpu_s},
+            {"cpu_share", number(p.cpu_share)},
+            {"cpu_bound", p.cpu_bound},
+            {"start_skew_us", p.start_skew_us},
+            {"lost", p.lost},
+        });
+    }
+    return json{{"merge_us", fleet.merge_us}, {"processes", std::move(out)}};
+}
+
 /// Whether an array holds only scalars or arrays of scalars (histogram buckets): printed on
 /// one line, which keeps a long run's document small (a bucket costs ~12 bytes, not ~45).
 bool is_flat(const json& array) {
@@ -304,6 +326,9 @@ nlohmann::json to_json(const bench::RunConfig& config, const bench::RunResult& r
         {"scripts", std::move(scripts)},
         {"series", series_json(result)},
     };
+    if (!result.fleet.processes.empty()) {
+        out["fleet"] = processes_json(result.fleet);
+    }
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "bench/run.hpp"
 #include "init/initialize.hpp"
 #include "lab/run/explain_summary.hpp"
+#include "lab/run/fleet_step.hpp"
 #include "lab/run/functional_checks.hpp"
 #include "lab/run/sql_step.hpp"
 #include "output/json_export.hpp"
@@ -269,6 +270,76 @@ StepOutcome run_init(const spec::Step& step, StepContext& ctx) {
     return out;
 }
 
+/// A bench step with `processes` > 1: the options, checked in-process, go to `pglab bench`
+/// under mpirun (fleet_step.hpp); its scripts ([scripts.NAME]) as files in a temporary directory.
+StepOutcome run_bench_fleet(const spec::Step& step, StepContext& ctx, StepOutcome out) {
+    const auto failed = [&out](const std::string& why) {
+        out.fail(why);
+        out.fields["exit_status"] = 1;
+        return out;
+    };
+    auto params = ctx.servers.params(ctx.server, "");
+    auto args = ctx.values.arguments(step);
+    if (!params || !args) {
+        return failed(error_text(!params ? params.error() : args.error()));
+    }
+    char dir_template[] = "/tmp/pglab-fleet-scripts-XXXXXX";
+    if (::mkdtemp(dir_template) == nullptr) {
+        return failed("could not create a temporary directory for the fleet's scripts");
+    }
+    const std::filesystem::path dir = dir_template;
+    std::vector<std::string> bench_args = full_arguments(step, *params, false, *args);
+    constexpr std::string_view lab_script = "--file=pglab-script:";
+    for (std::string& a : bench_args) {
+        if (a.rfind(lab_script, 0) != 0) {
+            continue;
+        }
+        const std::string ref = a.substr(lab_script.size());
+        const std::string name = ref.substr(0, ref.rfind('@'));
+        const auto* script = ctx.spec.find_script(name);
+        const std::filesystem::path file = dir / (name + ".sql");
+        std::ofstream written;
+        if (script != nullptr) {
+            written.open(file);
+            written << script->text;
+            written.close();
+        }
+        if (script == nullptr || !written) {
+            std::filesystem::remove_all(dir);
+            return failed("could not write script \"" + name + "\" for the fleet");
+        }
+        a = "--file=" + file.string() + ref.substr(name.size());
+    }
+    std::vector<std::pair<std::string, std::string>> env{{"PGDATABASE", "postgres"}};
+    if (ctx.servers.at(ctx.server).existing()) {
+        bench_args.push_back(params->dbname); // its conninfo
+    }
+    if (!params->password.empty()) {
+        env.emplace_back("PGPASSWORD", params->password);
+    }
+    if (!params->options.empty()) {
+        env.emplace_back("PGOPTIONS", params->options);
+    }
+    const FleetRun fleet =
+        run_fleet_step(step, bench_args, env, ctx.log, [] { return util::stop_requested(); });
+    std::filesystem::remove_all(dir);
+    out.wrote_log = true;
+    out.fields["bench"] = fleet.bench;
+    out.fields["exit_status"] = fleet.exit_code;
+    if (util::stop_requested()) {
+        out.stop(util::stop_signalled() ? store::StepStatus::interrupted
+                                        : store::StepStatus::timed_out,
+                 "the fleet was stopped");
+    } else if (!fleet.error.empty()) {
+        out.fail(fleet.error);
+    } else if (fleet.exit_code != 0) {
+        out.fail(fmt::format("mpirun exited with code {}: a process failed or was lost (see the "
+                             "step's log)",
+                             fleet.exit_code));
+    }
+    return out;
+}
+
 StepOutcome run_bench(const spec::Step& step, StepContext& ctx) {
     StepOutcome out;
     out.fields["bench"] = nullptr;
@@ -277,6 +348,9 @@ StepOutcome run_bench(const spec::Step& step, StepContext& ctx) {
         out.fail(error_text(parsed.error()));
         out.fields["exit_status"] = 1;
         return out;
+    }
+    if (step.processes > 1) {
+        return run_bench_fleet(step, ctx, std::move(out));
     }
     bench::RunConfig& config = parsed->run;
     config.quiet = true;

@@ -156,6 +156,8 @@ struct Step {
     std::vector<TextField> statements; ///< sql: one or more; timed-sql, explain: exactly one
     std::vector<TextField> options;    ///< init, bench: arguments ("--client=4", "-n")
     std::vector<ScriptRef> scripts;    ///< bench
+    int processes = 1;                 ///< bench: > 1 runs it through mpirun (docs/fleet.md)
+    std::vector<std::string> hosts;    ///< bench: mpirun --host (empty: this machine)
     TextField command;                 ///< shell
     std::int64_t duration_ms = 0;      ///< sleep
     std::int64_t timeout_ms = 0;       ///< sql, timed-sql, explain, shell; 0 = none

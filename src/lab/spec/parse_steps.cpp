@@ -48,9 +48,9 @@ constexpr StepType k_all_types[] = {StepType::init,       StepType::sql,     Ste
 
 /// Every key some step type takes (for "does not apply" messages).
 const std::vector<std::string> k_step_keys = {
-    "sql",         "session",        "wait",    "expect_error", "expect",
-    "expect_rows", "timeout",        "options", "scripts",      "analyze",
-    "expect_plan", "expect_blocked", "mode",    "duration",     "command"};
+    "sql",     "session",  "wait",    "expect_error", "expect",      "expect_rows",
+    "timeout", "options",  "scripts", "analyze",      "expect_plan", "expect_blocked",
+    "mode",    "duration", "command", "processes",    "hosts"};
 
 std::vector<std::string> type_names() {
     std::vector<std::string> names;
@@ -117,6 +117,18 @@ std::vector<TextField> read_options(TableReader& r, ParseContext& ctx) {
         }
     }
     return out;
+}
+
+/// A bench step's fleet: `processes = N` (through mpirun) on `hosts = ["a", "b"]`.
+void read_fleet(TableReader& r, Step& step) {
+    if (auto n = r.integer("processes", 1, 100000, "processes = 3")) {
+        step.processes = static_cast<int>(*n);
+    }
+    if (auto hosts = r.string_list("hosts", "hosts = [\"client1\", \"client2\"]")) {
+        for (const TextField& h : *hosts) {
+            step.hosts.push_back(h.text);
+        }
+    }
 }
 
 std::vector<ScriptRef> read_scripts(TableReader& r, ParseContext& ctx) {
@@ -265,6 +277,7 @@ void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
     case StepType::bench:
         step.options = read_options(r, ctx);
         step.scripts = read_scripts(r, ctx);
+        read_fleet(r, step);
         break;
     case StepType::sql: {
         session();
