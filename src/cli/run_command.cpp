@@ -18,7 +18,7 @@ constexpr std::string_view k_run_help =
     R"(pglab run executes an experiment file and keeps every result.
 
 Usage:
-  pglab run EXPERIMENT.toml [--results DIR] [--seed N] [--dry-run]
+  pglab run EXPERIMENT.toml [--quick] [--results DIR] [--seed N] [--dry-run]
   pglab run --resume DIR
 
 Options:
@@ -26,6 +26,7 @@ Options:
   --resume DIR    continue the interrupted plan recorded in DIR (only unfinished runs)
   --seed N        seed of random and interleaved orders (overrides the file's seed)
   --dry-run       check the file and print the plan; start nothing
+  --quick         run the file's quick form ([quick]: fewer runs, smaller sizes)
   --help          show this help
 
 The experiment file format: docs/experiments.md; the results: docs/results-format.md.
@@ -64,6 +65,8 @@ int run_command(int argc, char** argv) {
         }
         if (arg == "--dry-run") {
             request.dry_run = true;
+        } else if (arg == "--quick") {
+            request.quick = true;
         } else if (starts("--resume")) {
             const char* v = value("--resume");
             if (v == nullptr) {
@@ -100,8 +103,9 @@ int run_command(int argc, char** argv) {
                                ? "no experiment file given"
                                : "--resume takes the experiment from the results directory");
     }
-    if (!request.resume_dir.empty() && (!request.results_dir.empty() || request.seed)) {
-        return usage_error("--resume cannot be combined with --results or --seed");
+    if (!request.resume_dir.empty()
+        && (!request.results_dir.empty() || request.seed || request.quick)) {
+        return usage_error("--resume cannot be combined with --results, --seed or --quick");
     }
     return lab::run::run_experiment(request);
 }

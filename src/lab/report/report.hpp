@@ -2,6 +2,7 @@
 // tables) and to CSV/JSON exports of the aggregated cells.
 #pragma once
 
+#include "lab/report/claims.hpp"
 #include "lab/report/document.hpp"
 #include "lab/report/environment.hpp"
 #include "lab/report/metrics.hpp"
@@ -35,6 +36,8 @@ struct Report {
     std::vector<std::string> warnings;     ///< plain sentences, also in the document
     std::vector<std::string> chart_errors; ///< gnuplot failures (the report keeps its tables)
     int charts = 0;                        ///< charts drawn
+    std::string question;                  ///< the experiment's question; "" = none
+    std::vector<ClaimResult> claims;       ///< its claims, evaluated, in file order
 };
 
 /// Builds the report of `results`, drawing charts into `options.output_dir / "charts"` when

@@ -17,6 +17,7 @@ struct RunRequest {
     std::filesystem::path resume_dir;  ///< non-empty: continue the plan recorded there
     std::optional<std::uint64_t> seed; ///< --seed: overrides the file's seed
     bool dry_run = false;              ///< print the plan, start nothing
+    bool quick = false;                ///< --quick: the file's `[quick]` form
 };
 
 /// Runs the experiment. Exit status: 0 every run ok; 1 bad experiment (nothing started), a
