@@ -118,7 +118,7 @@ private:
 
     void answer_section() {
         Document& doc = m_report.document;
-        ExperimentClaims ec = read_claims(m_results);
+        ExperimentClaims ec = m_options.claims ? *m_options.claims : read_claims(m_results);
         if (!ec.problem.empty()) {
             m_results_problems.push_back(ec.problem);
         }
@@ -379,8 +379,9 @@ private:
         }
     }
 
-    /// A step's charts and tables. Part::main: its charts and the tables of its claimed and
-    /// headline metrics; Part::rest: its other metrics; Part::all: everything.
+    /// A step's charts and tables. Part::main: the charts and tables of its claimed metrics (of
+    /// its headline metrics when no claim names one); in the appendix, tables only: Part::rest
+    /// its other metrics, Part::all every metric.
     void step_section(const StepData& step, Part part) {
         Document& doc = m_report.document;
         const auto shown_in_main = [&](const MetricValues& m) {
@@ -409,11 +410,8 @@ private:
             doc.paragraph("No measured, successful run of this step, or it records no metric.");
             return;
         }
-        if (m_options.gnuplot && part != Part::rest) {
-            step_charts(step, part == Part::main
-                                  ? shown_in_main
-                                  : std::function<bool(const MetricValues&)>(
-                                      [](const MetricValues& m) { return m.info.headline; }));
+        if (m_options.gnuplot && part == Part::main) { // the appendix has tables only
+            step_charts(step, shown_in_main);
         }
         for (const auto* m : metrics) {
             doc.heading(part == Part::main ? 3 : 4, with_unit(m->info));

@@ -26,6 +26,9 @@ struct ReportOptions {
     size_t min_repetitions = 3;          ///< warn below this many measured runs in a cell
     double client_cpu_limit = 1.0 / 3.0; ///< warn when the client used more of the machine
     std::filesystem::path proc_root = "/proc";
+    /// The question and claims to answer; nullopt: those of the results' experiment.toml
+    /// (`pglab report --claims FILE` gives those of another file).
+    std::optional<ExperimentClaims> claims;
 };
 
 /// A built report.
