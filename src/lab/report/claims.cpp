@@ -212,11 +212,15 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
             worst = std::max(worst, c.shape == "increasing" ? -step : step);
         }
     }
-    r.measured =
-        joined + unit_suffix(m.info)
-        + (c.shape == "flat" ? fmt::format(" (at most {:.1f}% from their mean)", worst * 100)
-                             : fmt::format(" (worst step {:+.1f}%)",
-                                           (c.shape == "increasing" ? -worst : worst) * 100));
+    std::string how;
+    if (c.shape == "flat") {
+        how = fmt::format(" (at most {:.1f}% from their mean)", worst * 100);
+    } else if (worst == 0) {
+        how = c.shape == "increasing" ? " (every step up)" : " (every step down)";
+    } else {
+        how = fmt::format(" (a step of {:.1f}% against the trend)", worst * 100);
+    }
+    r.measured = joined + unit_suffix(m.info) + how;
     const bool trend_ok =
         c.shape == "flat"
         || (c.shape == "increasing" ? means.back() > means.front() : means.back() < means.front());

@@ -83,8 +83,20 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     missing.cell = "server=pg17"; // three cells, not one
     spec::Claim no_metric = zero;
     no_metric.metric = "probe:nothing";
-    const auto out = evaluate_claims({zero, bound, missing, no_metric}, r, steps);
-    ASSERT_EQ(out.size(), 4U);
+    spec::Claim rising;
+    rising.text = "tps grows with clients";
+    rising.step = "tpcb";
+    rising.metric = "tps";
+    rising.kind = spec::ClaimKind::shape;
+    rising.shape = "increasing";
+    rising.over = "clients";
+    rising.cell = "server=pg16";
+    rising.tolerance = 0.02;
+    const auto out = evaluate_claims({zero, bound, missing, no_metric, rising}, r, steps);
+    ASSERT_EQ(out.size(), 5U);
+    EXPECT_EQ(out[4].verdict, Verdict::agrees); // a 1.1% dip within 2%, and 20 above 5
+    EXPECT_EQ(out[4].measured,
+              "5: 1200.0 → 10: 1187.1 → 20: 1215.0 tps (a step of 1.1% against the trend)");
     EXPECT_EQ(out[0].verdict, Verdict::agrees);
     EXPECT_EQ(out[0].measured, "0 (95% CI 0 – 0)"); // a 0 is shown, not dropped
     EXPECT_EQ(out[0].paper, "0 (± 0)");
