@@ -134,7 +134,7 @@ private:
                           "shorter runs than the study; read its figures as shapes.");
         }
         if (!ec.question.empty()) {
-            doc.paragraph("**Question:** " + ec.question);
+            doc.paragraph("Question: " + ec.question);
         }
         if (!m_report.claims.empty()) {
             doc.heading(2, "Answer");
