@@ -415,13 +415,33 @@ private:
         }
         for (const auto* m : metrics) {
             doc.heading(part == Part::main ? 3 : 4, with_unit(m->info));
-            doc.table(metric_table(*m));
+            doc.table(m_once.count(step.key) != 0 ? once_table(*m) : metric_table(*m));
         }
     }
 
     bool has_claimed(const StepData& step) const {
         return std::any_of(step.metrics.begin(), step.metrics.end(),
                            [&](const MetricValues& m) { return claimed(step, m); });
+    }
+
+    /// A step that runs once per server: one row per run it ran in, named by the run and its
+    /// server, not credited to the cell that run measured.
+    Table once_table(const MetricValues& m) const {
+        Table t;
+        t.header = {"ran once, in", "value"};
+        t.numeric = {false, true};
+        for (const auto& [cell_index, values] : m.by_cell) {
+            const Cell* c = cell(cell_index);
+            const auto runs = m.runs_by_cell.find(cell_index);
+            for (size_t i = 0; i < values.size(); ++i) {
+                const bool known = runs != m.runs_by_cell.end() && i < runs->second.size();
+                t.rows.push_back({fmt::format("run {} on server {}",
+                                              known ? std::to_string(runs->second[i]) : "?",
+                                              c != nullptr && !c->server.empty() ? c->server : "?"),
+                                  format_number(values[i])});
+            }
+        }
+        return t;
     }
 
     Table metric_table(const MetricValues& m) const {

@@ -5,6 +5,7 @@
 #include "lab/report/report.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 
@@ -107,6 +108,67 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
               "cannot be tested here: \"server=pg17\" names 3 cells, not one");
     EXPECT_EQ(verdict_text(out[3]),
               "cannot be tested here: step \"ios\" recorded no \"probe:nothing\"");
+}
+
+// A step that runs once per server (S4's load) is not credited to the cell of the run it ran in:
+// it goes to the appendix, one row per run and server; the measured step comes first.
+TEST(ReportClaimsTest, OnceStepsAreNotCreditedToACell) {
+    using nlohmann::json;
+    ResultsDir r;
+    r.name = "gin";
+    r.variables = {"server"};
+    r.plan = json{
+        {"steps", json::array({{{"index", 0}, {"key", "load"}, {"type", "sql"}, {"once", true}},
+                               {{"index", 1}, {"key", "build"}, {"type", "timed-sql"}}})}};
+    for (int64_t i = 0; i < 2; ++i) {
+        Cell c;
+        c.index = i;
+        c.server = i == 0 ? "pg11" : "pg12";
+        c.values = {{"server", c.server}};
+        c.label = "server=" + c.server;
+        r.cells.push_back(c);
+    }
+    for (int64_t run = 0; run < 4; ++run) {
+        RunRecord rec;
+        rec.run = run;
+        rec.cell = run % 2;
+        rec.ok = true;
+        json steps = json::array();
+        if (run < 2) {
+            steps.push_back({{"index", 0},
+                             {"key", "load"},
+                             {"type", "sql"},
+                             {"status", "ok"},
+                             {"elapsed_ms", 1000.0 + static_cast<double>(run)}});
+        } else {
+            steps.push_back({{"index", 0},
+                             {"key", "load"},
+                             {"type", "sql"},
+                             {"status", "skipped"},
+                             {"skip_reason", "once"}});
+        }
+        steps.push_back({{"index", 1},
+                         {"key", "build"},
+                         {"type", "timed-sql"},
+                         {"status", "ok"},
+                         {"client_ms", 50.0},
+                         {"server_ms", 49.0}});
+        rec.doc = {{"steps", steps}};
+        r.runs.push_back(std::move(rec));
+    }
+    ReportOptions o;
+    o.output_dir = std::filesystem::temp_directory_path();
+    const std::string md = render_markdown(build_report(r, o).document);
+    const auto build = md.find("## Step build (timed-sql)");
+    const auto load = md.find("### Step load (sql, once per server)");
+    ASSERT_NE(build, std::string::npos) << md;
+    ASSERT_NE(load, std::string::npos) << md;
+    EXPECT_LT(build, md.find("## Appendix"));
+    EXPECT_LT(md.find("## Appendix"), load);
+    EXPECT_NE(md.find("| ran once, in | value |\n|---|---:|\n| run 0 on server pg11 | 1000.0 |\n"
+                      "| run 1 on server pg12 | 1001.0 |\n"),
+              std::string::npos)
+        << md;
 }
 
 } // namespace
