@@ -203,6 +203,7 @@ Result<RunResult> run(RunConfig& config) {
             result.scripts[i].merge(w->script_stats()[i]);
         }
         result.aborted_clients += w->aborted_clients();
+        result.wakeup_error.merge(w->wakeup_error());
         result.thread_cpus.push_back(w->cpu());
         if (config.connect_per_tx) {
             result.conn_total_us += w->conn_time_us();

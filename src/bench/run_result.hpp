@@ -66,8 +66,10 @@ struct RunResult {
                                   ///< connect/disconnect times (with -C)
     int64_t aborted_clients = 0;  ///< clients that did not reach FINISHED
     std::vector<int> thread_cpus; ///< per worker thread, the CPU it was pinned to (-1: none)
-    bool interrupted = false;     ///< stopped by SIGINT/SIGTERM
-    int stop_signal = 0;          ///< which of them, 0 when not interrupted
+    /// -R and \sleep: how late each timed wait ended, actual wake-up - due time (µs).
+    stats::LatencyHistogram wakeup_error;
+    bool interrupted = false; ///< stopped by SIGINT/SIGTERM
+    int stop_signal = 0;      ///< which of them, 0 when not interrupted
 
     usec_t start_wall_us = 0; ///< epoch µs when the measured period started
 

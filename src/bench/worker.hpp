@@ -57,6 +57,9 @@ public:
 
     usec_t conn_time_us() const { return m_conn_time; }
 
+    /// How late the timer woke each client waiting for -R or \sleep (µs after its due time).
+    const stats::LatencyHistogram& wakeup_error() const { return m_wakeup_error; }
+
     /// The error that ended the worker's setup, if any.
     const std::string& setup_error() const { return m_setup_error; }
 
@@ -148,6 +151,7 @@ private:
     TxStats m_total;
     std::vector<ScriptStats> m_scripts;
     ProgressCounters m_progress;
+    stats::LatencyHistogram m_wakeup_error;
     TxLog m_log;
     SecondAccumulator m_second;  ///< the current wall-clock second of the time series
     usec_t m_epoch_shift_us = 0; ///< wall clock - monotonic clock, fixed at the start

@@ -2,6 +2,7 @@
 // docs/results-format.md).
 #include "cli/run_command.hpp"
 
+#include "cli/server_command.hpp"
 #include "lab/run/orchestrator.hpp"
 #include "util/log.hpp"
 
@@ -25,9 +26,12 @@ Options:
   --results DIR   write the results into DIR (default: results/<name>-<timestamp>)
   --resume DIR    continue the interrupted plan recorded in DIR (only unfinished runs)
   --seed N        seed of random and interleaved orders (overrides the file's seed)
-  --dry-run       check the file and print the plan; start nothing
+  --dry-run       check the file, print the plan and an estimate of its time; start
+                  nothing (a missing version is named, not fetched)
   --quick         run the file's quick form ([quick]: fewer runs, smaller sizes)
   --help          show this help
+
+A PostgreSQL version that is not installed is fetched first (as "pglab server fetch").
 
 The experiment file format: docs/experiments.md; the results: docs/results-format.md.
 )";
@@ -42,6 +46,9 @@ int usage_error(const std::string& message) {
 
 int run_command(int argc, char** argv) {
     lab::run::RunRequest request;
+    request.fetch_version = [](const std::string& version, bool only_look) {
+        return only_look ? server_release_exists(version) : fetch_server_version(version) == 0;
+    };
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         auto value = [&](std::string_view name) -> const char* {

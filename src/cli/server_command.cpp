@@ -339,6 +339,14 @@ std::optional<std::string> choose_release(const std::vector<std::string>& versio
     return best;
 }
 
+int fetch_server_version(const std::string& version) {
+    return fetch_command({version});
+}
+
+bool server_release_exists(const std::string& version) {
+    return resolve_release(version).has_value();
+}
+
 int server_command(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-?" || args[0] == "help") {

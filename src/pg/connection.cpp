@@ -62,13 +62,15 @@ Connection::~Connection() {
 
 Connection::Connection(Connection&& other) noexcept
     : m_conn(std::exchange(other.m_conn, nullptr)),
-      m_in_pipeline(std::exchange(other.m_in_pipeline, false)) {}
+      m_in_pipeline(std::exchange(other.m_in_pipeline, false)),
+      m_notice(std::move(other.m_notice)) {}
 
 Connection& Connection::operator=(Connection&& other) noexcept {
     if (this != &other) {
         close();
         m_conn = std::exchange(other.m_conn, nullptr);
         m_in_pipeline = std::exchange(other.m_in_pipeline, false);
+        m_notice = std::move(other.m_notice);
     }
     return *this;
 }
@@ -179,6 +181,11 @@ Result<QueryResult> Connection::exec(std::string_view sql) {
     }
 }
 
+QueryResult Connection::exec_result(std::string_view sql) {
+    const std::string text(sql);
+    return QueryResult(PQexec(m_conn, text.c_str()));
+}
+
 Status Connection::exec_command(std::string_view sql) {
     PGLAB_TRY_ASSIGN(const QueryResult res, exec(sql));
     const ResultStatus st = res.status();
@@ -282,6 +289,27 @@ bool Connection::in_transaction_block() const {
 
 bool Connection::connection_bad() const {
     return m_conn == nullptr || PQstatus(m_conn) == CONNECTION_BAD;
+}
+
+bool Connection::in_failed_transaction() const {
+    return PQtransactionStatus(m_conn) == PQTRANS_INERROR;
+}
+
+int Connection::backend_pid() const {
+    return PQbackendPID(m_conn);
+}
+
+void Connection::on_notice(std::function<void(std::string_view)> handler) {
+    if (!handler) {
+        handler = [](std::string_view) {};
+    }
+    m_notice = std::make_unique<std::function<void(std::string_view)>>(std::move(handler));
+    PQsetNoticeProcessor(
+        m_conn,
+        [](void* arg, const char* message) {
+            (*static_cast<std::function<void(std::string_view)>*>(arg))(message);
+        },
+        m_notice.get());
 }
 
 } // namespace pglab::pg

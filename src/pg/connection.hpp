@@ -6,6 +6,8 @@
 #include "pg/query_result.hpp"
 #include "util/result.hpp"
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +74,10 @@ public:
     /// libpq's error text (without trailing newline).
     Result<QueryResult> exec(std::string_view sql);
 
+    /// Runs `sql` and returns its last result whatever its status: an error result keeps its
+    /// SQLSTATE (QueryResult::sqlstate) and message for callers that check errors.
+    QueryResult exec_result(std::string_view sql);
+
     /// Runs `sql`, success is PGRES_COMMAND_OK or TUPLES_OK.
     Status exec_command(std::string_view sql);
 
@@ -105,6 +111,17 @@ public:
     /// True when the connection is in a transaction block (idle-in-transaction or error).
     bool in_transaction_block() const;
     bool connection_bad() const;
+    /// True when the connection's transaction block has failed (statements are refused until
+    /// ROLLBACK).
+    bool in_failed_transaction() const;
+
+    /// The server process serving this connection (PQbackendPID).
+    int backend_pid() const;
+
+    /// Server notices (NOTICE, INFO, WARNING) go to `handler`, one message at a time with
+    /// libpq's formatting ("NOTICE:  ...\n"), instead of libpq's default (stderr). An empty
+    /// handler drops them.
+    void on_notice(std::function<void(std::string_view)> handler);
 
     pg_conn* raw() const { return m_conn; }
 
@@ -113,6 +130,8 @@ private:
 
     pg_conn* m_conn = nullptr;
     bool m_in_pipeline = false;
+    /// On the heap, so that libpq's pointer to it survives moves of the Connection.
+    std::unique_ptr<std::function<void(std::string_view)>> m_notice;
 };
 
 } // namespace pglab::pg

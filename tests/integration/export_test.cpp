@@ -129,6 +129,7 @@ std::vector<std::string> validate(const json& doc) {
                   {"totals", "object"},
                   {"latency", "histogram"},
                   {"service_time", "histogram|null"},
+                  {"wakeup_error", "histogram|null"},
                   {"scripts", "array"},
                   {"series", "object"}},
                  "$", errors);
@@ -318,6 +319,44 @@ TEST_F(ExportTest, RateRunLandsWithinFivePercentOfTarget) {
     EXPECT_NEAR(r.doc["totals"]["tps"].get<double>(), tps, 0.001 * tps);
     EXPECT_EQ(r.doc["options"]["rate_tps"].get<double>(), 500.0);
     EXPECT_TRUE(r.doc["service_time"].is_object());
+}
+
+/// Under -R every transaction that started on its schedule waited for its timer once: the
+/// wake-up error has one value per such wait (none for a slot already due when reached).
+TEST_F(ExportTest, RateRunRecordsTheWakeUpErrorOfEveryTimedWait) {
+    const RateRun& r = rate_run();
+    ASSERT_FALSE(r.doc.is_discarded());
+    const json& w = r.doc["wakeup_error"];
+    ASSERT_TRUE(w.is_object()) << w.dump();
+    const int64_t waits = w["count"].get<int64_t>();
+    EXPECT_GT(waits, 0);
+    EXPECT_LE(waits, r.doc["totals"]["transactions"].get<int64_t>());
+    EXPECT_LE(w["percentiles_us"]["p50"].get<int64_t>(), w["max_us"].get<int64_t>());
+    std::printf("[ measured ] -R 500 wake-up error: mean %.1f us, p99 %jd us, max %jd us\n",
+                w["mean_us"].get<double>(), w["percentiles_us"]["p99"].get<intmax_t>(),
+                w["max_us"].get<intmax_t>());
+}
+
+/// \sleep waits for its timer each time: 2 clients x 5 transactions x 1 sleep = 10 values;
+/// a run without timed waits has none (null).
+TEST_F(ExportTest, SleepRecordsOneWakeUpErrorPerSleepAndPlainRunsNone) {
+    const fs::path dir = test_dir("sleep");
+    std::FILE* f = std::fopen((dir / "sleep.sql").c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("\\sleep 2 ms\nSELECT 1;\n", f);
+    std::fclose(f);
+    const auto slept = pglab({"-n", "-f", (dir / "sleep.sql").string(), "-c", "2", "-t", "5",
+                              "--export-json=" + (dir / "sleep.json").string()});
+    ASSERT_EQ(slept.exit_code, 0) << support::describe(slept);
+    const json doc = json::parse(read_file(dir / "sleep.json"), nullptr, false);
+    ASSERT_TRUE(doc["wakeup_error"].is_object()) << doc.dump();
+    EXPECT_EQ(doc["wakeup_error"]["count"].get<int64_t>(), 10);
+
+    const auto plain =
+        pglab({"-n", "-S", "-c", "2", "-t", "5", "--export-json=" + (dir / "plain.json").string()});
+    ASSERT_EQ(plain.exit_code, 0) << support::describe(plain);
+    const json plain_doc = json::parse(read_file(dir / "plain.json"), nullptr, false);
+    EXPECT_TRUE(plain_doc["wakeup_error"].is_null()) << plain_doc["wakeup_error"].dump();
 }
 
 TEST_F(ExportTest, JsonValidatesAgainstTheSchema) {

@@ -113,6 +113,34 @@ TEST_F(ServerFetch, AVersionNeverPublishedFailsAndNamesThePublishedOnes) {
     EXPECT_TRUE(cache_entries().empty());
 }
 
+// `pglab run` with a version that is not installed fetches it, saying so (--dry-run says it
+// will), instead of failing.
+TEST_F(ServerFetch, RunFetchesAMissingVersion) {
+    const std::string major = std::to_string(k_major);
+    const fs::path file = write("old.toml", "name = \"old\"\n[servers.old]\nversion = \"" + major
+                                                + "\"\n[[steps]]\ntype = \"sql\"\n"
+                                                  "sql = \"SHOW server_version_num\"\n");
+    const fs::path results = m_dir / "results";
+    const auto dry = support::run_command(
+        {support::pglab_binary(), "run", file.string(), "--dry-run"}, fetch_env());
+    ASSERT_EQ(dry.exit_code, 0) << support::describe(dry);
+    EXPECT_NE(dry.err.find("PostgreSQL " + major + " is not installed: the run will fetch it"),
+              std::string::npos)
+        << dry.err;
+    EXPECT_TRUE(cache_entries().empty()) << "--dry-run fetched";
+    const auto r = support::run_command(
+        {support::pglab_binary(), "run", file.string(), "--results", results.string()},
+        fetch_env());
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+    EXPECT_NE(r.err.find("PostgreSQL " + major + " is not installed: fetching it"),
+              std::string::npos)
+        << r.err;
+    const auto ls = lines(results);
+    ASSERT_EQ(ls.size(), 1u);
+    EXPECT_EQ(ls[0]["server"]["version_num"].get<int>() / 10000, k_major) << ls[0].dump();
+    expect_clean();
+}
+
 TEST_F(ServerFetch, WithoutNpmOnPathFailsWithAHint) {
     // A PATH that has tar but no npm.
     const fs::path bin = m_dir / "bin";

@@ -150,6 +150,19 @@ Environment gather_environment(const ResultsDir& results, const std::filesystem:
                 }
             }
         }
+        // Every other server the run used (standbys...): its version and installation.
+        for (const auto& other : run.doc.value("servers", json::array())) {
+            if (!other.is_object() || string_of(other, "name").empty()) {
+                continue;
+            }
+            ServerInfo& server = server_named(env, string_of(other, "name"));
+            if (const std::string v = string_of(other, "version"); !v.empty()) {
+                server.versions.insert(v);
+            }
+            if (const std::string b = string_of(other, "bin_dir"); !b.empty()) {
+                server.bin_dirs.insert(b);
+            }
+        }
         if (env.pglab_version.empty()) {
             for (const auto& step : run.doc.value("steps", json::array())) {
                 if (step.is_object() && step.contains("bench") && step["bench"].is_object()) {

@@ -5,6 +5,7 @@
 #include "lab/report/cells.hpp"
 #include "lab/report/chart.hpp"
 #include "lab/report/chart_specs.hpp"
+#include "lab/report/checks_section.hpp"
 #include "lab/report/statistics.hpp"
 
 #include <fmt/format.h>
@@ -68,6 +69,7 @@ public:
             doc.paragraph(m_results.description);
         }
         answer_section();
+        add_checks_section(m_results, doc); // a functional study's answer: before the rest
         if (!m_options.gnuplot) {
             doc.paragraph("Charts are not drawn because gnuplot was not found: install it "
                           "(`apt-get install gnuplot-nox`) and run `pglab report` again.");

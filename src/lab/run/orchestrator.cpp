@@ -8,10 +8,13 @@
 #include "lab/plan/run_values.hpp"
 #include "lab/probe/probe.hpp"
 #include "lab/run/checks.hpp"
+#include "lab/run/estimate.hpp"
 #include "lab/run/experiment_copy.hpp"
 #include "lab/run/servers.hpp"
+#include "lab/run/step_progress.hpp"
 #include "lab/run/steps.hpp"
 #include "lab/run/watchdog.hpp"
+#include "lab/server/installation.hpp"
 #include "lab/server/throwaway_cluster.hpp"
 #include "lab/spec/parse_experiment.hpp"
 #include "lab/store/results_store.hpp"
@@ -32,6 +35,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <random>
+#include <set>
 
 namespace pglab::lab::run {
 
@@ -315,6 +319,7 @@ void print_dry_run(const Prepared& p) {
     std::printf("%s: %zu cells, %zu runs, order %s, seed %llu\n", p.spec.name.c_str(),
                 p.plan.cells.size(), p.plan.runs.size(), spec::run_order_name(p.plan.order),
                 static_cast<unsigned long long>(p.plan.seed));
+    std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan)).c_str());
     for (const auto& r : p.plan.runs) {
         std::printf("%4zu  cell %zu  %s  repetition %u%s\n", r.ordinal, r.cell,
                     util::shorten(p.plan.cells[r.cell].label(), 200).c_str(), r.repetition,
@@ -360,6 +365,7 @@ private:
     StepRecord run_step(RunRecord& record, std::size_t index, const plan::RunValues& values,
                         bool& stop_steps, bool& interrupted);
     void record_server(RunRecord& record, const plan::Cell& cell);
+    std::optional<pg::ConnParams> progress_server(spec::StepType type, const std::string& server);
     void fail(RunRecord& record, std::optional<std::size_t> step, std::string reason) const;
     std::string timeout_reason(std::string_view what) const;
 
@@ -368,6 +374,7 @@ private:
     ServerSet& m_servers;
     store::ResultsStore& m_store;
     Watchdog m_watchdog;
+    StepProgress m_progress;
     Clock::time_point m_run_start;
     Clock::time_point m_steps_start; ///< when the run's steps began (its deadline counts from it)
     std::optional<Clock::time_point> m_deadline;
@@ -555,8 +562,14 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     }
     StepContext ctx{m_spec, m_servers, values, server, log, m_deadline, record.timings.restarts};
     const Clock::time_point ts = Clock::now();
+    m_servers.notices_to(log);
+    m_progress.begin(fmt::format("run {} of {}, step {} ({})", record.run + 1, m_plan.runs.size(),
+                                 s.key, s.type),
+                     progress_server(step.type, server));
     StepOutcome outcome = execute_step(step, ctx);
     s.elapsed_ms = ms_between(ts, Clock::now());
+    m_progress.end();
+    m_servers.notices_to({});
     if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
         // Cut short by SIGINT/SIGTERM (a cancelled statement fails): the run is not finished.
         interrupted = true;
@@ -596,11 +609,26 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
                 st.cluster ? m_store.relative(st.cluster->log_path()) : std::string("(none)"));
         }
         fail(record, i, s.error);
-        stop_steps = true;
+        // A check that did not pass fails the run, but the later steps (and their checks)
+        // still run: the statements did what they were told.
+        stop_steps = !(outcome.check_failed && s.status == StepStatus::failed);
     } else if (step.once) {
         m_servers.at(server).once_done[i] = fingerprint;
     }
     return s;
+}
+
+/// Where a step's progress is polled: the server of steps that may run CREATE INDEX, VACUUM or
+/// COPY, when it is a throwaway cluster (its password is known: no prompt from the thread).
+std::optional<pg::ConnParams> PlanRunner::progress_server(spec::StepType type,
+                                                          const std::string& server) {
+    const bool polled = type == spec::StepType::init || type == spec::StepType::sql
+                        || type == spec::StepType::timed_sql;
+    if (!polled || !m_servers.at(server).cluster) {
+        return std::nullopt;
+    }
+    auto params = m_servers.params(server, "");
+    return params ? std::optional<pg::ConnParams>(*params) : std::nullopt;
 }
 
 /// The cell's server as the run saw it: version, installation, cluster number, settings.
@@ -643,6 +671,20 @@ void PlanRunner::record_server(RunRecord& record, const plan::Cell& cell) {
     }
     srv["settings"] = current;
     srv["requested"] = requested;
+    // Every server the run reached (standbys, other servers of its steps), so that reports know
+    // their versions too.
+    record.servers = nlohmann::json::array();
+    for (const auto& [name, state] : m_servers.all()) {
+        if (state.version.empty()) {
+            continue;
+        }
+        record.servers.push_back(
+            {{"name", name},
+             {"version", state.version},
+             {"version_num", state.version_num},
+             {"bin_dir", state.cluster ? nlohmann::json(state.cluster->bin_dir().string())
+                                       : nlohmann::json(nullptr)}});
+    }
 }
 
 /// The server logs are already in the results directory (ServerSet::keep_logs); the clusters go.
@@ -651,6 +693,35 @@ void remove_clusters(ServerSet& servers) {
         state.drop_connections();
         if (state.cluster) {
             (void)state.cluster->remove();
+        }
+    }
+}
+
+/// Every `version` the experiment names that no installation has is fetched (release binaries,
+/// as `pglab server fetch` does), saying so; --dry-run only says it will be (`to_fetch`). A
+/// version that cannot be fetched is left to the checks before the start, which name it.
+void fetch_missing_versions(const spec::ExperimentSpec& spec, const RunRequest& request,
+                            bool& to_fetch) {
+    std::set<std::string> asked;
+    for (const auto& s : spec.servers) {
+        if (!request.fetch_version || s.is_existing() || !s.bin_dir.empty() || s.version.empty()
+            || s.version.find('/') != std::string::npos || !asked.insert(s.version).second
+            || server::resolve_installation(s.version)) {
+            continue;
+        }
+        if (request.dry_run) {
+            if (request.fetch_version(s.version, true)) {
+                to_fetch = true;
+                log::info("PostgreSQL {} is not installed: the run will fetch it (pglab server "
+                          "fetch {})",
+                          s.version, s.version);
+            }
+            continue;
+        }
+        log::info("PostgreSQL {} is not installed: fetching it (pglab server fetch {})", s.version,
+                  s.version);
+        if (!request.fetch_version(s.version, false)) {
+            log::warning("could not fetch PostgreSQL {} for server \"{}\"", s.version, s.name);
         }
     }
 }
@@ -664,8 +735,13 @@ int run_experiment(const RunRequest& request) {
         return 1;
     }
     Prepared& p = *prepared;
+    bool to_fetch = false; // --dry-run: a version the run would fetch
+    fetch_missing_versions(p.spec, request, to_fetch);
     ServerSet servers(p.spec);
-    if (auto st = check_before_start(p.spec, p.plan, servers); !st) {
+    if (to_fetch) {
+        log::warning("the checks that need the installations (setting names) are not made: the "
+                     "run makes them once it has fetched the missing versions");
+    } else if (auto st = check_before_start(p.spec, p.plan, servers); !st) {
         log::print(st.error());
         return 1;
     }

@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <string>
 
 namespace pglab::lab::run {
 
@@ -18,6 +20,10 @@ struct RunRequest {
     std::optional<std::uint64_t> seed; ///< --seed: overrides the file's seed
     bool dry_run = false;              ///< print the plan, start nothing
     bool quick = false;                ///< --quick: the file's `[quick]` form
+    /// Fetches release binaries of a PostgreSQL version that is not installed (`pglab server
+    /// fetch VERSION`: true when it is then in the cache), or with `only_look` tells whether it
+    /// could; unset: a missing version is an error.
+    std::function<bool(const std::string& version, bool only_look)> fetch_version;
 };
 
 /// Runs the experiment. Exit status: 0 every run ok; 1 bad experiment (nothing started), a

@@ -603,6 +603,7 @@ Result<pg::Connection*> ServerSet::session(const std::string& server, const std:
     PGLAB_TRY_ASSIGN(pg::Connection conn, pg::Connection::connect(params));
     state.version = conn.parameter_status("server_version");
     state.version_num = conn.server_version();
+    route_notices(conn);
     if (auto pid = conn.exec("SELECT pg_backend_pid()"); pid && pid->ntuples() == 1) {
         m_backends.add(params, std::atoi(pid->value(0, 0)));
     }
@@ -620,8 +621,19 @@ Result<pg::Connection*> ServerSet::probe_connection(const std::string& server) {
     PGLAB_TRY_ASSIGN(pg::Connection conn, pg::Connection::connect(params));
     state.version = conn.parameter_status("server_version");
     state.version_num = conn.server_version();
+    route_notices(conn);
     state.probe_conn.emplace(std::move(conn));
     return &*state.probe_conn;
+}
+
+void ServerSet::route_notices(pg::Connection& conn) const {
+    conn.on_notice([log = m_notice_log](std::string_view message) {
+        if (log->empty()) {
+            return;
+        }
+        std::ofstream out(*log, std::ios::app);
+        out << "-- server: " << message;
+    });
 }
 
 void SessionBackends::add(const pg::ConnParams& params, int pid) {

@@ -146,6 +146,11 @@ public:
         m_log_path_for = std::move(log_path_for);
     }
 
+    /// Where the server's notices (NOTICE, INFO, WARNING) on the sessions and probe connections
+    /// go from now on: appended to `log` (the running step's log); an empty path drops them.
+    /// Never the terminal, where they would mix with the progress lines.
+    void notices_to(const std::filesystem::path& log) { *m_notice_log = log; }
+
     /// When the postmaster of `server`'s cluster has ended on its own (killed, crashed): how,
     /// with the end of its log (also kept in its state's `death`), and the server is marked
     /// stopped (its connections dropped) so that ensure() starts it again. Nothing when it runs,
@@ -181,6 +186,11 @@ private:
     std::map<std::string, server::Installation> m_installations;
     SessionBackends m_backends;
     std::function<std::filesystem::path(const std::string&, int)> m_log_path_for;
+    /// Shared with every connection's notice handler (which may outlive a step).
+    std::shared_ptr<std::filesystem::path> m_notice_log = std::make_shared<std::filesystem::path>();
+
+    /// Sends `conn`'s notices to m_notice_log.
+    void route_notices(pg::Connection& conn) const;
 };
 
 /// Connection parameters for `cluster` and `database`.

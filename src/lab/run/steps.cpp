@@ -6,6 +6,8 @@
 #include "bench/run.hpp"
 #include "init/initialize.hpp"
 #include "lab/run/explain_summary.hpp"
+#include "lab/run/functional_checks.hpp"
+#include "lab/run/sql_step.hpp"
 #include "output/json_export.hpp"
 #include "output/report.hpp"
 #include "pg/conn_params.hpp"
@@ -70,19 +72,6 @@ private:
     int m_out = -1;
     int m_err = -1;
 };
-
-void append_log(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::app);
-    out << text;
-}
-
-std::string error_text(const Error& e) {
-    std::string s = e.message;
-    if (!e.detail.empty()) {
-        s += " (" + e.detail + ")";
-    }
-    return s;
-}
 
 /// A step's failure that names where the step is written: "file:line:column: message (detail);
 /// hint: ...".
@@ -323,111 +312,8 @@ StepOutcome run_bench(const spec::Step& step, StepContext& ctx) {
     return out;
 }
 
-struct SessionRef {
-    pg::Connection* conn = nullptr;
-    std::string name;
-};
-
-Result<SessionRef> session_for(const spec::Step& step, StepContext& ctx) {
-    SessionRef ref;
-    ref.name = step.session.empty() ? "default" : step.session;
-    std::string database;
-    for (const auto& s : ctx.spec.sessions) {
-        if (s.name == ref.name) {
-            database = s.database;
-        }
-    }
-    PGLAB_TRY_ASSIGN(ref.conn, ctx.servers.session(ctx.server, ref.name, database));
-    return ref;
-}
-
 Status set_timeout(pg::Connection& conn, std::int64_t timeout_ms) {
     return conn.exec_command(fmt::format("SET statement_timeout = {}", timeout_ms));
-}
-
-StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
-    StepOutcome out;
-    auto session = session_for(step, ctx);
-    if (!session) {
-        out.fail(error_text(session.error()));
-        return out;
-    }
-    pg::Connection& conn = *session->conn;
-    out.fields["session"] = session->name;
-    std::vector<std::string> statements;
-    for (const auto& f : step.statements) {
-        auto text = ctx.values.expand(f);
-        if (!text) {
-            out.fail(error_text(text.error()));
-            return out;
-        }
-        statements.push_back(*text);
-    }
-    out.fields["statements"] = statements;
-    out.fields["result"] = nullptr;
-    std::string log;
-    if (step.timeout_ms > 0) {
-        if (auto st = set_timeout(conn, step.timeout_ms); !st) {
-            out.fail(error_text(st.error()));
-            return out;
-        }
-    }
-    std::string failure;
-    std::string failure_state;
-    std::optional<std::string> first_value;
-    for (std::size_t i = 0; i < statements.size(); ++i) {
-        log += statements[i] + "\n";
-        if (!step.wait && i + 1 == statements.size()) {
-            if (!conn.send_query(statements[i].c_str())) {
-                failure = conn.error_message();
-            }
-            log += "-- sent without waiting\n";
-            break;
-        }
-        auto r = conn.exec(statements[i]);
-        if (!r) {
-            failure = r.error().message;
-            log += "-- error: " + failure + "\n";
-            break;
-        }
-        first_value.reset();
-        if (r->ntuples() > 0 && r->nfields() > 0 && !r->is_null(0, 0)) {
-            first_value = r->value(0, 0);
-            log += "-- " + *first_value + "\n";
-        }
-    }
-    if (step.timeout_ms > 0 && step.wait) {
-        (void)conn.exec_command("RESET statement_timeout");
-    }
-    append_log(ctx.log, log);
-    out.wrote_log = true;
-    if (first_value) {
-        out.fields["result"] = *first_value;
-    }
-    if (!step.expect_error.empty()) {
-        if (failure.empty()) {
-            out.fail(fmt::format("expected an error \"{}\", the statements succeeded",
-                                 step.expect_error));
-        } else if (failure.find(step.expect_error) == std::string::npos) {
-            // SQLSTATE: the message does not carry it; ask the error's text too.
-            out.fail(fmt::format("expected error \"{}\", got: {}", step.expect_error, failure));
-        }
-        return out;
-    }
-    if (!failure.empty()) {
-        out.fail(failure);
-        return out;
-    }
-    if (step.expect) {
-        auto want = ctx.values.expand(*step.expect);
-        if (!want) {
-            out.fail(error_text(want.error()));
-        } else if (!first_value || *first_value != *want) {
-            out.fail(fmt::format("expected \"{}\", got {}", *want,
-                                 first_value ? "\"" + *first_value + "\"" : "no value"));
-        }
-    }
-    return out;
 }
 
 /// Reads the results of one pipelined query up to and including its sync.
@@ -468,7 +354,9 @@ PipelinedResult read_pipelined(pg::Connection& conn) {
 
 StepOutcome run_timed_sql(const spec::Step& step, StepContext& ctx) {
     StepOutcome out;
-    auto session = session_for(step, ctx);
+    std::string waited;
+    auto session = step_session(step, ctx, waited);
+    append_log(ctx.log, waited);
     if (!session) {
         out.fail(error_text(session.error()));
         return out;
@@ -532,7 +420,9 @@ StepOutcome run_timed_sql(const spec::Step& step, StepContext& ctx) {
 
 StepOutcome run_explain(const spec::Step& step, StepContext& ctx) {
     StepOutcome out;
-    auto session = session_for(step, ctx);
+    std::string waited;
+    auto session = step_session(step, ctx, waited);
+    append_log(ctx.log, waited);
     if (!session) {
         out.fail(error_text(session.error()));
         return out;
@@ -572,13 +462,10 @@ StepOutcome run_explain(const spec::Step& step, StepContext& ctx) {
     }
     out.fields["explain"] = *summary;
     if (!step.expect_plan.empty()) {
-        bool found = false;
-        for (const auto& t : (*summary)["node_types"]) {
-            found = found || t.get<std::string>() == step.expect_plan;
-        }
-        if (!found) {
-            out.fail(fmt::format("the plan has no \"{}\" node (it has {})", step.expect_plan,
-                                 (*summary)["node_types"].dump()));
+        const CheckResult check = check_plan(step.expect_plan, (*summary)["node_types"]);
+        out.fields["checks"] = nlohmann::json::array({to_json(check)});
+        if (!check.pass) {
+            out.fail_check(check.failure_text());
         }
     }
     return out;
@@ -757,6 +644,27 @@ Status check_bench_options(const spec::ExperimentSpec& spec, const spec::Step& s
                      parse_keeping_complaints(full_arguments(step, none, init, args),
                                               lab_parse_env(spec, none), {}));
     return check_action(parsed, init);
+}
+
+std::string error_text(const Error& e) {
+    std::string s = e.message;
+    if (!e.detail.empty()) {
+        s += " (" + e.detail + ")";
+    }
+    return s;
+}
+
+void append_log(const std::filesystem::path& path, const std::string& text) {
+    if (text.empty()) {
+        return;
+    }
+    std::ofstream out(path, std::ios::app);
+    out << text;
+}
+
+void StepOutcome::fail_check(std::string why) {
+    fail(std::move(why));
+    check_failed = true;
 }
 
 void StepOutcome::fail(std::string why) {

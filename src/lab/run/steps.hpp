@@ -23,10 +23,17 @@ struct StepOutcome {
     nlohmann::json fields = nlohmann::json::object(); ///< added to its step object
     bool wrote_log = false;
 
+    /// The step failed only because a functional check did not pass: the statements ran as
+    /// written, so the run's later steps still run (and the run fails).
+    bool check_failed = false;
+
     bool ok() const { return status == store::StepStatus::ok; }
 
     /// Marks the step failed because of `why` (a failure with no message still fails).
     void fail(std::string why);
+
+    /// Marks the step failed by a check (`why`: "expect: expected ..., got ...").
+    void fail_check(std::string why);
 
     /// Marks the step stopped: by a timeout (`timed_out`) or a signal (`interrupted`).
     void stop(store::StepStatus how, std::string why);
@@ -43,6 +50,12 @@ struct StepContext {
     std::optional<std::chrono::steady_clock::time_point> deadline;
     int& restarts; ///< restarts done in this run
 };
+
+/// An error as a step records it: "message (detail)".
+std::string error_text(const Error& e);
+
+/// Appends `text` to the step's log `path`.
+void append_log(const std::filesystem::path& path, const std::string& text);
 
 /// Runs `step` through the handler of its type (one table of step kinds).
 StepOutcome execute_step(const spec::Step& step, StepContext& ctx);

@@ -203,6 +203,13 @@ void check_step(const Step& step, std::size_t index, ParseContext& ctx, const Ex
     if (step.expect) {
         check_template(*step.expect, names, ctx);
     }
+    if (step.expect_rows) {
+        for (const auto& row : *step.expect_rows) {
+            for (const auto& value : row) {
+                check_template(value, names, ctx);
+            }
+        }
+    }
     if (step.when) {
         check_condition(*step.when, step.when_pos, names, "\"when\"", ctx);
     }

@@ -161,13 +161,23 @@ struct Step {
     std::int64_t timeout_ms = 0;       ///< sql, timed-sql, explain, shell; 0 = none
     std::string mode = "fast";         ///< restart, stop: "smart" | "fast" | "immediate"
     bool wait = true;                  ///< sql: false = send and go on without the result
-    std::string expect_error;          ///< sql: must fail with this SQLSTATE or message part
+    /// sql: the statements must fail with this SQLSTATE (five characters, "23P01") or with an
+    /// error whose message contains this text.
+    std::string expect_error;
     /// sql: the first column of the first row of the last statement's result, as text, must
     /// equal this (functional checks: `expect = "100"`); `${name}` is expanded
     std::optional<TextField> expect;
-    std::string expect_plan; ///< explain: a node type the plan must contain
-    bool analyze = true;     ///< explain
-    bool measure = true;     ///< probes around this step (false: not recorded)
+    /// sql: the rows of the last statement's result, each a list of its columns as text (a
+    /// one-column row may be written as a plain value), in order; `${name}` is expanded
+    std::optional<std::vector<std::vector<TextField>>> expect_rows;
+    SourcePos expect_rows_pos;
+    /// sql: the last statement must still be waiting this long after it was sent (blocked by
+    /// another session); it is left running, and the session's next use waits for it. 0 = none.
+    std::int64_t expect_blocked_ms = 0;
+    std::vector<std::string> expect_plan; ///< explain: node types the plan must all contain
+
+    bool analyze = true; ///< explain
+    bool measure = true; ///< probes around this step (false: not recorded)
     /// false: the step runs in every run. true: it runs on a server only when it has not run
     /// there yet with the same expanded fields (see RunValues::fingerprint): `init` with
     /// `--scale=${scale}` runs once per server and scale, not before every run.

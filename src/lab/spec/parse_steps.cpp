@@ -3,6 +3,8 @@
 #include "lab/spec/suggest.hpp"
 #include "lab/spec/toml_reader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace pglab::lab::spec {
@@ -46,8 +48,9 @@ constexpr StepType k_all_types[] = {StepType::init,       StepType::sql,     Ste
 
 /// Every key some step type takes (for "does not apply" messages).
 const std::vector<std::string> k_step_keys = {
-    "sql",     "session", "wait",        "expect_error", "expect",   "timeout", "options",
-    "scripts", "analyze", "expect_plan", "mode",         "duration", "command"};
+    "sql",         "session",        "wait",    "expect_error", "expect",
+    "expect_rows", "timeout",        "options", "scripts",      "analyze",
+    "expect_plan", "expect_blocked", "mode",    "duration",     "command"};
 
 std::vector<std::string> type_names() {
     std::vector<std::string> names;
@@ -176,6 +179,68 @@ void read_when(TableReader& r, ParseContext& ctx, Step& step) {
     step.when = std::move(*expr);
 }
 
+/// `expect_rows`: a list of rows, each a list of values or one value (a one-column row); values
+/// are strings, numbers or booleans, compared as the text PostgreSQL returns.
+void read_expect_rows(TableReader& r, Step& step) {
+    const toml::node* n = r.get("expect_rows");
+    if (n == nullptr) {
+        return;
+    }
+    const char* example = "expect_rows = [[\"1\", \"a\"], [\"2\", \"b\"]] or [\"a\", \"b\"]";
+    step.expect_rows_pos = r.value_pos(*n);
+    const auto* rows = n->as_array();
+    if (rows == nullptr) {
+        r.type_error("expect_rows", *n, "an array of rows", example);
+        return;
+    }
+    std::vector<std::vector<TextField>> out;
+    const auto value = [&](const toml::node& v, std::vector<TextField>& row) {
+        auto sc = to_scalar(v, r.file(), "a value of \"expect_rows\"", r.diag());
+        if (sc) {
+            row.push_back(TextField{sc->text(), sc->pos});
+        }
+    };
+    for (const auto& row_node : *rows) {
+        std::vector<TextField> row;
+        if (const auto* cols = row_node.as_array()) {
+            for (const auto& c : *cols) {
+                value(c, row);
+            }
+        } else {
+            value(row_node, row);
+        }
+        out.push_back(std::move(row));
+    }
+    step.expect_rows = std::move(out);
+}
+
+/// The checks of a `sql` step that cannot go together.
+void check_sql_expectations(TableReader& r, const Step& step) {
+    const auto both = [&](const char* a, bool has_a, const char* b, bool has_b, const char* hint) {
+        if (has_a && has_b) {
+            r.diag().add(r.key_pos(b),
+                         fmt::format("a \"sql\" step cannot have both \"{}\" and \"{}\"", a, b),
+                         hint);
+        }
+    };
+    const bool error = !step.expect_error.empty();
+    const bool blocked = step.expect_blocked_ms > 0;
+    const char* value_or_error =
+        "keep one: the value the statement returns, or the error it raises";
+    both("expect_error", error, "expect", step.expect.has_value(), value_or_error);
+    both("expect_error", error, "expect_rows", step.expect_rows.has_value(), value_or_error);
+    const char* blocked_hint = "a statement that must stay blocked has no result to check: check "
+                               "it in a later step of its session";
+    both("expect", step.expect.has_value(), "expect_blocked", blocked, blocked_hint);
+    both("expect_rows", step.expect_rows.has_value(), "expect_blocked", blocked, blocked_hint);
+    both("expect_error", error, "expect_blocked", blocked, blocked_hint);
+    if (blocked && !step.wait) {
+        r.diag().add(r.key_pos("wait"),
+                     "a \"sql\" step cannot have both \"wait = false\" and \"expect_blocked\"",
+                     "expect_blocked already leaves the statement running: remove wait = false");
+    }
+}
+
 void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
     const auto timeout = [&] {
         step.timeout_ms = r.duration_ms("timeout", "timeout = \"5min\"").value_or(0);
@@ -215,11 +280,10 @@ void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
         step.wait = r.boolean("wait", "wait = false").value_or(true);
         step.expect_error = r.string("expect_error", "expect_error = \"23P01\"").value_or("");
         step.expect = r.text("expect", "expect = \"100\"");
-        if (step.expect && !step.expect_error.empty()) {
-            ctx.diag.add(r.key_pos("expect"),
-                         "a \"sql\" step cannot have both \"expect\" and \"expect_error\"",
-                         "keep one: the value the statement returns, or the error it raises");
-        }
+        read_expect_rows(r, step);
+        step.expect_blocked_ms =
+            r.duration_ms("expect_blocked", "expect_blocked = \"2s\"").value_or(0);
+        check_sql_expectations(r, step);
         break;
     }
     case StepType::timed_sql:
@@ -232,8 +296,11 @@ void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
         timeout();
         one_statement("sql = \"SELECT aid FROM pgbench_accounts WHERE aid < 300001\"");
         step.analyze = r.boolean("analyze", "analyze = false").value_or(true);
-        step.expect_plan =
-            r.string("expect_plan", "expect_plan = \"Index Only Scan\"").value_or("");
+        if (auto plan = r.string_list("expect_plan", "expect_plan = \"Index Only Scan\"")) {
+            for (const auto& node : *plan) {
+                step.expect_plan.push_back(node.text);
+            }
+        }
         break;
     case StepType::restart:
     case StepType::stop:

@@ -191,6 +191,9 @@ json to_json(const RunRecord& r) {
         j["recoveries"] = list;
     }
     j["server"] = r.server;
+    if (r.servers.is_array() && !r.servers.empty()) {
+        j["servers"] = r.servers;
+    }
     j["steps"] = json::array();
     for (const auto& s : r.steps) {
         j["steps"].push_back(step_json(s));
@@ -228,6 +231,9 @@ Result<RunRecord> run_record_from_json(const json& j) {
     r.start_time_us = j.value("start_time_us", std::int64_t{0});
     if (const auto it = j.find("server"); it != j.end() && it->is_object()) {
         r.server = *it;
+    }
+    if (const auto it = j.find("servers"); it != j.end() && it->is_array()) {
+        r.servers = *it;
     }
     if (const auto it = j.find("timings"); it != j.end() && it->is_object()) {
         r.timings.total_ms = it->value("total_ms", 0.0);

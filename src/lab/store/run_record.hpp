@@ -95,6 +95,8 @@ struct RunRecord {
     std::int64_t start_time_us = 0;
     RunTimings timings;
     nlohmann::json server = nlohmann::json::object(); ///< see docs/results-format.md
+    /// Every server the run reached: [{name, version, version_num, bin_dir}] (empty: none known)
+    nlohmann::json servers = nlohmann::json::array();
     std::vector<StepRecord> steps;
     std::optional<RunFailure> failure; ///< set whenever status() is not ok
     std::vector<ServerRecovery> recoveries;

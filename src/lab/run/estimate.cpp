@@ -1,0 +1,126 @@
+// lab/run: the time estimate of --dry-run, from what each step's expanded fields say.
+#include "lab/run/estimate.hpp"
+
+#include "lab/plan/run_values.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <set>
+#include <vector>
+
+namespace pglab::lab::run {
+
+namespace {
+
+/// The seconds of a bench's --time/-T in `args`; nullopt when it runs by transaction count.
+std::optional<std::int64_t> bench_seconds(const std::vector<std::string>& args) {
+    std::optional<std::int64_t> seconds;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::string value;
+        if (a.rfind("--time=", 0) == 0) {
+            value = a.substr(7);
+        } else if ((a == "--time" || a == "-T") && i + 1 < args.size()) {
+            value = args[i + 1];
+        } else if (a.rfind("-T", 0) == 0 && a.size() > 2) {
+            value = a.substr(2);
+        } else {
+            continue;
+        }
+        seconds = std::atoll(value.c_str());
+    }
+    return seconds;
+}
+
+std::string duration_text(std::int64_t ms) {
+    const std::int64_t s = (ms + 999) / 1000;
+    if (s < 60) {
+        return fmt::format("{}s", s);
+    }
+    if (s < 3600) {
+        return fmt::format("{}m{:02}s", s / 60, s % 60);
+    }
+    return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+}
+
+} // namespace
+
+TimeEstimate estimate_plan(const spec::ExperimentSpec& spec, const plan::Plan& plan) {
+    TimeEstimate e;
+    std::set<std::pair<std::string, std::string>> once_done; // server, step index + fingerprint
+    for (const auto& run : plan.runs) {
+        const plan::RunValues values(plan.cells[run.cell], run);
+        for (std::size_t i = 0; i < spec.steps.size(); ++i) {
+            const spec::Step& step = spec.steps[i];
+            if (auto applies = values.applies(step); !applies || !*applies) {
+                continue;
+            }
+            if (step.once) {
+                const auto fp = values.fingerprint(spec, step);
+                const auto key = std::pair(values.server_of(spec, step),
+                                           std::to_string(i) + ":" + (fp ? *fp : std::string()));
+                if (!once_done.insert(key).second) {
+                    continue;
+                }
+            }
+            const auto unknown = [&](const std::string& kind) {
+                ++e.unknown[kind];
+                e.bounded_ms += step.timeout_ms;
+            };
+            switch (step.type) {
+            case spec::StepType::bench: {
+                const auto args = values.arguments(step);
+                const auto s = args ? bench_seconds(*args) : std::nullopt;
+                if (s) {
+                    e.known_ms += *s * 1000;
+                } else {
+                    unknown("bench by transactions");
+                }
+                break;
+            }
+            case spec::StepType::sleep:
+                e.known_ms += step.duration_ms;
+                break;
+            case spec::StepType::sql:
+                if (step.expect_blocked_ms > 0) {
+                    e.known_ms += step.expect_blocked_ms;
+                } else {
+                    unknown("sql");
+                }
+                break;
+            case spec::StepType::init:
+            case spec::StepType::timed_sql:
+            case spec::StepType::explain:
+            case spec::StepType::shell:
+            case spec::StepType::restart:
+            case spec::StepType::promote:
+                unknown(spec::step_type_name(step.type));
+                break;
+            default:
+                break; // stop, start, checkpoint: moments
+            }
+        }
+    }
+    return e;
+}
+
+std::string describe(const TimeEstimate& e) {
+    std::string s = fmt::format("at least {} (bench durations, sleeps, blocking checks)",
+                                duration_text(e.known_ms));
+    if (e.unknown.empty()) {
+        return s;
+    }
+    std::string kinds;
+    for (const auto& [kind, n] : e.unknown) {
+        kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, kind);
+    }
+    s += "; not estimated: the steps whose time the file does not tell (" + kinds + ")";
+    if (e.bounded_ms > 0) {
+        s += fmt::format(", some bounded by their timeouts (up to {} more)",
+                         duration_text(e.bounded_ms));
+    }
+    return s;
+}
+
+} // namespace pglab::lab::run

@@ -1,0 +1,72 @@
+// lab/run: functional checks of `sql` and `explain` steps (expect, expect_rows, expect_error,
+// expect_blocked, expect_plan): what a statement gave against what the step expects, as rows of
+// expected, actual and pass/fail. Pure: no libpq, no clock.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pglab::lab::run {
+
+/// The most rows of a statement's result a `sql` step keeps (the count is kept whole).
+inline constexpr std::size_t k_max_kept_rows = 100;
+
+/// What the last statement a step ran gave: its rows, or its error.
+struct StatementOutcome {
+    bool failed = false;
+    std::string sqlstate; ///< of the error ("" when none or unknown)
+    std::string message;  ///< of the error, without libpq's "ERROR:  " and final newline
+    std::vector<std::string> columns;
+    /// At most k_max_kept_rows rows, each value as text; nullopt for NULL.
+    std::vector<std::vector<std::optional<std::string>>> rows;
+    std::int64_t row_count = 0; ///< all rows of the result
+
+    /// "23P01: conflicting key value violates exclusion constraint ..." or "no error".
+    std::string error_text() const;
+};
+
+/// One check of a step: its kind ("expect", "expect_rows", "expect_error", "expect_blocked",
+/// "expect_plan"), what was expected and what happened (JSON: text, or lists of rows or node
+/// types), and whether it passed.
+struct CheckResult {
+    std::string kind;
+    nlohmann::json expected;
+    nlohmann::json actual;
+    bool pass = false;
+
+    /// "expect_error: expected \"23P01\", got \"no error\"" (the step's error when it fails).
+    std::string failure_text() const;
+};
+
+/// An SQLSTATE as written in `expect_error`: five digits or upper-case letters ("23P01").
+bool is_sqlstate(std::string_view text);
+
+/// `expect`: the first column of the first row, as text, equals `expected`.
+CheckResult check_value(const std::string& expected, const StatementOutcome& got);
+
+/// `expect_rows`: the rows, in order, equal `expected` (a NULL is written `\N`).
+CheckResult check_rows(const std::vector<std::vector<std::string>>& expected,
+                       const StatementOutcome& got);
+
+/// `expect_error`: the statements failed with SQLSTATE `expected` (when it is one) or with a
+/// message containing it.
+CheckResult check_error(const std::string& expected, const StatementOutcome& got);
+
+/// `expect_blocked`: the statement was still waiting `bound_ms` after it was sent.
+/// `completed_after_ms`: when it ended before the bound (nullopt: still waiting); `waiting_on`:
+/// what it waited for ("Lock: relation, blocked by pid 1234"), "" when unknown.
+CheckResult check_blocked(std::int64_t bound_ms, std::optional<double> completed_after_ms,
+                          const std::string& waiting_on, const StatementOutcome& got);
+
+/// `expect_plan`: every node type of `expected` is among the plan's `node_types`.
+CheckResult check_plan(const std::vector<std::string>& expected, const nlohmann::json& node_types);
+
+/// The check as the step object's `checks` array holds it.
+nlohmann::json to_json(const CheckResult& check);
+
+} // namespace pglab::lab::run

@@ -1,0 +1,350 @@
+// lab/run: the `sql` step: its statements in one session, the last one's rows kept (bounded),
+// its error with the SQLSTATE, and its checks (expect, expect_rows, expect_error,
+// expect_blocked). A failed check fails the step as a check: the run's later steps still run.
+#include "lab/run/sql_step.hpp"
+
+#include "lab/run/functional_checks.hpp"
+#include "util/stop_signal.hpp"
+
+#include <fmt/format.h>
+
+#include <poll.h>
+
+#include <chrono>
+
+namespace pglab::lab::run {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// How often a statement that must stay blocked is looked at (and a stop request noticed).
+constexpr int k_poll_ms = 20;
+
+/// The first line of libpq's error text, without its severity ("ERROR:  ").
+std::string primary_message(const pg::QueryResult& r, const std::string& fallback) {
+    std::string m = r ? r.error_message() : "";
+    if (m.empty()) {
+        m = fallback;
+    }
+    if (const auto colon = m.find(":  "); colon != std::string::npos && colon < 10) {
+        m.erase(0, colon + 3);
+    }
+    if (const auto nl = m.find('\n'); nl != std::string::npos) {
+        m.erase(nl);
+    }
+    return m.empty() ? std::string("failed (no message)") : m;
+}
+
+/// What the result `r` of a statement gave (its rows, or its error).
+void take_result(const pg::QueryResult& r, pg::Connection& conn, StatementOutcome& out) {
+    const pg::ResultStatus st = r.status();
+    if (st == pg::ResultStatus::fatal_error || st == pg::ResultStatus::nonfatal_error || !r) {
+        out = StatementOutcome{};
+        out.failed = true;
+        out.sqlstate = r.sqlstate();
+        out.message = primary_message(r, conn.error_message());
+        return;
+    }
+    if (st != pg::ResultStatus::tuples_ok) {
+        out = StatementOutcome{}; // a command: no rows
+        return;
+    }
+    out = StatementOutcome{};
+    for (int c = 0; c < r.nfields(); ++c) {
+        out.columns.emplace_back(r.field_name(c));
+    }
+    out.row_count = r.ntuples();
+    const int kept = std::min(r.ntuples(), static_cast<int>(k_max_kept_rows));
+    for (int i = 0; i < kept; ++i) {
+        std::vector<std::optional<std::string>> row;
+        for (int c = 0; c < r.nfields(); ++c) {
+            row.push_back(r.is_null(i, c) ? std::nullopt
+                                          : std::optional<std::string>(r.value(i, c)));
+        }
+        out.rows.push_back(std::move(row));
+    }
+}
+
+std::string rows_log(const StatementOutcome& o) {
+    std::string s;
+    if (o.failed) {
+        return "-- error: " + o.error_text() + "\n";
+    }
+    if (o.columns.empty()) {
+        return s;
+    }
+    std::string header;
+    for (const auto& c : o.columns) {
+        header += (header.empty() ? "" : " | ") + c;
+    }
+    s += "-- " + header + "\n";
+    for (const auto& row : o.rows) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            line += (c == 0 ? "" : " | ") + row[c].value_or("NULL");
+        }
+        s += "-- " + line + "\n";
+    }
+    s += fmt::format("-- ({} row{})\n", o.row_count, o.row_count == 1 ? "" : "s");
+    return s;
+}
+
+/// Reads every result of the query in progress (blocking until it ends), the last one kept.
+StatementOutcome finish_query(pg::Connection& conn) {
+    StatementOutcome out;
+    bool errored = false;
+    for (;;) {
+        pg::QueryResult r = conn.get_result();
+        if (!r) {
+            break;
+        }
+        if (!errored) { // the first error is the statement's
+            take_result(r, conn, out);
+            errored = out.failed;
+        }
+    }
+    return out;
+}
+
+/// What the backend `pid` waits for, asked on the server's probe connection: "Lock: relation,
+/// blocked by pid 1234"; "" when it cannot be told.
+std::string waiting_on(StepContext& ctx, int pid) {
+    auto probe = ctx.servers.probe_connection(ctx.server);
+    if (!probe || pid <= 0) {
+        return "";
+    }
+    auto r = (*probe)->exec(fmt::format(
+        "SELECT coalesce(wait_event_type || ': ' || wait_event, state, ''), "
+        "array_to_string(pg_blocking_pids(pid), ', ') FROM pg_stat_activity WHERE pid = {}",
+        pid));
+    if (!r || r->ntuples() != 1) {
+        return "";
+    }
+    std::string s = r->value(0, 0);
+    if (const std::string by = r->value(0, 1); !by.empty()) {
+        s += (s.empty() ? "" : ", ") + std::string("blocked by pid ") + by;
+    }
+    return s;
+}
+
+struct BlockedWait {
+    std::optional<double> completed_after_ms; ///< nullopt: still waiting at the bound
+    bool stopped = false;                     ///< a signal or the run's deadline came first
+};
+
+/// Waits up to `bound_ms` for the query just sent on `conn` to end.
+BlockedWait wait_blocked(pg::Connection& conn, std::int64_t bound_ms) {
+    BlockedWait w;
+    const Clock::time_point t0 = Clock::now();
+    const Clock::time_point end = t0 + std::chrono::milliseconds(bound_ms);
+    while (Clock::now() < end) {
+        if (util::stop_requested()) {
+            w.stopped = true;
+            return w;
+        }
+        pollfd pfd{conn.socket(), POLLIN, 0};
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now()).count();
+        (void)::poll(&pfd, 1, static_cast<int>(std::clamp<long long>(left, 0, k_poll_ms)));
+        if (!conn.consume_input() || !conn.is_busy()) {
+            w.completed_after_ms =
+                std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+            return w;
+        }
+    }
+    return w;
+}
+
+/// The step's checks against the last statement's outcome.
+std::vector<CheckResult> evaluate_checks(const spec::Step& step, StepContext& ctx,
+                                         const StatementOutcome& last, std::string& problem) {
+    std::vector<CheckResult> checks;
+    const auto expand = [&](const spec::TextField& f) {
+        auto text = ctx.values.expand(f);
+        if (!text) {
+            problem = error_text(text.error());
+            return std::string();
+        }
+        return *text;
+    };
+    if (step.expect) {
+        checks.push_back(check_value(expand(*step.expect), last));
+    }
+    if (step.expect_rows) {
+        std::vector<std::vector<std::string>> rows;
+        for (const auto& row : *step.expect_rows) {
+            std::vector<std::string> r;
+            for (const auto& v : row) {
+                r.push_back(expand(v));
+            }
+            rows.push_back(std::move(r));
+        }
+        checks.push_back(check_rows(rows, last));
+    }
+    if (!step.expect_error.empty()) {
+        checks.push_back(check_error(step.expect_error, last));
+    }
+    return checks;
+}
+
+} // namespace
+
+Result<StepSession> step_session(const spec::Step& step, StepContext& ctx, std::string& log) {
+    StepSession ref;
+    ref.name = step.session.empty() ? "default" : step.session;
+    std::string database;
+    for (const auto& s : ctx.spec.sessions) {
+        if (s.name == ref.name) {
+            database = s.database;
+        }
+    }
+    PGLAB_TRY_ASSIGN(ref.conn, ctx.servers.session(ctx.server, ref.name, database));
+    if (ref.conn->is_busy()) {
+        log +=
+            fmt::format("-- waiting for the statement left running in session \"{}\"\n", ref.name);
+        const StatementOutcome earlier = finish_query(*ref.conn);
+        log += earlier.failed ? "-- it ended with error " + earlier.error_text() + "\n"
+                              : "-- it ended\n";
+    }
+    return ref;
+}
+
+StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    std::string log;
+    auto session = step_session(step, ctx, log);
+    if (!session) {
+        out.fail(error_text(session.error()));
+        return out;
+    }
+    pg::Connection& conn = *session->conn;
+    out.fields["session"] = session->name;
+    std::vector<std::string> statements;
+    for (const auto& f : step.statements) {
+        auto text = ctx.values.expand(f);
+        if (!text) {
+            out.fail(error_text(text.error()));
+            return out;
+        }
+        statements.push_back(*text);
+    }
+    out.fields["statements"] = statements;
+    out.fields["result"] = nullptr;
+    if (step.timeout_ms > 0) {
+        if (auto st = conn.exec_command(fmt::format("SET statement_timeout = {}", step.timeout_ms));
+            !st) {
+            out.fail(error_text(st.error()));
+            return out;
+        }
+    }
+    const bool blocked_check = step.expect_blocked_ms > 0;
+    const bool left_running = !step.wait || blocked_check;
+    StatementOutcome last;
+    std::optional<CheckResult> blocked;
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+        // Written before it runs: the server's notices about it follow it in the log.
+        append_log(ctx.log, log + statements[i] + "\n");
+        log.clear();
+        const bool is_last = i + 1 == statements.size();
+        if (is_last && left_running) {
+            if (!conn.send_query(statements[i].c_str())) {
+                last.failed = true;
+                last.message = conn.error_message();
+                log += "-- error: " + last.message + "\n";
+                break;
+            }
+            if (!blocked_check) {
+                log += "-- sent without waiting\n";
+                break;
+            }
+            const BlockedWait w = wait_blocked(conn, step.expect_blocked_ms);
+            if (w.stopped) {
+                out.stop(util::stop_signalled() ? store::StepStatus::interrupted
+                                                : store::StepStatus::timed_out,
+                         util::stop_signalled() ? "interrupted by signal"
+                                                : "stopped at the run's deadline (run_timeout)");
+                append_log(ctx.log, log);
+                out.wrote_log = true;
+                return out;
+            }
+            const std::string on =
+                w.completed_after_ms ? std::string() : waiting_on(ctx, conn.backend_pid());
+            if (w.completed_after_ms) {
+                last = finish_query(conn);
+            }
+            blocked = check_blocked(step.expect_blocked_ms, w.completed_after_ms, on, last);
+            log += "-- " + blocked->actual.get<std::string>() + "\n";
+            break;
+        }
+        take_result(conn.exec_result(statements[i]), conn, last);
+        log += rows_log(last);
+        if (last.failed) {
+            break;
+        }
+    }
+    if (step.timeout_ms > 0 && !left_running) {
+        (void)conn.exec_command("RESET statement_timeout");
+    }
+    if (conn.in_failed_transaction()) {
+        // A failed transaction refuses every later statement of the session: end it.
+        (void)conn.exec_command("ROLLBACK");
+        log += "-- the failed transaction was rolled back\n";
+    }
+    append_log(ctx.log, log);
+    out.wrote_log = true;
+    if (!last.rows.empty() && !last.rows[0].empty() && last.rows[0][0]) {
+        out.fields["result"] = *last.rows[0][0];
+    }
+    if (!last.columns.empty()) {
+        out.fields["columns"] = last.columns;
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& row : last.rows) {
+            nlohmann::json r = nlohmann::json::array();
+            for (const auto& v : row) {
+                r.push_back(v ? nlohmann::json(*v) : nlohmann::json(nullptr));
+            }
+            rows.push_back(std::move(r));
+        }
+        out.fields["rows"] = std::move(rows);
+        out.fields["row_count"] = last.row_count;
+    }
+    out.fields["sql_error"] =
+        last.failed
+            ? nlohmann::json{{"sqlstate", last.sqlstate.empty() ? nlohmann::json(nullptr)
+                                                                : nlohmann::json(last.sqlstate)},
+                             {"message", last.message}}
+            : nlohmann::json(nullptr);
+    std::string problem;
+    std::vector<CheckResult> checks = evaluate_checks(step, ctx, last, problem);
+    if (blocked_check && !blocked) { // an earlier statement failed: the last was never sent
+        blocked = check_blocked(step.expect_blocked_ms, 0.0, "", last);
+    }
+    if (blocked) {
+        checks.push_back(*blocked);
+    }
+    if (!problem.empty()) {
+        out.fail(problem);
+        return out;
+    }
+    if (!checks.empty()) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& c : checks) {
+            rows.push_back(to_json(c));
+        }
+        out.fields["checks"] = std::move(rows);
+        for (const auto& c : checks) {
+            if (!c.pass) {
+                out.fail_check(c.failure_text());
+                return out;
+            }
+        }
+        return out;
+    }
+    if (last.failed) {
+        out.fail(last.error_text());
+    }
+    return out;
+}
+
+} // namespace pglab::lab::run

@@ -1,0 +1,24 @@
+// lab/run: the `sql` step (statements in a session, their result rows kept, functional checks)
+// and the sessions that sql, timed-sql and explain steps run in. Internal to lab/run.
+#pragma once
+
+#include "lab/run/steps.hpp"
+#include "pg/connection.hpp"
+
+#include <string>
+
+namespace pglab::lab::run {
+
+/// The session a step runs in, ready for a statement: a statement left running in it by an
+/// earlier step (`wait = false`, `expect_blocked`) is waited for first, its end added to `log`.
+struct StepSession {
+    pg::Connection* conn = nullptr;
+    std::string name;
+};
+
+Result<StepSession> step_session(const spec::Step& step, StepContext& ctx, std::string& log);
+
+/// Runs a `sql` step.
+StepOutcome run_sql(const spec::Step& step, StepContext& ctx);
+
+} // namespace pglab::lab::run

@@ -1,0 +1,233 @@
+// Functional checks end to end through the pglab binary: every check kind (expect, expect_rows,
+// expect_error by SQLSTATE and by message, expect_blocked, expect_plan) passing and failing in one
+// run, the later steps still running after a failed check, the checks section of the report, the
+// server's notices kept in the step's log; and S1e as shipped passing.
+#include "support/files.hpp"
+#include "support/run_command.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+
+#include "lab_test_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using LabChecks = support::LabTestDir;
+
+// Each check kind once passing, once failing, in the order of the steps below; the blocking
+// checks use a table that session s1 keeps locked.
+constexpr const char* k_experiment = R"toml(name = "checks"
+
+[sessions.s1]
+[sessions.s2]
+[sessions.s3]
+
+[[steps]]
+type = "sql"
+name = "setup"
+sql = ["DROP TABLE IF EXISTS t", "CREATE TABLE t (id int PRIMARY KEY, v text)",
+       "INSERT INTO t VALUES (1, 'a'), (2, NULL)",
+       "DO $$BEGIN RAISE NOTICE 'notice-for-the-log'; END$$"]
+
+[[steps]]
+type = "sql"
+name = "value-pass"
+sql = "SELECT v FROM t WHERE id = 1"
+expect = "a"
+
+[[steps]]
+type = "sql"
+name = "value-fail"
+sql = "SELECT v FROM t WHERE id = 1"
+expect = "b"
+
+[[steps]]
+type = "sql"
+name = "rows-pass"
+sql = "SELECT id, v FROM t ORDER BY id"
+expect_rows = [[1, "a"], [2, "\\N"]]
+
+[[steps]]
+type = "sql"
+name = "rows-fail"
+sql = "SELECT id FROM t ORDER BY id"
+expect_rows = ["1"]
+
+[[steps]]
+type = "sql"
+name = "sqlstate-pass"
+sql = "INSERT INTO t VALUES (1, 'dup')"
+expect_error = "23505"
+
+[[steps]]
+type = "sql"
+name = "message-pass"
+sql = "SELECT 1/0"
+expect_error = "division by zero"
+
+[[steps]]
+type = "sql"
+name = "sqlstate-fail"
+sql = "SELECT 1"
+expect_error = "23505"
+
+[[steps]]
+type = "explain"
+name = "plan-pass"
+sql = "SELECT 1"
+analyze = false
+expect_plan = "Result"
+
+[[steps]]
+type = "explain"
+name = "plan-fail"
+sql = "SELECT * FROM t"
+analyze = false
+expect_plan = ["Seq Scan", "Index Only Scan"]
+
+[[steps]]
+type = "sql"
+session = "s1"
+sql = ["BEGIN", "LOCK TABLE t"]
+
+[[steps]]
+type = "sql"
+name = "blocked-pass"
+session = "s2"
+sql = "SELECT count(*) FROM t"
+expect_blocked = "500ms"
+
+[[steps]]
+type = "sql"
+name = "blocked-fail"
+session = "s3"
+sql = "SELECT 42"
+expect_blocked = "1s"
+
+[[steps]]
+type = "sql"
+session = "s1"
+sql = "COMMIT"
+
+[[steps]]
+type = "sql"
+name = "after-the-blocked-one"
+session = "s2"
+sql = "SELECT count(*) FROM t"
+expect = "2"
+)toml";
+
+TEST_F(LabChecks, EveryCheckKindPassesAndFailsAndTheRunGoesOn) {
+    const fs::path file = write("checks.toml", k_experiment);
+    const fs::path results = m_dir / "results";
+    const auto r = support::run_command(
+        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    EXPECT_EQ(r.exit_code, 1) << support::describe(r); // failed checks fail the run
+    // The server's notice is in the step's log, not on the terminal.
+    EXPECT_EQ(r.err.find("notice-for-the-log"), std::string::npos) << r.err;
+    const auto ls = lines(results);
+    ASSERT_EQ(ls.size(), 1u);
+    const auto& run = ls[0];
+    EXPECT_EQ(run["status"], "failed");
+    EXPECT_EQ(run["error"]["step_key"], "value-fail"); // the first failure is the run's
+    std::map<std::string, nlohmann::json> steps;
+    for (const auto& s : run["steps"]) {
+        steps[s["key"].get<std::string>()] = s;
+    }
+    EXPECT_NE(support::read_file(results / steps["setup"]["log"].get<std::string>())
+                  .find("NOTICE:  notice-for-the-log"),
+              std::string::npos);
+    // The result rows of a sql step are kept, with their columns.
+    EXPECT_EQ(steps["rows-pass"]["columns"], nlohmann::json({"id", "v"}));
+    EXPECT_EQ(steps["rows-pass"]["rows"], nlohmann::json::parse(R"([["1","a"],["2",null]])"));
+    EXPECT_EQ(steps["rows-pass"]["row_count"], 2);
+
+    const std::map<std::string, std::pair<std::string, bool>> expected = {
+        {"value-pass", {"expect", true}},
+        {"value-fail", {"expect", false}},
+        {"rows-pass", {"expect_rows", true}},
+        {"rows-fail", {"expect_rows", false}},
+        {"sqlstate-pass", {"expect_error", true}},
+        {"message-pass", {"expect_error", true}},
+        {"sqlstate-fail", {"expect_error", false}},
+        {"plan-pass", {"expect_plan", true}},
+        {"plan-fail", {"expect_plan", false}},
+        {"blocked-pass", {"expect_blocked", true}},
+        {"blocked-fail", {"expect_blocked", false}},
+        {"after-the-blocked-one", {"expect", true}},
+    };
+    for (const auto& [key, want] : expected) {
+        SCOPED_TRACE(key);
+        const auto& s = steps[key];
+        ASSERT_TRUE(s.contains("checks")) << s.dump();
+        ASSERT_EQ(s["checks"].size(), 1u);
+        const auto& c = s["checks"][0];
+        EXPECT_EQ(c["kind"], want.first);
+        EXPECT_EQ(c["pass"], want.second) << c.dump();
+        EXPECT_EQ(s["status"], want.second ? "ok" : "failed") << s.dump();
+        EXPECT_TRUE(c.contains("expected") && c.contains("actual"));
+    }
+    EXPECT_EQ(steps["value-fail"]["checks"][0]["actual"], "a");
+    EXPECT_EQ(steps["sqlstate-pass"]["sql_error"]["sqlstate"], "23505");
+    EXPECT_EQ(steps["sqlstate-fail"]["checks"][0]["actual"], "no error (the statements succeeded)");
+    EXPECT_NE(steps["blocked-pass"]["checks"][0]["actual"].get<std::string>().find("Lock"),
+              std::string::npos);
+    EXPECT_NE(steps["blocked-fail"]["checks"][0]["actual"].get<std::string>().find("completed"),
+              std::string::npos);
+
+    const auto rep = support::run_command({support::pglab_binary(), "report", results.string()});
+    ASSERT_EQ(rep.exit_code, 0) << support::describe(rep);
+    const std::string md = support::read_file(results / "report.md");
+    EXPECT_NE(md.find("## Functional checks"), std::string::npos);
+    EXPECT_LT(md.find("## Functional checks"), md.find("## Environment"));
+    EXPECT_NE(md.find("5 of 12 checks FAIL"), std::string::npos) << md;
+    EXPECT_NE(md.find("| value-fail | expect | `b` | `a` | FAIL |"), std::string::npos) << md;
+    expect_clean();
+}
+
+TEST_F(LabChecks, S1eAsShippedPasses) {
+    const fs::path file = fs::path(PGLAB_SOURCE_DIR) / "experiments/s1e-functional-checks.toml";
+    const fs::path results = m_dir / "results";
+    // --dry-run estimates the time: the blocking checks are known, the statements are not.
+    const auto dry =
+        support::run_command({support::pglab_binary(), "run", file.string(), "--dry-run"}, env());
+    ASSERT_EQ(dry.exit_code, 0) << support::describe(dry);
+    EXPECT_NE(dry.out.find("1 cells, 1 runs"), std::string::npos) << dry.out;
+    EXPECT_NE(dry.out.find("time: at least 4s (bench durations, sleeps, blocking checks); not "
+                           "estimated: the steps whose time the file does not tell ("),
+              std::string::npos)
+        << dry.out;
+    const auto r = support::run_command(
+        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+    const auto ls = lines(results);
+    ASSERT_EQ(ls.size(), 1u);
+    EXPECT_EQ(ls[0]["status"], "ok") << ls[0]["error"].dump();
+    std::size_t checks = 0;
+    for (const auto& s : ls[0]["steps"]) {
+        EXPECT_EQ(s["status"], "ok") << s.dump();
+        for (const auto& c : s.value("checks", nlohmann::json::array())) {
+            EXPECT_TRUE(c["pass"].get<bool>()) << s["key"] << ": " << c.dump();
+            ++checks;
+        }
+    }
+    EXPECT_GE(checks, 15u);
+    std::map<std::string, std::string> kinds;
+    for (const auto& s : ls[0]["steps"]) {
+        for (const auto& c : s.value("checks", nlohmann::json::array())) {
+            kinds[s["key"].get<std::string>()] = c["kind"].get<std::string>();
+        }
+    }
+    // The negative control: a plain DROP INDEX blocks a reader; CONCURRENTLY does not.
+    EXPECT_EQ(kinds["select-blocked-by-drop-index"], "expect_blocked");
+    EXPECT_EQ(kinds["select-not-blocked"], "expect");
+    EXPECT_EQ(kinds["exclusion-rejects-overlap"], "expect_error");
+    expect_clean();
+}
+
+} // namespace
