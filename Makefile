@@ -8,7 +8,7 @@ SANITIZE_DIR ?= build-sanitize
 FUZZ_SECONDS ?= 60
 
 .PHONY: all bootstrap configure build pglab install releases references test unit demo bench compare \
-	lab-overhead \
+	lab-overhead studies-quick \
 	sanitize-build sanitize fuzz-run fuzz-quick format check-format clean
 
 all: build
@@ -99,6 +99,11 @@ sanitize: bootstrap sanitize-build
 
 lab-overhead: pglab
 	bench/lab-overhead $(BUILD_DIR)/pglab
+
+# The quick forms of S1a and S4 end to end (run, report, the answer first, the counts that must
+# agree): about 2 minutes here. STUDIES=all for every study with a quick form.
+studies-quick: pglab
+	scripts/studies-quick $(BUILD_DIR)/pglab
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

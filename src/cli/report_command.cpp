@@ -5,6 +5,7 @@
 #include "lab/report/compare.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
+#include "lab/spec/parse_experiment.hpp"
 #include "util/log.hpp"
 #include "util/text_file.hpp"
 
@@ -39,6 +40,8 @@ Options:
   -o, --output PATH   where the one format goes ("-" for standard output; default
                       DIR/report.FORMAT); charts go to charts/ next to it
   --no-charts         tables only, even when gnuplot is installed
+  --claims FILE       answer the question and claims of the experiment FILE instead of
+                      those of DIR/experiment.toml (claims written after the run)
   --cv-warning PCT    warn when runs of a cell vary more than PCT percent (default 10)
   --min-runs N        warn when a cell has fewer measured runs (default 3)
   -?, --help          show this help, then exit
@@ -152,6 +155,18 @@ int report_command(int argc, char** argv) {
         }
         if (arg == "--no-charts") {
             charts = false;
+        } else if (is_option(arg, "--claims")) {
+            const auto v = option_value(argc, argv, i, "--claims");
+            if (!v || v->empty()) {
+                return usage_error("--claims needs an experiment file", "report");
+            }
+            lab::spec::ParseOptions parse;
+            parse.read_files = false;
+            auto spec = lab::spec::parse_experiment_file(*v, parse);
+            if (!spec) {
+                return fail(spec.error());
+            }
+            options.claims = rp::ExperimentClaims{spec->question, spec->claims, {}};
         } else if (is_option(arg, "--format")) {
             const auto v = option_value(argc, argv, i, "--format");
             if (!v || (*v != "md" && *v != "html" && *v != "csv" && *v != "json")) {

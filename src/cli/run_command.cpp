@@ -19,7 +19,7 @@ constexpr std::string_view k_run_help =
     R"(pglab run executes an experiment file and keeps every result.
 
 Usage:
-  pglab run EXPERIMENT.toml [--results DIR] [--seed N] [--dry-run]
+  pglab run EXPERIMENT.toml [--quick] [--results DIR] [--seed N] [--dry-run]
   pglab run --resume DIR
 
 Options:
@@ -28,6 +28,7 @@ Options:
   --seed N        seed of random and interleaved orders (overrides the file's seed)
   --dry-run       check the file, print the plan and an estimate of its time; start
                   nothing (a missing version is named, not fetched)
+  --quick         run the file's quick form ([quick]: fewer runs, smaller sizes)
   --help          show this help
 
 A PostgreSQL version that is not installed is fetched first (as "pglab server fetch").
@@ -71,6 +72,8 @@ int run_command(int argc, char** argv) {
         }
         if (arg == "--dry-run") {
             request.dry_run = true;
+        } else if (arg == "--quick") {
+            request.quick = true;
         } else if (starts("--resume")) {
             const char* v = value("--resume");
             if (v == nullptr) {
@@ -107,8 +110,9 @@ int run_command(int argc, char** argv) {
                                ? "no experiment file given"
                                : "--resume takes the experiment from the results directory");
     }
-    if (!request.resume_dir.empty() && (!request.results_dir.empty() || request.seed)) {
-        return usage_error("--resume cannot be combined with --results or --seed");
+    if (!request.resume_dir.empty()
+        && (!request.results_dir.empty() || request.seed || request.quick)) {
+        return usage_error("--resume cannot be combined with --results, --seed or --quick");
     }
     return lab::run::run_experiment(request);
 }

@@ -4,6 +4,7 @@
 
 #include "lab/report/cells.hpp"
 #include "lab/report/report.hpp"
+#include "lab/spec/cell_selector.hpp"
 
 #include <fmt/format.h>
 
@@ -19,7 +20,9 @@ using nlohmann::json;
 
 constexpr double k_times_threshold = 1.5; // from here on, "2.3x faster" instead of "130% faster"
 
-bool matches(const Cell& cell, const Selector& selector) {
+} // namespace
+
+bool cell_matches(const Cell& cell, const Selector& selector) {
     for (const auto& [name, value] : selector) {
         const auto it = cell.values.find(name);
         if (it != cell.values.end()) {
@@ -32,6 +35,8 @@ bool matches(const Cell& cell, const Selector& selector) {
     }
     return true;
 }
+
+namespace {
 
 bool same_rest(const Cell& a, const Cell& b, const std::set<std::string>& selected) {
     std::set<std::string> names;
@@ -107,20 +112,6 @@ std::string p_cell(const ComparisonRow& r) {
                                        : fmt::format("{:.3f}", r.welch_ba->p_value);
 }
 
-/// "5.7x faster (95% CI 5.2–6.1x)" or "12.0% faster (95% CI 8.0–16.0%)" for a factor f > 1,
-/// its interval and the word.
-std::string amount(double f, const Interval& ci, std::string_view word) {
-    const bool percent = f < k_times_threshold;
-    std::string ci_text = " (95% CI unbounded)";
-    if (ci.bounded && percent) {
-        ci_text = fmt::format(" (95% CI {:.1f}–{:.1f}%)", (ci.low - 1) * 100, (ci.high - 1) * 100);
-    } else if (ci.bounded) {
-        ci_text = fmt::format(" (95% CI {:.2f}–{:.2f}x)", ci.low, ci.high);
-    }
-    return percent ? fmt::format("{:.1f}% {}{}", (f - 1) * 100, word, ci_text)
-                   : fmt::format("{:.2f}x {}{}", f, word, ci_text);
-}
-
 Interval invert(const Interval& ci) {
     if (!ci.bounded || ci.low <= 0 || ci.high <= 0) {
         return Interval{0, 0, false};
@@ -129,13 +120,16 @@ Interval invert(const Interval& ci) {
 }
 
 /// "30.0% lower than pg16 (95% CI 25.0–35.0%)" or "2.00x lower than pg16 (95% CI 1.80–2.20x)"
-/// for a metric that is not a speed, from the ratio B/A and its interval. The percentage is of
-/// A, the baseline: (ratio − 1) · 100 higher, (1 − ratio) · 100 lower; the factor is B/A higher,
-/// A/B lower. A B of 0 is "100.0% lower", never "infx lower".
-std::string change(double ratio, const Interval& ci, std::string_view tail) {
+/// from the ratio B/A and its interval, with the words for a ratio above and below 1 ("higher"
+/// and "lower"; for speeds "faster" and "slower", or the reverse for times). The percentage is
+/// of A, the baseline: (ratio − 1) · 100 above, (1 − ratio) · 100 below (a tps ratio of 0.700
+/// is "30.0% slower"); the factor is B/A above, A/B below. A B of 0 is "100.0% lower", never
+/// "infx lower".
+std::string change(double ratio, const Interval& ci, std::string_view tail,
+                   std::string_view above = "higher", std::string_view below = "lower") {
     const bool lower = ratio < 1.0;
     const double factor = lower ? (ratio > 0.0 ? 1.0 / ratio : HUGE_VAL) : ratio;
-    const std::string_view word = lower ? "lower" : "higher";
+    const std::string_view word = lower ? below : above;
     if (factor >= k_times_threshold && std::isfinite(factor)) {
         const Interval fci = lower ? invert(ci) : ci;
         return fmt::format("{:.2f}x {}{}{}", factor, word, tail,
@@ -163,29 +157,15 @@ bool is_speed(const MetricInfo& m) {
 
 Result<Selector> parse_selector(std::string_view text) {
     Selector out;
-    std::string item;
-    auto flush = [&]() -> Status {
-        if (item.empty()) {
-            return {};
-        }
-        const size_t eq = item.find('=');
+    for (const auto& item : spec::split_selector(text)) {
+        const size_t eq = item.text.find('=');
         if (eq == std::string::npos || eq == 0) {
-            return make_error(Error(fmt::format("invalid selector \"{}\"", item))
+            return make_error(Error(fmt::format("invalid selector \"{}\"", item.text))
                                   .with_hint("Write NAME=VALUE, e.g. server=pg17 or "
                                              "settings.shared_buffers=1GB."));
         }
-        out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-        item.clear();
-        return {};
-    };
-    for (const char c : text) {
-        if (c == ' ' || c == ';') {
-            PGLAB_TRY(flush());
-        } else {
-            item += c;
-        }
+        out.emplace_back(item.text.substr(0, eq), item.text.substr(eq + 1));
     }
-    PGLAB_TRY(flush());
     if (out.empty()) {
         return make_error(Error("empty selector").with_hint("Write NAME=VALUE."));
     }
@@ -205,14 +185,12 @@ std::string verdict_text(const ComparisonRow& row, const std::string& name_a,
     if (!is_speed(row.metric) || row.metric.direction == Direction::neutral) {
         return fmt::format("{} is {}", name_b, change(ba, w.ratio_ci, " than " + name_a));
     }
-    // f: how many times as fast B is (rates: B/A; times: A/B), with its interval.
+    // Percentages of the baseline's own value, as --fail-if-slower reads them: a tps ratio of
+    // 0.700 is "30.0% slower", a time ratio of 1.300 "30.0% slower", of 0.700 "30.0% faster".
     const bool rate = row.metric.direction == Direction::higher_is_better;
-    const double f = rate ? ba : 1.0 / ba;
-    const Interval fci = rate ? w.ratio_ci : invert(w.ratio_ci);
-    if (f >= 1.0) {
-        return fmt::format("{} is {}", name_b, amount(f, fci, "faster"));
-    }
-    return fmt::format("{} is {}", name_b, amount(1.0 / f, invert(fci), "slower"));
+    return fmt::format(
+        "{} is {}", name_b,
+        change(ba, w.ratio_ci, "", rate ? "faster" : "slower", rate ? "slower" : "faster"));
 }
 
 Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
@@ -233,12 +211,12 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
     }
     std::vector<std::pair<const Cell*, const Cell*>> pairs;
     for (const auto& ca : a.results->cells) {
-        if (!matches(ca, a.selector)) {
+        if (!cell_matches(ca, a.selector)) {
             continue;
         }
         const Cell* partner = nullptr;
         for (const auto& cb : b.results->cells) {
-            if (matches(cb, b.selector) && same_rest(ca, cb, selected)
+            if (cell_matches(cb, b.selector) && same_rest(ca, cb, selected)
                 && !(a.results == b.results && ca.index == cb.index)) {
                 partner = &cb;
                 break;

@@ -23,6 +23,9 @@ using Selector = std::vector<std::pair<std::string, std::string>>;
 /// Parses "NAME=VALUE" (several separated by spaces or ';'). Error on a missing '='.
 Result<Selector> parse_selector(std::string_view text);
 
+/// Whether `cell` has every value of `selector` ("server" also matches the cell's server).
+bool cell_matches(const Cell& cell, const Selector& selector);
+
 /// One side of a comparison.
 struct CompareSide {
     const ResultsDir* results = nullptr;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
 namespace pglab::lab::report {
@@ -67,8 +68,22 @@ public:
         if (!m_results.description.empty()) {
             doc.paragraph(m_results.description);
         }
+        answer_section();
         add_checks_section(m_results, doc); // a functional study's answer: before the rest
-        environment_section();
+        if (!m_options.gnuplot) {
+            doc.paragraph("Charts are not drawn because gnuplot was not found: install it "
+                          "(`apt-get install gnuplot-nox`) and run `pglab report` again.");
+        } else {
+            std::error_code ec;
+            fs::create_directories(charts_dir(), ec);
+        }
+        // The measured steps first: those a claim names, or (without claims) the measured
+        // kinds that run in every run. Setup, `once` steps and the other probes go last.
+        for (const auto& step : m_report.steps) {
+            if (is_main(step)) {
+                step_section(step, Part::main);
+            }
+        }
         collect_warnings();
         doc.heading(2, "Warnings");
         if (m_report.warnings.empty()) {
@@ -77,15 +92,12 @@ public:
         } else {
             doc.warnings(m_report.warnings);
         }
-        if (!m_options.gnuplot) {
-            doc.paragraph("Charts are not drawn because gnuplot was not found: install it "
-                          "(`apt-get install gnuplot-nox`) and run `pglab report` again.");
-        } else {
-            std::error_code ec;
-            fs::create_directories(charts_dir(), ec);
-        }
+        environment_section();
+        doc.heading(2, "Appendix: setup steps and other measurements");
+        doc.paragraph("Steps and probes no claim asked for, and steps that run once per server "
+                      "(their numbers belong to the run they ran in, not to a cell).");
         for (const auto& step : m_report.steps) {
-            step_section(step);
+            step_section(step, is_main(step) ? Part::rest : Part::all);
         }
         if (!m_report.chart_errors.empty()) {
             doc.heading(2, "Charts that could not be drawn");
@@ -102,6 +114,67 @@ private:
     std::string short_label(int64_t index) const {
         const Cell* c = cell(index);
         return c != nullptr ? cell_label(*c, m_dims.varying) : fmt::format("cell {}", index);
+    }
+
+    enum class Part : uint8_t { main, rest, all };
+
+    void answer_section() {
+        Document& doc = m_report.document;
+        ExperimentClaims ec = m_options.claims ? *m_options.claims : read_claims(m_results);
+        if (!ec.problem.empty()) {
+            m_results_problems.push_back(ec.problem);
+        }
+        m_report.question = ec.question;
+        m_report.claims = evaluate_claims(ec.claims, m_results, m_report.steps);
+        for (const auto& c : ec.claims) {
+            m_claimed.insert(c.step);
+            m_claimed_metrics.insert(c.step + "\n" + c.metric);
+        }
+        m_once = once_steps();
+        if (m_results.plan && m_results.plan->value("quick", false)) {
+            doc.paragraph("This is the experiment's quick form (`pglab run --quick`): fewer or "
+                          "shorter runs than the study; read its figures as shapes.");
+        }
+        if (!ec.question.empty()) {
+            doc.paragraph("Question: " + ec.question);
+        }
+        if (!m_report.claims.empty()) {
+            doc.heading(2, "Answer");
+            doc.table(claims_table(m_report.claims));
+        }
+    }
+
+    /// Steps that ran once per server: the plan says so, or a run skipped them as "once".
+    std::set<std::string> once_steps() const {
+        std::set<std::string> out;
+        if (m_results.plan) {
+            for (const auto& s : m_results.plan->value("steps", nlohmann::json::array())) {
+                if (s.is_object() && s.value("once", false)) {
+                    out.insert(s.value("key", std::string()));
+                }
+            }
+        }
+        for (const auto& run : m_results.runs) {
+            for (const auto& s : run.doc.value("steps", nlohmann::json::array())) {
+                if (s.is_object() && s.value("skip_reason", std::string()) == "once") {
+                    out.insert(s.value("key", std::string()));
+                }
+            }
+        }
+        return out;
+    }
+
+    bool is_main(const StepData& step) const {
+        if (!m_claimed.empty()) {
+            return m_claimed.count(step.key) != 0;
+        }
+        const bool measured =
+            step.type == "bench" || step.type == "timed-sql" || step.type == "explain";
+        return measured && m_once.count(step.key) == 0;
+    }
+
+    bool claimed(const StepData& step, const MetricValues& m) const {
+        return m_claimed_metrics.count(step.key + "\n" + m.info.id) != 0;
     }
 
     void environment_section() {
@@ -171,6 +244,9 @@ private:
     void collect_warnings() {
         auto& w = m_report.warnings;
         for (const auto& p : m_results.problems) {
+            w.push_back(p + ".");
+        }
+        for (const auto& p : m_results_problems) {
             w.push_back(p + ".");
         }
         const Environment& env = m_report.environment;
@@ -305,27 +381,69 @@ private:
         }
     }
 
-    void step_section(const StepData& step) {
+    /// A step's charts and tables. Part::main: the charts and tables of its claimed metrics (of
+    /// its headline metrics when no claim names one); in the appendix, tables only: Part::rest
+    /// its other metrics, Part::all every metric.
+    void step_section(const StepData& step, Part part) {
         Document& doc = m_report.document;
-        doc.heading(2, fmt::format("Step {} ({})", step.key, step.type));
-        bool any = false;
+        const auto shown_in_main = [&](const MetricValues& m) {
+            return claimed(step, m)
+                   || (m.info.headline && (m_claimed.empty() || !has_claimed(step)));
+        };
+        std::vector<const MetricValues*> metrics;
         for (const auto& m : step.metrics) {
-            any = any || !m.by_cell.empty();
+            // not measured: left out; a metric that is 0 everywhere is shown
+            if (m.by_cell.empty()) {
+                continue;
+            }
+            if (part == Part::all || (part == Part::main) == shown_in_main(m)) {
+                metrics.push_back(&m);
+            }
         }
-        if (!any) {
+        if (part == Part::rest && metrics.empty()) {
+            return;
+        }
+        const std::string once = m_once.count(step.key) != 0 ? ", once per server" : "";
+        doc.heading(part == Part::main ? 2 : 3,
+                    part == Part::rest
+                        ? fmt::format("Step {} ({}): other measurements", step.key, step.type)
+                        : fmt::format("Step {} ({}{})", step.key, step.type, once));
+        if (metrics.empty()) {
             doc.paragraph("No measured, successful run of this step, or it records no metric.");
             return;
         }
-        if (m_options.gnuplot) {
-            step_charts(step);
+        if (m_options.gnuplot && part == Part::main) { // the appendix has tables only
+            step_charts(step, shown_in_main);
         }
-        for (const auto& m : step.metrics) {
-            if (m.by_cell.empty()) { // not measured; a metric that is 0 everywhere is shown
-                continue;
+        for (const auto* m : metrics) {
+            doc.heading(part == Part::main ? 3 : 4, with_unit(m->info));
+            doc.table(m_once.count(step.key) != 0 ? once_table(*m) : metric_table(*m));
+        }
+    }
+
+    bool has_claimed(const StepData& step) const {
+        return std::any_of(step.metrics.begin(), step.metrics.end(),
+                           [&](const MetricValues& m) { return claimed(step, m); });
+    }
+
+    /// A step that runs once per server: one row per run it ran in, named by the run and its
+    /// server, not credited to the cell that run measured.
+    Table once_table(const MetricValues& m) const {
+        Table t;
+        t.header = {"ran once, in", "value"};
+        t.numeric = {false, true};
+        for (const auto& [cell_index, values] : m.by_cell) {
+            const Cell* c = cell(cell_index);
+            const auto runs = m.runs_by_cell.find(cell_index);
+            for (size_t i = 0; i < values.size(); ++i) {
+                const bool known = runs != m.runs_by_cell.end() && i < runs->second.size();
+                t.rows.push_back({fmt::format("run {} on server {}",
+                                              known ? std::to_string(runs->second[i]) : "?",
+                                              c != nullptr && !c->server.empty() ? c->server : "?"),
+                                  format_number(values[i])});
             }
-            doc.heading(3, with_unit(m.info));
-            doc.table(metric_table(m));
         }
+        return t;
     }
 
     Table metric_table(const MetricValues& m) const {
@@ -370,10 +488,10 @@ private:
         m_report.document.chart(ChartRef{spec.title, "charts/" + stem + ".svg", *svg});
     }
 
-    void step_charts(const StepData& step) {
+    void step_charts(const StepData& step, const std::function<bool(const MetricValues&)>& chart) {
         const std::string step_stem = stem_part(step.key);
         for (const auto& m : step.metrics) {
-            if (!m.info.headline || m.by_cell.size() < 2) { // one point: the table says it
+            if (!chart(m) || m.by_cell.size() < 2) { // one point: the table says it
                 continue;
             }
             ChartSpec spec =
@@ -417,6 +535,10 @@ private:
     const ReportOptions& m_options;
     Dimensions m_dims;
     Report m_report;
+    std::vector<std::string> m_results_problems; ///< found while reading the claims
+    std::set<std::string> m_claimed;             ///< step keys a claim names
+    std::set<std::string> m_claimed_metrics;     ///< "step\nmetric" a claim names
+    std::set<std::string> m_once;                ///< steps that run once per server
 };
 
 } // namespace

@@ -2,6 +2,7 @@
 // tables) and to CSV/JSON exports of the aggregated cells.
 #pragma once
 
+#include "lab/report/claims.hpp"
 #include "lab/report/document.hpp"
 #include "lab/report/environment.hpp"
 #include "lab/report/metrics.hpp"
@@ -25,6 +26,9 @@ struct ReportOptions {
     size_t min_repetitions = 3;          ///< warn below this many measured runs in a cell
     double client_cpu_limit = 1.0 / 3.0; ///< warn when the client used more of the machine
     std::filesystem::path proc_root = "/proc";
+    /// The question and claims to answer; nullopt: those of the results' experiment.toml
+    /// (`pglab report --claims FILE` gives those of another file).
+    std::optional<ExperimentClaims> claims;
 };
 
 /// A built report.
@@ -35,6 +39,8 @@ struct Report {
     std::vector<std::string> warnings;     ///< plain sentences, also in the document
     std::vector<std::string> chart_errors; ///< gnuplot failures (the report keeps its tables)
     int charts = 0;                        ///< charts drawn
+    std::string question;                  ///< the experiment's question; "" = none
+    std::vector<ClaimResult> claims;       ///< its claims, evaluated, in file order
 };
 
 /// Builds the report of `results`, drawing charts into `options.output_dir / "charts"` when

@@ -106,6 +106,7 @@ nlohmann::json plan_json(const spec::ExperimentSpec& spec, const plan::Plan& pla
     j["order"] = spec::run_order_name(plan.order);
     j["repeat"] = spec.repeat;
     j["warmup"] = spec.warmup;
+    j["quick"] = spec.is_quick;
     j["on_error"] = spec.on_error == spec::OnError::stop ? "stop" : "continue";
     j["variables"] = nlohmann::json::array();
     for (const auto& v : spec.matrix.variables) {
@@ -125,7 +126,8 @@ nlohmann::json plan_json(const spec::ExperimentSpec& spec, const plan::Plan& pla
                               {"key", step_key(st, i)},
                               {"name", st.name},
                               {"type", spec::step_type_name(st.type)},
-                              {"measure", st.measure}});
+                              {"measure", st.measure},
+                              {"once", st.once}});
     }
     j["cells"] = nlohmann::json::array();
     for (const auto& c : plan.cells) {
@@ -284,7 +286,9 @@ Result<Prepared> prepare(const RunRequest& request) {
         p.store.emplace(std::move(opened));
         p.experiment = resume_experiment(*p.store);
     }
-    PGLAB_TRY_ASSIGN(p.spec, spec::parse_experiment_file(p.experiment));
+    spec::ParseOptions parse_options;
+    parse_options.quick = request.quick || (resume && p.store->plan().value("quick", false));
+    PGLAB_TRY_ASSIGN(p.spec, spec::parse_experiment_file(p.experiment, parse_options));
     std::uint64_t seed = 0;
     if (resume) {
         seed = p.store->plan().value("seed", std::uint64_t{0});

@@ -19,6 +19,7 @@ struct RunRequest {
     std::filesystem::path resume_dir;  ///< non-empty: continue the plan recorded there
     std::optional<std::uint64_t> seed; ///< --seed: overrides the file's seed
     bool dry_run = false;              ///< print the plan, start nothing
+    bool quick = false;                ///< --quick: the file's `[quick]` form
     /// Fetches release binaries of a PostgreSQL version that is not installed (`pglab server
     /// fetch VERSION`: true when it is then in the cache), or with `only_look` tells whether it
     /// could; unset: a missing version is an error.

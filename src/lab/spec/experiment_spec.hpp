@@ -199,6 +199,50 @@ enum class OnError {
     continue_ ///< a failed run is recorded and the plan goes on
 };
 
+/// How a claim's measured figure is made from the cells (docs/experiments.md, "Claims").
+enum class ClaimKind {
+    ratio, ///< mean of `cell` over mean of `baseline`
+    value, ///< mean of `cell` itself
+    shape  ///< means of the cells along `over`: flat, increasing or decreasing
+};
+
+/// What a study's source claims, to be set beside the measured figure with a verdict. Cells
+/// are named by selectors "NAME=VALUE NAME=VALUE" over the matrix variables (and `server`).
+struct Claim {
+    std::string text;   ///< the claim in words: "12 writes 45% less WAL than 11"
+    SourcePos pos;      ///< of the `[[claims]]` table
+    std::string source; ///< the paper or page it comes from; "" = not given
+    std::string step;   ///< the step's name
+    std::string metric; ///< a report metric id: "probe:wal.bytes", "tps", "execution_ms"
+    ClaimKind kind = ClaimKind::value;
+    std::string cell;               ///< ratio: the numerator; value: the cell; shape: the cells
+    std::string baseline;           ///< ratio: the denominator
+    std::optional<double> paper;    ///< the paper's figure (ratio or value)
+    std::optional<double> at_most;  ///< a bound: the measured figure must be at most this
+    std::optional<double> at_least; ///< a bound: the measured figure must be at least this
+    /// Relative (0.1 = ±10% of `paper`; absolute when `paper` is 0); for shapes, how far a
+    /// cell's mean may stray from flat or from the trend (relative to the neighbour).
+    double tolerance = 0.1;
+    std::string shape;       ///< "flat", "increasing", "decreasing"
+    std::string over;        ///< shape: the matrix variable along which the shape is read
+    std::string from;        ///< shape: from this value of `over` on ("" = from the first)
+    std::string paper_text;  ///< the paper's figure as the report shows it; "" = built
+    std::string explanation; ///< why it may differ here; shown with "differs"
+    std::string untestable;  ///< non-empty: it cannot be tested here, and why
+};
+
+/// `[quick]`: a shorter form of the experiment for `pglab run --quick`: fewer repetitions,
+/// other values of some matrix variables (smaller scale, shorter duration, fewer clients).
+struct QuickForm {
+    bool declared = false;
+    SourcePos pos;
+    std::optional<std::uint32_t> repeat;
+    std::optional<std::uint32_t> warmup;
+    std::optional<std::int64_t> run_timeout_ms;
+    std::vector<MatrixVariable> matrix; ///< replaces the values of these matrix variables
+    std::optional<FilterExpr> filter;   ///< replaces the matrix filter
+};
+
 /// The whole experiment.
 struct ExperimentSpec {
     std::string file; ///< the path as given (messages use it)
@@ -218,6 +262,11 @@ struct ExperimentSpec {
     std::optional<std::uint64_t> seed; ///< none: the orchestrator picks one and records it
     OnError on_error = OnError::stop;
     std::int64_t run_timeout_ms = 0; ///< 0 = none
+
+    std::string question;      ///< what the study asks; the report opens with it
+    std::vector<Claim> claims; ///< what its source claims, in file order
+    QuickForm quick;           ///< `[quick]`; applied by parsing with ParseOptions::quick
+    bool is_quick = false;     ///< the quick form was applied
 
     /// The server named `n`, or null.
     const ServerSpec* find_server(std::string_view n) const;

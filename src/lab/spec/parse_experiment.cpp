@@ -53,6 +53,10 @@ void read_top_level(TableReader& r, ParseContext& ctx, ExperimentSpec& spec) {
     parse_scripts(r.get("scripts"), ctx, spec);
     parse_matrix(r.get("matrix"), ctx, spec);
     parse_steps(r.get("steps"), ctx, spec);
+    spec.question =
+        r.string("question", "question = \"Does 12 write less WAL than 11?\"").value_or("");
+    parse_claims(r.get("claims"), ctx, spec);
+    parse_quick(r.get("quick"), ctx, spec);
     r.finish();
 }
 
@@ -90,6 +94,15 @@ ParseOutcome parse_experiment_text(std::string_view text, const std::string& fil
                                      ? pos_of(root.get("server")->source(), file)
                                      : SourcePos{file, 1, 1};
     check_default_server(ctx, spec, server_pos);
+    if (options.quick) {
+        if (!spec.quick.declared) {
+            out.diagnostics.add(SourcePos{file, 1, 1}, "the experiment has no quick form",
+                                "add a [quick] table (repeat, matrix values) or run it without "
+                                "--quick");
+        } else {
+            apply_quick(spec);
+        }
+    }
     check_references(ctx, spec);
     if (out.diagnostics.empty() && options.check_settings) {
         options.check_settings(setting_refs(spec), out.diagnostics);

@@ -22,6 +22,9 @@ struct ParseOptions {
     /// Called with every setting name once the rest of the file is valid; its error is
     /// returned as is. Unset: setting names are not checked.
     SettingNameHook check_settings;
+    /// true: the file's `[quick]` form is applied (`pglab run --quick`); an error when the
+    /// file has none.
+    bool quick = false;
 };
 
 /// The spec, or the problems (in file order of discovery; at least one when there is no spec).

@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace pglab::lab::spec {
@@ -35,6 +36,15 @@ void parse_matrix(const toml::node* node, ParseContext& ctx, ExperimentSpec& spe
 /// `[[steps]]`.
 void parse_steps(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
 
+/// `[[claims]]` (after the matrix and the steps: claims name them).
+void parse_claims(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
+
+/// `[quick]` (after the matrix: it overrides matrix variables).
+void parse_quick(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
+
+/// Replaces the spec's repetitions and matrix values by those of its `[quick]` form.
+void apply_quick(ExperimentSpec& spec);
+
 /// Checks what refers to what: servers, sessions and scripts named by steps, `${name}` and
 /// filter names, standby chains, the default server. Runs after every part was parsed.
 void check_references(ParseContext& ctx, ExperimentSpec& spec);
@@ -42,6 +52,14 @@ void check_references(ParseContext& ctx, ExperimentSpec& spec);
 /// A table under `node` or a diagnostic saying `what` must be a table.
 const toml::table* expect_table(const toml::node* node, std::string_view what,
                                 std::string_view example, ParseContext& ctx);
+
+/// The tables of an array of tables (`[[steps]]`, `[[claims]]`) under `key`, each passed to
+/// `each` with its 0-based index; a diagnostic for a value that is not an array, and for each
+/// element that is not a table (`what` names one: "step", "claim"). Returns false when `node`
+/// is not an array.
+bool for_each_table(const toml::node& node, std::string_view key, std::string_view what,
+                    std::string_view example, ParseContext& ctx,
+                    const std::function<void(const toml::table&, std::size_t)>& each);
 
 /// Whether `name` is a usable name for a server, session, script or step: letters, digits, `_`
 /// and `-`, starting with a letter. Reports a diagnostic at `pos` when not.

@@ -23,6 +23,32 @@ const toml::table* expect_table(const toml::node* node, std::string_view what,
     return nullptr;
 }
 
+bool for_each_table(const toml::node& node, std::string_view key, std::string_view what,
+                    std::string_view example, ParseContext& ctx,
+                    const std::function<void(const toml::table&, std::size_t)>& each) {
+    const auto* arr = node.as_array();
+    if (arr == nullptr) {
+        ctx.diag.add(pos_of(node.source(), ctx.file),
+                     "\"" + std::string(key) + "\" must be an array of tables, not a "
+                         + toml_type_name(node),
+                     "write each " + std::string(what) + " as " + std::string(example));
+        return false;
+    }
+    std::size_t index = 0;
+    for (const auto& v : *arr) {
+        if (const auto* t = v.as_table()) {
+            each(*t, index);
+        } else {
+            ctx.diag.add(pos_of(v.source(), ctx.file),
+                         std::string(what) + " " + std::to_string(index + 1)
+                             + " must be a table, not a " + toml_type_name(v),
+                         "write each " + std::string(what) + " as " + std::string(example));
+        }
+        ++index;
+    }
+    return true;
+}
+
 bool check_name(std::string_view name, std::string_view what, const SourcePos& pos,
                 ParseContext& ctx) {
     bool ok = !name.empty() && name.size() <= 63

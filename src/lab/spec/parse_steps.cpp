@@ -395,29 +395,16 @@ void parse_steps(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec
         return;
     }
     const auto* arr = node->as_array();
-    if (arr == nullptr) {
-        ctx.diag.add(pos_of(node->source(), ctx.file),
-                     "\"steps\" must be an array of tables, not a " + toml_type_name(*node),
-                     std::string("write each step as ") + example);
-        return;
-    }
-    if (arr->empty()) {
+    if (arr != nullptr && arr->empty()) {
         ctx.diag.add(pos_of(node->source(), ctx.file), "the experiment has no steps",
                      std::string("add at least one step: ") + example);
     }
-    std::size_t index = 0;
-    for (const auto& v : *arr) {
-        const auto* t = v.as_table();
-        if (t == nullptr) {
-            ctx.diag.add(pos_of(v.source(), ctx.file),
-                         "step " + std::to_string(index + 1) + " must be a table, not a "
-                             + toml_type_name(v),
-                         std::string("write each step as ") + example);
-        } else if (auto step = read_step(*t, index, ctx)) {
-            spec.steps.push_back(std::move(*step));
-        }
-        ++index;
-    }
+    for_each_table(*node, "steps", "step", example, ctx,
+                   [&](const toml::table& t, std::size_t index) {
+                       if (auto step = read_step(t, index, ctx)) {
+                           spec.steps.push_back(std::move(*step));
+                       }
+                   });
 }
 
 } // namespace pglab::lab::spec

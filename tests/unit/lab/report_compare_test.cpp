@@ -131,14 +131,14 @@ TEST(ReportCompareTest, TwoDirectoriesPairCellsWithEqualValues) {
     EXPECT_EQ(c->name_b, "after");
     ASSERT_EQ(c->rows.size(), 1U);
     EXPECT_EQ(c->rows[0].cell, "all runs");
-    EXPECT_EQ(c->rows[0].verdict.substr(0, 15), "after is 6.1% f");
+    EXPECT_EQ(c->rows[0].verdict.substr(0, 15), "after is 5.7% f");
     const json doc = json::parse(comparison_json(*c));
     EXPECT_EQ(doc["version"], "pglab.compare/1");
     EXPECT_EQ(doc["rows"][0]["metric"], "server_ms");
     EXPECT_LT(doc["rows"][0]["p_value"].get<double>(), 0.05);
     EXPECT_NE(comparison_markdown(*c).find("| vacuum | server time (ms) | all runs |"),
               std::string::npos);
-    EXPECT_NE(comparison_text(*c).find("after is 6.1% faster"), std::string::npos);
+    EXPECT_NE(comparison_text(*c).find("after is 5.7% faster"), std::string::npos);
 }
 
 /// A significant row of a metric that is not a speed (WAL volume) with B/A = `ratio`.
@@ -205,7 +205,7 @@ TEST(ReportCompareTest, FixtureVacuumOfPg17AgainstPg16) {
     for (const auto& row : c->rows) {
         if (row.metric.id == "server_ms" && row.cell == "clients=20") {
             found = true;
-            EXPECT_EQ(row.verdict, "pg17 is 18.6% faster (95% CI 16.1–21.2%)");
+            EXPECT_EQ(row.verdict, "pg17 is 15.7% faster (95% CI 13.9–17.5%)");
         }
         if (row.metric.id == "probe:wal.bytes" && row.cell == "clients=10") {
             EXPECT_EQ(row.verdict, "pg17 is 2.2% lower than pg16 (95% CI 1.9–2.5%)");
@@ -213,6 +213,38 @@ TEST(ReportCompareTest, FixtureVacuumOfPg17AgainstPg16) {
         }
     }
     EXPECT_TRUE(found);
+}
+
+} // namespace
+} // namespace pglab::lab::report
+
+namespace pglab::lab::report {
+namespace {
+
+ComparisonRow speed_row(const MetricInfo& metric, const std::vector<double>& a,
+                        const std::vector<double>& b) {
+    ComparisonRow row;
+    row.metric = metric;
+    row.welch_ba = welch(b, a);
+    row.significant = true;
+    return row;
+}
+
+// The percentage of a verdict is of A, the baseline, for speeds as for other metrics: a tps ratio
+// of 0.700 is 30% slower (it used to read "42.9% slower", the baseline's advantage over B).
+TEST(ReportCompareTest, SpeedPercentagesAreOfTheBaseline) {
+    const MetricInfo tps{"tps", "tps", "", Direction::higher_is_better, true};
+    const MetricInfo ms{"server_ms", "server time", "ms", Direction::lower_is_better, true};
+    const std::vector<double> a{100.0, 100.5, 99.5};
+    const std::vector<double> b70{70.0, 70.35, 69.65};
+    const std::vector<double> b130{130.0, 130.65, 129.35};
+    EXPECT_EQ(verdict_text(speed_row(tps, a, b70), "A", "B").substr(0, 17), "B is 30.0% slower");
+    EXPECT_EQ(verdict_text(speed_row(tps, a, b130), "A", "B").substr(0, 17), "B is 30.0% faster");
+    EXPECT_EQ(verdict_text(speed_row(ms, a, b70), "A", "B").substr(0, 17), "B is 30.0% faster");
+    EXPECT_EQ(verdict_text(speed_row(ms, a, b130), "A", "B").substr(0, 17), "B is 30.0% slower");
+    const std::vector<double> b50{50.0, 50.25, 49.75};
+    EXPECT_EQ(verdict_text(speed_row(tps, a, b50), "A", "B").substr(0, 16), "B is 2.00x slowe");
+    EXPECT_EQ(verdict_text(speed_row(ms, a, b50), "A", "B").substr(0, 16), "B is 2.00x faste");
 }
 
 } // namespace

@@ -25,6 +25,36 @@ TEST(SpecBundledTest, EveryBundledExperimentParsesAndPlans) {
     EXPECT_GE(count, 10);
 }
 
+// Every study (s*.toml) asks its question and has a quick form with no more runs than the full
+// one; each claim names a step, or says why it cannot be tested.
+TEST(SpecBundledTest, EveryStudyHasAQuestionAndAQuickForm) {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(PGLAB_SOURCE_DIR "/experiments")) {
+        const std::string name = entry.path().filename().string();
+        if (entry.path().extension() != ".toml" || name.rfind("s", 0) != 0) {
+            continue;
+        }
+        ++count;
+        SCOPED_TRACE(name);
+        auto full = spec::parse_experiment_file(entry.path());
+        ASSERT_TRUE(full) << full.error().message;
+        EXPECT_FALSE(full->question.empty());
+        spec::ParseOptions quick_options;
+        quick_options.quick = true;
+        auto quick = spec::parse_experiment_file(entry.path(), quick_options);
+        ASSERT_TRUE(quick) << quick.error().message;
+        EXPECT_TRUE(quick->is_quick);
+        auto full_plan = plan::build_plan(*full, 1);
+        auto quick_plan = plan::build_plan(*quick, 1);
+        ASSERT_TRUE(full_plan && quick_plan);
+        EXPECT_LE(quick_plan->runs.size(), full_plan->runs.size());
+        for (const auto& c : full->claims) {
+            EXPECT_TRUE(!c.text.empty() && (!c.untestable.empty() || !c.step.empty())) << c.text;
+        }
+    }
+    EXPECT_GE(count, 12);
+}
+
 TEST(SpecBundledTest, StudyShapes) {
     auto s3b =
         spec::parse_experiment_file(PGLAB_SOURCE_DIR "/experiments/s3b-vacuum-after-updates.toml");

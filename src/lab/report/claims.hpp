@@ -1,0 +1,48 @@
+// Claims of an experiment (lab/spec's `[[claims]]`) set beside what was measured: for each, the
+// paper's figure, the measured one with its 95% interval, and a verdict in words. The report
+// opens with this table.
+#pragma once
+
+#include "lab/report/document.hpp"
+#include "lab/report/metrics.hpp"
+#include "lab/report/results.hpp"
+#include "lab/spec/experiment_spec.hpp"
+
+#include <string>
+#include <vector>
+
+namespace pglab::lab::report {
+
+enum class Verdict : uint8_t { agrees, differs, untestable };
+
+/// One claim evaluated.
+struct ClaimResult {
+    spec::Claim claim;
+    std::string paper;    ///< the paper's figure or shape as shown
+    std::string measured; ///< the measured figure with its 95% interval; "" when untestable
+    Verdict verdict = Verdict::untestable;
+    std::string why; ///< the rule that failed, or why it cannot be tested
+};
+
+/// Evaluates `claims` against the measured steps of `results`.
+std::vector<ClaimResult> evaluate_claims(const std::vector<spec::Claim>& claims,
+                                         const ResultsDir& results,
+                                         const std::vector<StepData>& steps);
+
+/// "agrees", "differs: ...", "cannot be tested here: ...".
+std::string verdict_text(const ClaimResult& r);
+
+/// The report's first table: claim, paper, measured (95% CI), verdict.
+Table claims_table(const std::vector<ClaimResult>& results);
+
+/// The claims and question of the experiment recorded in `results` (experiment.toml), or none
+/// when it has none or cannot be parsed (then `problem` says why).
+struct ExperimentClaims {
+    std::string question;
+    std::vector<spec::Claim> claims;
+    std::string problem;
+};
+
+ExperimentClaims read_claims(const ResultsDir& results);
+
+} // namespace pglab::lab::report

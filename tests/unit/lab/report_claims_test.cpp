@@ -1,0 +1,175 @@
+// The report's answer: claims of the stored fixture (tests/golden/report/results-fixture, whose
+// experiment.toml states four) evaluated and rendered as the first table, one claim of each
+// verdict; and value claims, a 0 among them, built here.
+#include "lab/report/claims.hpp"
+#include "lab/report/report.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace pglab::lab::report {
+namespace {
+
+ResultsDir fixture() {
+    auto r = load_results(std::filesystem::path(PGLAB_SOURCE_DIR)
+                          / "tests/golden/report/results-fixture");
+    EXPECT_TRUE(r.has_value());
+    return r.has_value() ? std::move(*r) : ResultsDir{};
+}
+
+TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
+    const ResultsDir r = fixture();
+    ReportOptions o;
+    o.output_dir = std::filesystem::temp_directory_path();
+    const Report report = build_report(r, o);
+    EXPECT_EQ(report.question, "Is PostgreSQL 17 faster than 16 at TPC-B-like load and at VACUUM?");
+    ASSERT_EQ(report.claims.size(), 4U);
+    const Table t = claims_table(report.claims);
+    ASSERT_EQ(t.header,
+              (std::vector<std::string>{"claim", "paper", "measured (95% CI)", "verdict"}));
+    ASSERT_EQ(t.rows.size(), 4U);
+    EXPECT_EQ(t.rows[0], (std::vector<std::string>{
+                             "17 vacuums 5.7x faster than 16 (seed 002)", "ratio 0.175 (±20%)",
+                             "0.833 (95% CI 0.698 – 0.97) = 1339.2 / 1608.6 ms",
+                             "differs: 0.833 is outside 0.175 ± 20%. The paper's disk flushes far "
+                             "more slowly than this machine's"}));
+    EXPECT_EQ(t.rows[1],
+              (std::vector<std::string>{
+                  "tps is equal within 3% on both versions (seed 002)", "ratio 1.000 (±3%)",
+                  "1.000 (95% CI 0.972 – 1.029) = 1186.7 / 1187.1 tps", "agrees"}));
+    EXPECT_EQ(t.rows[2], (std::vector<std::string>{
+                             "tps stays flat from 5 to 20 clients", "flat along clients (±5%)",
+                             "5: 1230.3 → 10: 1186.7 → 20: 1092.7 tps (at most 6.6% "
+                             "from their mean)",
+                             "differs: a cell is 6.6% from the mean"}));
+    EXPECT_EQ(t.rows[3], (std::vector<std::string>{
+                             "a 128kB record size halves tps (seed 004)", "-", "-",
+                             "cannot be tested here: needs a ZFS file system with a record size "
+                             "per data directory"}));
+    EXPECT_EQ(report.claims[0].verdict, Verdict::differs);
+    EXPECT_EQ(report.claims[1].verdict, Verdict::agrees);
+    EXPECT_EQ(report.claims[3].verdict, Verdict::untestable);
+
+    // The answer comes first: the question, then the table, before any step.
+    const std::string md = render_markdown(report.document);
+    const auto answer = md.find("## Answer");
+    ASSERT_NE(answer, std::string::npos);
+    EXPECT_LT(md.find("Question:"), answer);
+    EXPECT_LT(answer, md.find("## Step"));
+    EXPECT_LT(md.find("## Step tpcb (bench)"), md.find("## Warnings"));
+    EXPECT_LT(md.find("## Warnings"), md.find("## Appendix"));
+    EXPECT_LT(md.find("## Appendix"), md.find("### Step 0:init (init, once per server)"));
+    const std::string html = render_html(report.document);
+    EXPECT_NE(html.find("cannot be tested here: needs a ZFS file system"), std::string::npos);
+}
+
+TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
+    const ResultsDir r = fixture();
+    const auto steps = collect_steps(r, 2);
+    spec::Claim zero;
+    zero.text = "no heap fetches";
+    zero.step = "ios";
+    zero.metric = "heap_fetches";
+    zero.cell = "server=pg17 clients=5";
+    zero.paper = 0.0;
+    zero.tolerance = 0.0;
+    spec::Claim bound = zero;
+    bound.text = "at most 600 blocks";
+    bound.metric = "blocks";
+    bound.paper.reset();
+    bound.at_most = 600;
+    spec::Claim missing = zero;
+    missing.cell = "server=pg17"; // three cells, not one
+    spec::Claim no_metric = zero;
+    no_metric.metric = "probe:nothing";
+    spec::Claim rising;
+    rising.text = "tps grows with clients";
+    rising.step = "tpcb";
+    rising.metric = "tps";
+    rising.kind = spec::ClaimKind::shape;
+    rising.shape = "increasing";
+    rising.over = "clients";
+    rising.cell = "server=pg16";
+    rising.tolerance = 0.02;
+    const auto out = evaluate_claims({zero, bound, missing, no_metric, rising}, r, steps);
+    ASSERT_EQ(out.size(), 5U);
+    EXPECT_EQ(out[4].verdict, Verdict::agrees); // a 1.1% dip within 2%, and 20 above 5
+    EXPECT_EQ(out[4].measured,
+              "5: 1200.0 → 10: 1187.1 → 20: 1215.0 tps (a step of 1.1% against the trend)");
+    EXPECT_EQ(out[0].verdict, Verdict::agrees);
+    EXPECT_EQ(out[0].measured, "0 (95% CI 0 – 0)"); // a 0 is shown, not dropped
+    EXPECT_EQ(out[0].paper, "0 (± 0)");
+    EXPECT_EQ(out[1].verdict, Verdict::differs);
+    EXPECT_EQ(verdict_text(out[1]), "differs: 823.0 > 600.0");
+    EXPECT_EQ(out[2].verdict, Verdict::untestable);
+    EXPECT_EQ(verdict_text(out[2]),
+              "cannot be tested here: \"server=pg17\" names 3 cells, not one");
+    EXPECT_EQ(verdict_text(out[3]),
+              "cannot be tested here: step \"ios\" recorded no \"probe:nothing\"");
+}
+
+// A step that runs once per server (S4's load) is not credited to the cell of the run it ran in:
+// it goes to the appendix, one row per run and server; the measured step comes first.
+TEST(ReportClaimsTest, OnceStepsAreNotCreditedToACell) {
+    using nlohmann::json;
+    ResultsDir r;
+    r.name = "gin";
+    r.variables = {"server"};
+    r.plan = json{
+        {"steps", json::array({{{"index", 0}, {"key", "load"}, {"type", "sql"}, {"once", true}},
+                               {{"index", 1}, {"key", "build"}, {"type", "timed-sql"}}})}};
+    for (int64_t i = 0; i < 2; ++i) {
+        Cell c;
+        c.index = i;
+        c.server = i == 0 ? "pg11" : "pg12";
+        c.values = {{"server", c.server}};
+        c.label = "server=" + c.server;
+        r.cells.push_back(c);
+    }
+    for (int64_t run = 0; run < 4; ++run) {
+        RunRecord rec;
+        rec.run = run;
+        rec.cell = run % 2;
+        rec.ok = true;
+        json steps = json::array();
+        if (run < 2) {
+            steps.push_back({{"index", 0},
+                             {"key", "load"},
+                             {"type", "sql"},
+                             {"status", "ok"},
+                             {"elapsed_ms", 1000.0 + static_cast<double>(run)}});
+        } else {
+            steps.push_back({{"index", 0},
+                             {"key", "load"},
+                             {"type", "sql"},
+                             {"status", "skipped"},
+                             {"skip_reason", "once"}});
+        }
+        steps.push_back({{"index", 1},
+                         {"key", "build"},
+                         {"type", "timed-sql"},
+                         {"status", "ok"},
+                         {"client_ms", 50.0},
+                         {"server_ms", 49.0}});
+        rec.doc = {{"steps", steps}};
+        r.runs.push_back(std::move(rec));
+    }
+    ReportOptions o;
+    o.output_dir = std::filesystem::temp_directory_path();
+    const std::string md = render_markdown(build_report(r, o).document);
+    const auto build = md.find("## Step build (timed-sql)");
+    const auto load = md.find("### Step load (sql, once per server)");
+    ASSERT_NE(build, std::string::npos) << md;
+    ASSERT_NE(load, std::string::npos) << md;
+    EXPECT_LT(build, md.find("## Appendix"));
+    EXPECT_LT(md.find("## Appendix"), load);
+    EXPECT_NE(md.find("| ran once, in | value |\n|---|---:|\n| run 0 on server pg11 | 1000.0 |\n"
+                      "| run 1 on server pg12 | 1001.0 |\n"),
+              std::string::npos)
+        << md;
+}
+
+} // namespace
+} // namespace pglab::lab::report
