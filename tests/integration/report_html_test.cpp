@@ -119,7 +119,9 @@ TEST_F(ReportHtmlTest, ChartsAreVisibleAndThePageIsSelfContained) {
         }
         return n;
     }();
-    EXPECT_GE(expected_charts, 10U) << "tps, latency, WAL, percentiles, per-second charts...";
+    // The measured steps' charts (tps, latency, WAL, percentiles, per second); the appendix of
+    // setup steps and unclaimed probes has tables only.
+    EXPECT_GE(expected_charts, 8U) << "tps, latency, WAL, percentiles, per-second charts...";
 
     // The checking copy: error capture first, chart checks last.
     std::string checked = page;
