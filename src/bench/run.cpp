@@ -49,13 +49,7 @@ stats::ProgressSnapshot snapshot(std::vector<std::unique_ptr<Worker>>& workers, 
 /// thread 0 prints them from its own loop, so they stop when its clients are done.
 void report_progress(const RunConfig& config, std::vector<std::unique_ptr<Worker>>& workers,
                      usec_t start) {
-    stats::ProgressOptions opts;
-    opts.test_start_us = start;
-    opts.timestamp = config.progress_timestamp;
-    opts.epoch_shift_us = wall_now_us() - now_us();
-    opts.throttled = config.rate_tps > 0;
-    opts.latency_limit = config.latency_limit_us > 0;
-    opts.max_tries = config.max_tries;
+    const stats::ProgressOptions opts = progress_options(config, start);
     const usec_t step = static_cast<usec_t>(config.progress_s) * 1000000;
     stats::ProgressSnapshot last = snapshot(workers, start);
     last.time_us = start;
@@ -79,6 +73,17 @@ void report_progress(const RunConfig& config, std::vector<std::unique_ptr<Worker
 }
 
 } // namespace
+
+stats::ProgressOptions progress_options(const RunConfig& config, usec_t start_us) {
+    stats::ProgressOptions opts;
+    opts.test_start_us = start_us;
+    opts.timestamp = config.progress_timestamp;
+    opts.epoch_shift_us = wall_now_us() - now_us();
+    opts.throttled = config.rate_tps > 0;
+    opts.latency_limit = config.latency_limit_us > 0;
+    opts.max_tries = config.max_tries;
+    return opts;
+}
 
 Result<RunResult> run(RunConfig& config) {
     RunResult result;

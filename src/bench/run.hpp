@@ -3,6 +3,7 @@
 
 #include "bench/run_config.hpp"
 #include "bench/run_result.hpp"
+#include "stats/progress_line.hpp"
 #include "util/result.hpp"
 
 namespace pglab::bench {
@@ -12,5 +13,8 @@ namespace pglab::bench {
 /// stderr. Returns the merged statistics, also when clients aborted (`aborted_clients` > 0).
 /// Errors are setup failures (exit 1), printed by the caller.
 Result<RunResult> run(RunConfig& config);
+
+/// How the -P lines of a run that started at `start_us` are written (options of the run).
+stats::ProgressOptions progress_options(const RunConfig& config, usec_t start_us);
 
 } // namespace pglab::bench

@@ -4,6 +4,15 @@
 
 namespace pglab::bench {
 
+void SecondStats::add(const SecondStats& other) {
+    count += other.count;
+    failures += other.failures;
+    skipped += other.skipped;
+    latency_sum_us += other.latency_sum_us;
+    latency_p99_us = std::max(latency_p99_us, other.latency_p99_us);
+    latency_max_us = std::max(latency_max_us, other.latency_max_us);
+}
+
 void SecondAccumulator::clear() {
     count = 0;
     failures = 0;
@@ -78,13 +87,7 @@ std::vector<SecondStats> TimeSeriesCollector::finish() {
             out.push_back(SecondStats{out.back().epoch_s + 1});
         }
         if (!out.empty() && out.back().epoch_s == s.epoch_s) {
-            SecondStats& d = out.back(); // a very late report summarised separately
-            d.count += s.count;
-            d.failures += s.failures;
-            d.skipped += s.skipped;
-            d.latency_sum_us += s.latency_sum_us;
-            d.latency_p99_us = std::max(d.latency_p99_us, s.latency_p99_us);
-            d.latency_max_us = std::max(d.latency_max_us, s.latency_max_us);
+            out.back().add(s); // a very late report summarised separately
         } else {
             out.push_back(s);
         }

@@ -23,6 +23,10 @@ struct SecondStats {
     double latency_sum_us = 0;
     int64_t latency_p99_us = 0; ///< from a CoarseHistogram (within 3.2%, never above max)
     int64_t latency_max_us = 0;
+
+    /// Adds another report of the same second. The p99 of two coarse histograms that are gone
+    /// cannot be combined: the higher one is an upper bound of the sum's.
+    void add(const SecondStats& other);
 };
 
 /// What one worker gathers during its current second. Recording allocates nothing.

@@ -18,15 +18,9 @@ void merge_series(std::map<int64_t, bench::SecondStats>& into,
         if (fresh) {
             continue;
         }
-        bench::SecondStats& m = it->second;
-        m.count += s.count;
-        m.failures += s.failures;
-        m.skipped += s.skipped;
-        m.latency_sum_us += s.latency_sum_us;
-        // The per-second p99 comes from coarse histograms that do not travel: the processes'
-        // highest p99 is an upper bound of the fleet's.
-        m.latency_p99_us = std::max(m.latency_p99_us, s.latency_p99_us);
-        m.latency_max_us = std::max(m.latency_max_us, s.latency_max_us);
+        // The per-second coarse histograms do not travel: the fleet's p99 is the processes'
+        // highest, an upper bound.
+        it->second.add(s);
     }
 }
 

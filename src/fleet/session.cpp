@@ -1,5 +1,7 @@
 #include "fleet/session.hpp"
 
+#include "bench/run.hpp"
+
 #ifdef PGLAB_HAVE_MPI
 
 #include "util/log.hpp"
@@ -215,13 +217,7 @@ void Session::print_ready_lines() {
     if (m_step <= 0 || m_config.quiet) {
         return;
     }
-    stats::ProgressOptions opts;
-    opts.test_start_us = m_start;
-    opts.timestamp = m_config.progress_timestamp;
-    opts.epoch_shift_us = wall_now_us() - now_us();
-    opts.throttled = m_config.rate_tps > 0;
-    opts.latency_limit = m_config.latency_limit_us > 0;
-    opts.max_tries = m_config.max_tries;
+    const stats::ProgressOptions opts = bench::progress_options(m_config, m_start);
     for (;;) {
         // Interval k is printable once every process reached its end, or finished before it
         // (its final counters then stand for it), and at least one process reached it.
