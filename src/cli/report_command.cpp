@@ -36,9 +36,13 @@ Without --format, writes DIR/report.md and DIR/report.html (self-contained: inli
 SVG), with the charts' data files, gnuplot scripts and SVGs in DIR/charts/.
 
 Options:
-  --format FORMAT     md, html, csv (aggregated cells) or json (aggregated cells); one file
+  --format FORMAT     one file of: md, html, csv (the aggregated cells), json (the cells,
+                      the question, the claims with their verdicts and the functional
+                      checks), claims-csv (the claims: paper, measured, 95% CI, verdict)
+                      or checks-csv (the checks: step, kind, expected, actual, pass)
   -o, --output PATH   where the one format goes ("-" for standard output; default
-                      DIR/report.FORMAT); charts go to charts/ next to it
+                      DIR/report.FORMAT, DIR/claims.csv, DIR/checks.csv); charts go to
+                      charts/ next to it
   --no-charts         tables only, even when gnuplot is installed
   --claims FILE       answer the question and claims of the experiment FILE instead of
                       those of DIR/experiment.toml (claims written after the run)
@@ -49,6 +53,7 @@ Options:
 Example:
   pglab report results/quickstart-20240611-101502
   pglab report results/quickstart-20240611-101502 --format csv -o cells.csv
+  pglab report results/s4-20240611-101502 --format claims-csv -o -
 )";
 
 constexpr std::string_view k_compare_help = R"(pglab compare tells whether a difference is real.
@@ -169,8 +174,11 @@ int report_command(int argc, char** argv) {
             options.claims = rp::ExperimentClaims{spec->question, spec->claims, {}};
         } else if (is_option(arg, "--format")) {
             const auto v = option_value(argc, argv, i, "--format");
-            if (!v || (*v != "md" && *v != "html" && *v != "csv" && *v != "json")) {
-                return usage_error("--format must be md, html, csv or json", "report");
+            if (!v
+                || (*v != "md" && *v != "html" && *v != "csv" && *v != "json" && *v != "claims-csv"
+                    && *v != "checks-csv")) {
+                return usage_error("--format must be md, html, csv, json, claims-csv or checks-csv",
+                                   "report");
             }
             format = *v;
         } else if (is_option(arg, "--output") || arg == "-o") {
@@ -233,7 +241,10 @@ int report_command(int argc, char** argv) {
     if (format.empty()) {
         files = {{"md", (dir / "report.md").string()}, {"html", (dir / "report.html").string()}};
     } else {
-        files = {{format, output.empty() ? (dir / ("report." + format)).string() : output}};
+        const std::string name = format == "claims-csv"   ? std::string("claims.csv")
+                                 : format == "checks-csv" ? std::string("checks.csv")
+                                                          : "report." + format;
+        files = {{format, output.empty() ? (dir / name).string() : output}};
     }
     std::vector<std::string> written;
     for (const auto& [fmt_name, path] : files) {
@@ -244,6 +255,10 @@ int report_command(int argc, char** argv) {
             text = rp::render_html(report.document);
         } else if (fmt_name == "csv") {
             text = rp::export_csv(*results, report.steps);
+        } else if (fmt_name == "claims-csv") {
+            text = rp::export_claims_csv(report);
+        } else if (fmt_name == "checks-csv") {
+            text = rp::export_checks_csv(*results);
         } else {
             text = rp::export_json(*results, report);
         }

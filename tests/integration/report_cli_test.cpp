@@ -58,6 +58,32 @@ TEST(ReportCliTest, FormatsAndCorruptLinesOnStderr) {
     EXPECT_EQ(nlohmann::json::parse(json.out)["version"], "pglab.report/1");
 }
 
+// The claims and the checks have CSV formats of their own (the cells' CSV keeps its header); the
+// JSON export holds them too.
+TEST(ReportCliTest, ClaimsAndChecksExports) {
+    const auto claims = pglab({"report", k_fixture, "--format", "claims-csv", "-o", "-"});
+    ASSERT_EQ(claims.exit_code, 0) << support::describe(claims);
+    EXPECT_EQ(claims.out.rfind("claim,source,kind,step,metric,", 0), 0U) << claims.out;
+    EXPECT_NE(claims.out.find(",untestable,needs a ZFS file system"), std::string::npos);
+    const auto json = pglab({"report", k_fixture, "--format", "json", "-o", "-"});
+    ASSERT_EQ(json.exit_code, 0);
+    EXPECT_EQ(nlohmann::json::parse(json.out)["claims"].size(), 4U);
+    const std::string checks_fixture =
+        (fs::path(PGLAB_SOURCE_DIR) / "tests/golden/report/checks-fixture").string();
+    const fs::path checks = out_dir() / "checks.csv";
+    const auto r =
+        pglab({"report", checks_fixture, "--format", "checks-csv", "-o", checks.string()});
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+    EXPECT_EQ(read_file(checks).rfind("run,label,step,kind,expected,actual,pass\n0,,exclusion,", 0),
+              0U)
+        << read_file(checks);
+    const auto bad = pglab({"report", k_fixture, "--format", "claims"});
+    EXPECT_EQ(bad.exit_code, 1);
+    EXPECT_NE(bad.err.find("--format must be md, html, csv, json, claims-csv or checks-csv"),
+              std::string::npos)
+        << bad.err;
+}
+
 // --claims: the question and claims of another file (written after the run) open the report;
 // a bad file is refused with its position and nothing is written.
 TEST(ReportCliTest, ClaimsOfAnotherFile) {

@@ -14,9 +14,14 @@ using nlohmann::json;
 /// Longest text shown in a cell of the table (the whole value is in results.jsonl).
 constexpr std::size_t k_cell_chars = 300;
 
-/// A value of a check as a table shows it: text as it is, a row list as "(a, b); (c, d)", a
-/// list of node types as "Seq Scan, Sort".
-std::string value_text(const json& v) {
+std::string cell(const json& v) {
+    const std::string text = util::shorten(check_value_text(v), k_cell_chars);
+    return text.find('`') == std::string::npos ? "`" + text + "`" : text;
+}
+
+} // namespace
+
+std::string check_value_text(const json& v) {
     if (v.is_string()) {
         return v.get<std::string>();
     }
@@ -32,23 +37,43 @@ std::string value_text(const json& v) {
         if (item.is_array()) {
             std::string cols;
             for (const auto& c : item) {
-                cols += (cols.empty() ? "" : ", ") + value_text(c);
+                cols += (cols.empty() ? "" : ", ") + check_value_text(c);
             }
             part = "(" + cols + ")";
         } else {
-            part = value_text(item);
+            part = check_value_text(item);
         }
         out += (out.empty() ? "" : v.front().is_array() ? "; " : ", ") + part;
     }
     return out.empty() ? "(none)" : out;
 }
 
-std::string cell(const json& v) {
-    const std::string text = util::shorten(value_text(v), k_cell_chars);
-    return text.find('`') == std::string::npos ? "`" + text + "`" : text;
+std::vector<CheckRow> collect_checks(const ResultsDir& results) {
+    std::vector<CheckRow> out;
+    for (const auto& run : results.runs) {
+        for (const auto& step : run.doc.value("steps", json::array())) {
+            const auto checks = step.is_object() ? step.find("checks") : step.end();
+            if (!step.is_object() || checks == step.end() || !checks->is_array()) {
+                continue;
+            }
+            for (const auto& c : *checks) {
+                if (!c.is_object()) {
+                    continue;
+                }
+                CheckRow row;
+                row.run = run.run;
+                row.run_label = run.label;
+                row.step = step.value("key", std::string("?"));
+                row.kind = c.value("kind", std::string("?"));
+                row.expected = c.value("expected", json(nullptr));
+                row.actual = c.value("actual", json(nullptr));
+                row.pass = c.value("pass", false);
+                out.push_back(std::move(row));
+            }
+        }
+    }
+    return out;
 }
-
-} // namespace
 
 CheckCounts add_checks_section(const ResultsDir& results, Document& doc) {
     CheckCounts counts;
@@ -60,32 +85,20 @@ CheckCounts add_checks_section(const ResultsDir& results, Document& doc) {
     for (const char* h : {"step", "check", "expected", "actual", "result"}) {
         t.header.emplace_back(h);
     }
-    for (const auto& run : results.runs) {
-        for (const auto& step : run.doc.value("steps", json::array())) {
-            const auto checks = step.is_object() ? step.find("checks") : step.end();
-            if (!step.is_object() || checks == step.end() || !checks->is_array()) {
-                continue;
-            }
-            for (const auto& c : *checks) {
-                if (!c.is_object()) {
-                    continue;
-                }
-                const bool pass = c.value("pass", false);
-                ++counts.total;
-                counts.failed += pass ? 0 : 1;
-                std::vector<std::string> row;
-                if (several_runs) {
-                    row.push_back(run.label.empty() ? std::to_string(run.run)
-                                                    : fmt::format("{} ({})", run.run, run.label));
-                }
-                row.push_back(step.value("key", std::string("?")));
-                row.push_back(c.value("kind", std::string("?")));
-                row.push_back(cell(c.value("expected", json(nullptr))));
-                row.push_back(cell(c.value("actual", json(nullptr))));
-                row.emplace_back(pass ? "pass" : "FAIL");
-                t.rows.push_back(std::move(row));
-            }
+    for (const auto& c : collect_checks(results)) {
+        ++counts.total;
+        counts.failed += c.pass ? 0 : 1;
+        std::vector<std::string> row;
+        if (several_runs) {
+            row.push_back(c.run_label.empty() ? std::to_string(c.run)
+                                              : fmt::format("{} ({})", c.run, c.run_label));
         }
+        row.push_back(c.step);
+        row.push_back(c.kind);
+        row.push_back(cell(c.expected));
+        row.push_back(cell(c.actual));
+        row.emplace_back(c.pass ? "pass" : "FAIL");
+        t.rows.push_back(std::move(row));
     }
     if (counts.total == 0) {
         return counts;

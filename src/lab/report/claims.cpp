@@ -148,6 +148,8 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     if (const auto w = welch(a.values, b.values)) {
         ci = w->ratio_ci;
     }
+    r.value = ratio;
+    r.ci = ci;
     r.measured = fmt::format("{:.3f}{} = {} / {}{}", ratio, interval_text(ci),
                              format_number(sa.mean), format_number(sb.mean), unit_suffix(m.info));
     judge(ratio, c, r);
@@ -161,6 +163,8 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
         return;
     }
     const Summary s = summarize(a.values);
+    r.value = s.mean;
+    r.ci = s.ci95;
     r.measured = format_number(s.mean) + unit_suffix(m.info) + interval_text(s.ci95);
     judge(s.mean, c, r);
 }
@@ -188,14 +192,17 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
         const auto it = m.by_cell.find(cell.index);
         if (it == m.by_cell.end() || it->second.empty()) {
             r.why = fmt::format("no measured run of \"{}\"", cell.label);
+            r.series.clear();
             return;
         }
         const Summary s = summarize(it->second);
         means.push_back(s.mean);
+        r.series.emplace_back(value_text(*v), s.mean);
         parts.push_back(fmt::format("{}: {}", value_text(*v), format_number(s.mean)));
     }
     if (means.size() < 2) {
         r.why = fmt::format("fewer than two cells along {}", c.over);
+        r.series.clear();
         return;
     }
     std::string joined;
@@ -265,6 +272,30 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
         out.push_back(std::move(r));
     }
     return out;
+}
+
+const char* verdict_name(Verdict v) {
+    switch (v) {
+    case Verdict::agrees:
+        return "agrees";
+    case Verdict::differs:
+        return "differs";
+    case Verdict::untestable:
+        return "untestable";
+    }
+    return "?";
+}
+
+const char* claim_kind_name(ClaimKind k) {
+    switch (k) {
+    case ClaimKind::ratio:
+        return "ratio";
+    case ClaimKind::value:
+        return "value";
+    case ClaimKind::shape:
+        return "shape";
+    }
+    return "?";
 }
 
 std::string verdict_text(const ClaimResult& r) {

@@ -6,9 +6,12 @@
 #include "lab/report/document.hpp"
 #include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"
+#include "lab/report/statistics.hpp"
 #include "lab/spec/experiment_spec.hpp"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pglab::lab::report {
@@ -22,7 +25,19 @@ struct ClaimResult {
     std::string measured; ///< the measured figure with its 95% interval; "" when untestable
     Verdict verdict = Verdict::untestable;
     std::string why; ///< the rule that failed, or why it cannot be tested
+    /// The measured figure judged (a ratio of means, or a mean); none for shapes and untestable
+    /// claims.
+    std::optional<double> value;
+    std::optional<Interval> ci; ///< its 95% interval, when there is one
+    /// A shape: each value of `over` read (as text) and the mean of its cell, in order.
+    std::vector<std::pair<std::string, double>> series;
 };
+
+/// "agrees", "differs", "untestable": the verdict as exports name it.
+const char* verdict_name(Verdict v);
+
+/// "ratio", "value", "shape".
+const char* claim_kind_name(spec::ClaimKind k);
 
 /// Evaluates `claims` against the measured steps of `results`.
 std::vector<ClaimResult> evaluate_claims(const std::vector<spec::Claim>& claims,

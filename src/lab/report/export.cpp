@@ -1,4 +1,8 @@
-// CSV and JSON exports of the aggregated cells (`pglab report --format csv|json`).
+// CSV and JSON exports of a report (`pglab report --format csv|json|claims-csv|checks-csv`): the
+// aggregated cells, and the claims and functional checks as the report's Answer table and
+// Functional checks section hold them (the same ClaimResult and CheckRow values, not computed
+// again).
+#include "lab/report/checks_section.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/statistics.hpp"
 
@@ -25,7 +29,87 @@ std::string csv_number(std::optional<double> v) {
     return v ? fmt::format("{}", *v) : std::string();
 }
 
+/// A claim's 95% interval when it has a bounded one.
+std::optional<Interval> bounded_ci(const ClaimResult& r) {
+    return r.ci && r.ci->bounded ? r.ci : std::nullopt;
+}
+
+nlohmann::json claim_json(const ClaimResult& r) {
+    using nlohmann::json;
+    auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
+    auto text = [](const std::string& t) { return t.empty() ? json(nullptr) : json(t); };
+    const spec::Claim& c = r.claim;
+    json series = json::array();
+    for (const auto& [at, mean] : r.series) {
+        series.push_back({{"at", at}, {"mean", mean}});
+    }
+    const auto ci = bounded_ci(r);
+    return {{"text", c.text},
+            {"source", text(c.source)},
+            {"kind", claim_kind_name(c.kind)},
+            {"step", text(c.step)},
+            {"metric", text(c.metric)},
+            {"cell", text(c.cell)},
+            {"baseline", text(c.baseline)},
+            {"shape", text(c.shape)},
+            {"over", text(c.over)},
+            {"paper", text(r.paper)},
+            {"paper_value", opt(c.paper)},
+            {"at_most", opt(c.at_most)},
+            {"at_least", opt(c.at_least)},
+            {"tolerance", c.tolerance},
+            {"measured", text(r.measured)},
+            {"value", opt(r.value)},
+            {"ci95", ci ? json::array({ci->low, ci->high}) : json(nullptr)},
+            {"series", series},
+            {"verdict", verdict_name(r.verdict)},
+            {"why", text(r.why)},
+            {"explanation", text(c.explanation)},
+            {"verdict_text", verdict_text(r)}};
+}
+
+nlohmann::json check_json(const CheckRow& c) {
+    using nlohmann::json;
+    return {{"run", c.run},
+            {"label", c.run_label.empty() ? json(nullptr) : json(c.run_label)},
+            {"step", c.step},
+            {"kind", c.kind},
+            {"expected", c.expected},
+            {"actual", c.actual},
+            {"pass", c.pass}};
+}
+
 } // namespace
+
+std::string export_claims_csv(const Report& report) {
+    std::string out = "claim,source,kind,step,metric,cell,baseline,paper,paper_value,tolerance,"
+                      "measured,value,ci95_low,ci95_high,verdict,why,explanation,verdict_text\n";
+    for (const auto& r : report.claims) {
+        const spec::Claim& c = r.claim;
+        const auto ci = bounded_ci(r);
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                           csv_field(c.text), csv_field(c.source), claim_kind_name(c.kind),
+                           csv_field(c.step), csv_field(c.metric), csv_field(c.cell),
+                           csv_field(c.baseline), csv_field(r.paper), csv_number(c.paper),
+                           csv_number(c.tolerance), csv_field(r.measured), csv_number(r.value),
+                           csv_number(ci ? std::optional<double>(ci->low) : std::nullopt),
+                           csv_number(ci ? std::optional<double>(ci->high) : std::nullopt),
+                           verdict_name(r.verdict), csv_field(r.why), csv_field(c.explanation),
+                           csv_field(verdict_text(r)));
+    }
+    return out;
+}
+
+std::string export_checks_csv(const ResultsDir& results) {
+    std::string out = "run,label,step,kind,expected,actual,pass\n";
+    for (const auto& c : collect_checks(results)) {
+        out +=
+            fmt::format("{},{},{},{},{},{},{}\n", c.run, csv_field(c.run_label), csv_field(c.step),
+                        csv_field(c.kind), csv_field(check_value_text(c.expected)),
+                        csv_field(check_value_text(c.actual)), c.pass ? "true" : "false");
+    }
+    return out;
+}
 
 std::string export_csv(const ResultsDir& results, const std::vector<StepData>& steps) {
     std::string out = "step,step_type,metric,unit,cell,label,n,mean,stddev,median,min,max,"
@@ -87,6 +171,17 @@ std::string export_json(const ResultsDir& results, const Report& report) {
             {{"key", step.key}, {"type", step.type}, {"index", step.index}, {"metrics", metrics}});
     }
     doc["steps"] = steps;
+    doc["question"] = report.question.empty() ? json(nullptr) : json(report.question);
+    json claims = json::array();
+    for (const auto& r : report.claims) {
+        claims.push_back(claim_json(r));
+    }
+    doc["claims"] = claims;
+    json checks = json::array();
+    for (const auto& c : collect_checks(results)) {
+        checks.push_back(check_json(c));
+    }
+    doc["checks"] = checks;
     return doc.dump(2) + "\n";
 }
 

@@ -50,8 +50,15 @@ Report build_report(const ResultsDir& results, const ReportOptions& options);
 /// The aggregated cells as CSV: one row per step, metric and cell (header first).
 std::string export_csv(const ResultsDir& results, const std::vector<StepData>& steps);
 
-/// The aggregated cells as JSON (`pglab.report/1`), with the warnings and problems.
+/// The aggregated cells as JSON (`pglab.report/1`), with the warnings and problems, the
+/// question, the claims evaluated (the Answer table's) and the functional checks.
 std::string export_json(const ResultsDir& results, const Report& report);
+
+/// The claims evaluated, one CSV row each: the Answer table's figures and verdict words.
+std::string export_claims_csv(const Report& report);
+
+/// The functional checks of every run, one CSV row each (step, kind, expected, actual, pass).
+std::string export_checks_csv(const ResultsDir& results);
 
 /// "1228.1", "0.0123", "10431.0": enough digits for tables without noise.
 std::string format_number(double value);
