@@ -1,7 +1,9 @@
 // Functional checks end to end through the pglab binary: every check kind (expect, expect_rows,
 // expect_error by SQLSTATE and by message, expect_blocked, expect_plan) passing and failing in one
 // run, the later steps still running after a failed check, the checks section of the report, the
-// server's notices kept in the step's log; and S1e as shipped passing.
+// server's notices kept in the step's log; what a blocked statement did once released (rows, or
+// an error with its SQLSTATE) and a blocked statement that nothing releases (cancelled, no hang);
+// and S1e as shipped passing.
 #include "support/files.hpp"
 #include "support/run_command.hpp"
 
@@ -26,6 +28,7 @@ constexpr const char* k_experiment = R"toml(name = "checks"
 [sessions.s1]
 [sessions.s2]
 [sessions.s3]
+[sessions.s4]
 
 [[steps]]
 type = "sql"
@@ -104,6 +107,13 @@ expect_blocked = "500ms"
 
 [[steps]]
 type = "sql"
+name = "blocked-then-fails"
+session = "s4"
+sql = "INSERT INTO t VALUES (1, 'dup')"
+expect_blocked = "500ms"
+
+[[steps]]
+type = "sql"
 name = "blocked-fail"
 session = "s3"
 sql = "SELECT 42"
@@ -158,6 +168,7 @@ TEST_F(LabChecks, EveryCheckKindPassesAndFailsAndTheRunGoesOn) {
         {"plan-pass", {"expect_plan", true}},
         {"plan-fail", {"expect_plan", false}},
         {"blocked-pass", {"expect_blocked", true}},
+        {"blocked-then-fails", {"expect_blocked", true}},
         {"blocked-fail", {"expect_blocked", false}},
         {"after-the-blocked-one", {"expect", true}},
     };
@@ -179,14 +190,115 @@ TEST_F(LabChecks, EveryCheckKindPassesAndFailsAndTheRunGoesOn) {
               std::string::npos);
     EXPECT_NE(steps["blocked-fail"]["checks"][0]["actual"].get<std::string>().find("completed"),
               std::string::npos);
+    // A statement that ended before its bound says what it gave.
+    const std::string early = steps["blocked-fail"]["checks"][0]["actual"];
+    EXPECT_EQ(early.substr(early.size() - 7), ": 1 row") << early;
+    EXPECT_FALSE(steps["blocked-fail"].contains("late_result"));
+
+    // Released by the COMMIT, the blocked SELECT completed; its session's next step waited for it.
+    const auto& released = steps["blocked-pass"];
+    ASSERT_TRUE(released.contains("late_result")) << released.dump();
+    EXPECT_EQ(released["late_result"]["status"], "completed");
+    EXPECT_EQ(released["late_result"]["rows"], nlohmann::json::parse(R"([["2"]])"));
+    EXPECT_EQ(released["late_result"]["row_count"], 1);
+    EXPECT_TRUE(released["late_result"]["sql_error"].is_null());
+    EXPECT_GE(released["late_result"]["waited_ms"].get<double>(), 500.0); // it was still waiting
+    const std::string released_actual = released["checks"][0]["actual"];
+    EXPECT_EQ(released_actual.rfind("still waiting after 500 ms (Lock: relation, blocked by pid ", 0),
+              0U)
+        << released_actual;
+    EXPECT_NE(released_actual.find("; then completed "), std::string::npos) << released_actual;
+    EXPECT_NE(released_actual.find(" after it was sent: 1 row"), std::string::npos)
+        << released_actual;
+    EXPECT_EQ(released["checks"][0]["pass"], true);
+    EXPECT_EQ(released["status"], "ok");
+
+    // Released by the same COMMIT, the blocked INSERT failed (a duplicate key): found at the end of
+    // the run, as no later step used its session.
+    const auto& failed_late = steps["blocked-then-fails"];
+    ASSERT_TRUE(failed_late.contains("late_result")) << failed_late.dump();
+    EXPECT_EQ(failed_late["late_result"]["status"], "failed");
+    EXPECT_EQ(failed_late["late_result"]["sql_error"]["sqlstate"], "23505");
+    const std::string failed_actual = failed_late["checks"][0]["actual"];
+    EXPECT_NE(failed_actual.find("; then failed "), std::string::npos) << failed_actual;
+    EXPECT_NE(failed_actual.find(" after it was sent: 23505: duplicate key value"),
+              std::string::npos)
+        << failed_actual;
+    EXPECT_EQ(failed_late["status"], "ok"); // the check was judged at its bound
 
     const auto rep = support::run_command({support::pglab_binary(), "report", results.string()});
     ASSERT_EQ(rep.exit_code, 0) << support::describe(rep);
     const std::string md = support::read_file(results / "report.md");
     EXPECT_NE(md.find("## Functional checks"), std::string::npos);
     EXPECT_LT(md.find("## Functional checks"), md.find("## Environment"));
-    EXPECT_NE(md.find("5 of 12 checks FAIL"), std::string::npos) << md;
+    EXPECT_NE(md.find("5 of 13 checks FAIL"), std::string::npos) << md;
     EXPECT_NE(md.find("| value-fail | expect | `b` | `a` | FAIL |"), std::string::npos) << md;
+    expect_clean();
+}
+
+// A blocker that never goes away: the statement is cancelled when its session's next step needs
+// it, and at the end of the run, rather than waiting for ever; each end is recorded as such.
+TEST_F(LabChecks, ABlockedStatementNothingReleasesIsCancelled) {
+    const fs::path file = write("never.toml", R"toml(name = "never-released"
+
+[sessions.s1]
+[sessions.s2]
+[sessions.s3]
+
+[[steps]]
+type = "sql"
+sql = ["DROP TABLE IF EXISTS u", "CREATE TABLE u (id int)"]
+
+[[steps]]
+type = "sql"
+session = "s1"
+sql = ["BEGIN", "LOCK TABLE u"]
+
+[[steps]]
+type = "sql"
+name = "next-step-needs-it"
+session = "s2"
+sql = "SELECT count(*) FROM u"
+expect_blocked = "300ms"
+
+[[steps]]
+type = "sql"
+name = "the-next-step"
+session = "s2"
+sql = "SELECT 1"
+expect = "1"
+
+[[steps]]
+type = "sql"
+name = "left-to-the-end"
+session = "s3"
+sql = "SELECT count(*) FROM u"
+expect_blocked = "300ms"
+)toml");
+    const fs::path results = m_dir / "results";
+    const auto r = support::run_command(
+        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env(),
+        "", std::chrono::seconds(120));
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r); // the checks passed at their bounds
+    const auto ls = lines(results);
+    ASSERT_EQ(ls.size(), 1u);
+    std::map<std::string, nlohmann::json> steps;
+    for (const auto& s : ls[0]["steps"]) {
+        steps[s["key"].get<std::string>()] = s;
+    }
+    for (const char* key : {"next-step-needs-it", "left-to-the-end"}) {
+        SCOPED_TRACE(key);
+        const auto& s = steps[key];
+        ASSERT_TRUE(s.contains("late_result")) << s.dump();
+        EXPECT_EQ(s["late_result"]["status"], "cancelled");
+        EXPECT_EQ(s["late_result"]["sql_error"]["sqlstate"], "57014");
+        EXPECT_NE(s["late_result"]["cancelled_because"].get<std::string>().find("idle"),
+                  std::string::npos);
+        const std::string actual = s["checks"][0]["actual"];
+        EXPECT_NE(actual.find("; never released: cancelled "), std::string::npos) << actual;
+        EXPECT_EQ(s["checks"][0]["pass"], true);
+    }
+    EXPECT_EQ(steps["the-next-step"]["status"], "ok") << steps["the-next-step"].dump();
     expect_clean();
 }
 

@@ -121,15 +121,74 @@ CheckResult check_blocked(std::int64_t bound_ms, std::optional<double> completed
     if (completed_after_ms) {
         c.actual = fmt::format("{} after {}", got.failed ? "failed" : "completed",
                                duration_text(*completed_after_ms));
-        if (got.failed) {
-            c.actual = c.actual.get<std::string>() + " (" + got.error_text() + ")";
-        }
+        c.actual = c.actual.get<std::string>()
+                   + (got.failed ? " (" + got.error_text() + ")" : ": " + outcome_summary(got));
         return c;
     }
     c.actual = "still waiting after " + duration_text(static_cast<double>(bound_ms))
                + (waiting_on.empty() ? "" : " (" + waiting_on + ")");
     c.pass = true;
     return c;
+}
+
+std::string outcome_summary(const StatementOutcome& got) {
+    if (got.failed) {
+        return "error " + got.error_text();
+    }
+    if (got.columns.empty()) {
+        return "no rows (a command)";
+    }
+    if (got.row_count == 0) {
+        return "no rows";
+    }
+    return fmt::format("{} row{}", got.row_count, got.row_count == 1 ? "" : "s");
+}
+
+void put_outcome(nlohmann::json& fields, const StatementOutcome& got) {
+    if (!got.columns.empty()) {
+        fields["columns"] = got.columns;
+        fields["rows"] = rows_json(got.rows);
+        fields["row_count"] = got.row_count;
+    }
+    fields["sql_error"] =
+        got.failed
+            ? nlohmann::json{{"sqlstate", got.sqlstate.empty() ? nlohmann::json(nullptr)
+                                                               : nlohmann::json(got.sqlstate)},
+                             {"message", got.message}}
+            : nlohmann::json(nullptr);
+}
+
+std::string late_text(const LateOutcome& late) {
+    const std::string when = duration_text(late.waited_ms) + " after it was sent";
+    if (!late.cancelled.empty()) {
+        return fmt::format("never released: cancelled {} ({})", when, late.cancelled);
+    }
+    if (late.outcome.failed) {
+        return fmt::format("then failed {}: {}", when, late.outcome.error_text());
+    }
+    return fmt::format("then completed {}: {}", when, outcome_summary(late.outcome));
+}
+
+void add_late_outcome(nlohmann::json& fields, const LateOutcome& late) {
+    nlohmann::json j = {{"status", !late.cancelled.empty() ? "cancelled"
+                                   : late.outcome.failed   ? "failed"
+                                                           : "completed"},
+                        {"waited_ms", late.waited_ms},
+                        {"cancelled_because", late.cancelled.empty()
+                                                  ? nlohmann::json(nullptr)
+                                                  : nlohmann::json(late.cancelled)}};
+    put_outcome(j, late.outcome);
+    fields["late_result"] = std::move(j);
+    auto checks = fields.find("checks");
+    if (checks == fields.end() || !checks->is_array()) {
+        return;
+    }
+    for (auto& c : *checks) {
+        if (c.is_object() && c.value("kind", std::string()) == "expect_blocked"
+            && c.contains("actual") && c["actual"].is_string()) {
+            c["actual"] = c["actual"].get<std::string>() + "; " + late_text(late);
+        }
+    }
 }
 
 CheckResult check_plan(const std::vector<std::string>& expected, const nlohmann::json& node_types) {

@@ -63,6 +63,32 @@ CheckResult check_error(const std::string& expected, const StatementOutcome& got
 CheckResult check_blocked(std::int64_t bound_ms, std::optional<double> completed_after_ms,
                           const std::string& waiting_on, const StatementOutcome& got);
 
+/// "1 row", "3 rows", "no rows", "no rows (a command)", "error 57014: canceling statement ...".
+std::string outcome_summary(const StatementOutcome& got);
+
+/// Sets `fields`' "sql_error" (null when none) and, for a result with columns, "columns", "rows"
+/// (the kept ones) and "row_count": how a `sql` step records its last statement.
+void put_outcome(nlohmann::json& fields, const StatementOutcome& got);
+
+/// How a statement left waiting by `expect_blocked` ended, later (when its session's next step
+/// needed it, or at the end of the run).
+struct LateOutcome {
+    StatementOutcome outcome;
+    double waited_ms = 0; ///< from when it was sent to its end
+    /// Non-empty when pglab cancelled it, and why: nothing could release it any more.
+    std::string cancelled;
+};
+
+/// "then completed 3.4 s after it was sent: 1 row", "then failed 3.4 s after it was sent:
+/// 57014: ...", "never released: cancelled 3.4 s after it was sent (...)".
+std::string late_text(const LateOutcome& late);
+
+/// Records `late` in the fields of the `expect_blocked` step: "late_result" (status completed,
+/// failed or cancelled, waited_ms, cancelled_because, and the statement's rows or error as
+/// put_outcome writes them), and late_text() added to the actual of its expect_blocked check
+/// (its pass stays: it was judged at the bound).
+void add_late_outcome(nlohmann::json& fields, const LateOutcome& late);
+
 /// `expect_plan`: every node type of `expected` is among the plan's `node_types`.
 CheckResult check_plan(const std::vector<std::string>& expected, const nlohmann::json& node_types);
 

@@ -11,6 +11,7 @@
 #include "lab/run/estimate.hpp"
 #include "lab/run/experiment_copy.hpp"
 #include "lab/run/servers.hpp"
+#include "lab/run/sql_step.hpp"
 #include "lab/run/step_progress.hpp"
 #include "lab/run/steps.hpp"
 #include "lab/run/watchdog.hpp"
@@ -362,6 +363,8 @@ private:
     Status ensure_server(const std::string& name, const plan::Cell& cell, int& restarts);
     /// False when a signal interrupted the run.
     bool run_steps(RunRecord& record, const plan::RunValues& values, bool skip_all);
+    /// Adds the ends of statements left waiting, known since the last call, to their steps.
+    void add_late_outcomes(RunRecord& record);
     StepRecord run_step(RunRecord& record, std::size_t index, const plan::RunValues& values,
                         bool& stop_steps, bool& interrupted);
     void record_server(RunRecord& record, const plan::Cell& cell);
@@ -375,6 +378,7 @@ private:
     store::ResultsStore& m_store;
     Watchdog m_watchdog;
     StepProgress m_progress;
+    LeftWaiting m_left_waiting; ///< statements expect_blocked left waiting in this run
     Clock::time_point m_run_start;
     Clock::time_point m_steps_start; ///< when the run's steps began (its deadline counts from it)
     std::optional<Clock::time_point> m_deadline;
@@ -493,8 +497,26 @@ bool PlanRunner::run_steps(RunRecord& record, const plan::RunValues& values, boo
         if (record.steps.back().elapsed_ms) {
             record.timings.steps_ms += *record.steps.back().elapsed_ms;
         }
+        add_late_outcomes(record);
     }
+    if (!interrupted) {
+        // A statement expect_blocked left waiting ends now, if it did not at a later step of
+        // its session: released by an earlier step, or cancelled when nothing can release it.
+        finish_left_waiting(m_servers, m_left_waiting);
+        add_late_outcomes(record);
+    }
+    (void)m_left_waiting.take_all();
     return !interrupted;
+}
+
+void PlanRunner::add_late_outcomes(RunRecord& record) {
+    for (const auto& e : m_left_waiting.take_ended()) {
+        for (auto& s : record.steps) {
+            if (s.index == e.step) {
+                add_late_outcome(s.fields, e.late);
+            }
+        }
+    }
 }
 
 StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::RunValues& values,
@@ -561,6 +583,8 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
         }
     }
     StepContext ctx{m_spec, m_servers, values, server, log, m_deadline, record.timings.restarts};
+    ctx.index = i;
+    ctx.left_waiting = &m_left_waiting;
     const Clock::time_point ts = Clock::now();
     m_servers.notices_to(log);
     m_progress.begin(fmt::format("run {} of {}, step {} ({})", record.run + 1, m_plan.runs.size(),

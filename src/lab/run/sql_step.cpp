@@ -129,6 +129,7 @@ std::string waiting_on(StepContext& ctx, int pid) {
 }
 
 struct BlockedWait {
+    Clock::time_point sent;
     std::optional<double> completed_after_ms; ///< nullopt: still waiting at the bound
     bool stopped = false;                     ///< a signal or the run's deadline came first
 };
@@ -137,6 +138,7 @@ struct BlockedWait {
 BlockedWait wait_blocked(pg::Connection& conn, std::int64_t bound_ms) {
     BlockedWait w;
     const Clock::time_point t0 = Clock::now();
+    w.sent = t0;
     const Clock::time_point end = t0 + std::chrono::milliseconds(bound_ms);
     while (Clock::now() < end) {
         if (util::stop_requested()) {
@@ -154,6 +156,51 @@ BlockedWait wait_blocked(pg::Connection& conn, std::int64_t bound_ms) {
         }
     }
     return w;
+}
+
+/// How often a statement left running is asked whether only idle sessions block it.
+constexpr auto k_blockers_period = std::chrono::milliseconds(200);
+
+/// Whether backend `pid` waits for a lock that only idle sessions hold (idle, or idle in a
+/// transaction: nothing pglab still runs can release it). Asked on the probe connection.
+bool blocked_by_idle_sessions(ServerSet& servers, const std::string& server, int pid) {
+    auto probe = servers.probe_connection(server);
+    if (!probe || pid <= 0) {
+        return false;
+    }
+    auto r = (*probe)->exec(
+        fmt::format("SELECT count(*) > 0 AND bool_and(state LIKE 'idle%') FROM pg_stat_activity "
+                    "WHERE pid = ANY (pg_blocking_pids({}))",
+                    pid));
+    return r && r->ntuples() == 1 && std::string_view(r->value(0, 0)) == "t";
+}
+
+/// Waits for the end of the statement left running on `conn` since `sent`. It is cancelled when
+/// it waits only for idle sessions: the steps that could release it have run, so it would wait
+/// for ever. A stop request (signal, run_timeout) ends it too: the Watchdog cancels it.
+LateOutcome await_left_running(pg::Connection& conn, ServerSet& servers, const std::string& server,
+                               Clock::time_point sent) {
+    LateOutcome late;
+    Clock::time_point asked = Clock::now();
+    while (conn.consume_input() && conn.is_busy() && !util::stop_requested()) {
+        if (Clock::now() - asked >= k_blockers_period) {
+            if (blocked_by_idle_sessions(servers, server, conn.backend_pid())) {
+                late.cancelled = "still blocked by idle sessions when its session's next step or "
+                                 "the end of the run came: nothing was left to release it";
+                if (auto probe = servers.probe_connection(server)) {
+                    (void)(*probe)->exec(
+                        fmt::format("SELECT pg_cancel_backend({})", conn.backend_pid()));
+                }
+                break;
+            }
+            asked = Clock::now();
+        }
+        pollfd pfd{conn.socket(), POLLIN, 0};
+        (void)::poll(&pfd, 1, k_poll_ms);
+    }
+    late.outcome = finish_query(conn);
+    late.waited_ms = std::chrono::duration<double, std::milli>(Clock::now() - sent).count();
+    return late;
 }
 
 /// The step's checks against the last statement's outcome.
@@ -203,9 +250,14 @@ Result<StepSession> step_session(const spec::Step& step, StepContext& ctx, std::
     if (ref.conn->is_busy()) {
         log +=
             fmt::format("-- waiting for the statement left running in session \"{}\"\n", ref.name);
-        const StatementOutcome earlier = finish_query(*ref.conn);
-        log += earlier.failed ? "-- it ended with error " + earlier.error_text() + "\n"
-                              : "-- it ended\n";
+        const auto left = ctx.left_waiting != nullptr ? ctx.left_waiting->take(ctx.server, ref.name)
+                                                      : std::nullopt;
+        const LateOutcome late = await_left_running(*ref.conn, ctx.servers, ctx.server,
+                                                    left ? left->sent : Clock::now());
+        log += "-- it ended: " + late_text(late) + "\n";
+        if (left) {
+            ctx.left_waiting->ended(left->step, late);
+        }
     }
     return ref;
 }
@@ -272,6 +324,8 @@ StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
                 w.completed_after_ms ? std::string() : waiting_on(ctx, conn.backend_pid());
             if (w.completed_after_ms) {
                 last = finish_query(conn);
+            } else if (ctx.left_waiting != nullptr) {
+                ctx.left_waiting->add({ctx.index, ctx.server, session->name, w.sent});
             }
             blocked = check_blocked(step.expect_blocked_ms, w.completed_after_ms, on, last);
             log += "-- " + blocked->actual.get<std::string>() + "\n";
@@ -296,25 +350,7 @@ StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
     if (!last.rows.empty() && !last.rows[0].empty() && last.rows[0][0]) {
         out.fields["result"] = *last.rows[0][0];
     }
-    if (!last.columns.empty()) {
-        out.fields["columns"] = last.columns;
-        nlohmann::json rows = nlohmann::json::array();
-        for (const auto& row : last.rows) {
-            nlohmann::json r = nlohmann::json::array();
-            for (const auto& v : row) {
-                r.push_back(v ? nlohmann::json(*v) : nlohmann::json(nullptr));
-            }
-            rows.push_back(std::move(r));
-        }
-        out.fields["rows"] = std::move(rows);
-        out.fields["row_count"] = last.row_count;
-    }
-    out.fields["sql_error"] =
-        last.failed
-            ? nlohmann::json{{"sqlstate", last.sqlstate.empty() ? nlohmann::json(nullptr)
-                                                                : nlohmann::json(last.sqlstate)},
-                             {"message", last.message}}
-            : nlohmann::json(nullptr);
+    put_outcome(out.fields, last);
     std::string problem;
     std::vector<CheckResult> checks = evaluate_checks(step, ctx, last, problem);
     if (blocked_check && !blocked) { // an earlier statement failed: the last was never sent
@@ -345,6 +381,17 @@ StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
         out.fail(last.error_text());
     }
     return out;
+}
+
+void finish_left_waiting(ServerSet& servers, LeftWaiting& left) {
+    for (const auto& e : left.take_all()) {
+        ServerState& state = servers.at(e.server);
+        const auto it = state.sessions.find(e.session);
+        if (it == state.sessions.end()) {
+            continue; // its session was closed (a restart): its end is unknown
+        }
+        left.ended(e.step, await_left_running(it->second, servers, e.server, e.sent));
+    }
 }
 
 } // namespace pglab::lab::run

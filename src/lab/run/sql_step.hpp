@@ -21,4 +21,8 @@ Result<StepSession> step_session(const spec::Step& step, StepContext& ctx, std::
 /// Runs a `sql` step.
 StepOutcome run_sql(const spec::Step& step, StepContext& ctx);
 
+/// At the end of a run's steps: waits for the end of every statement `expect_blocked` left
+/// waiting (each cancelled when only idle sessions still block it) and records it in `left`.
+void finish_left_waiting(ServerSet& servers, LeftWaiting& left);
+
 } // namespace pglab::lab::run

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lab/plan/run_values.hpp"
+#include "lab/run/left_waiting.hpp"
 #include "lab/run/servers.hpp"
 #include "lab/spec/experiment_spec.hpp"
 #include "lab/store/run_record.hpp"
@@ -48,7 +49,11 @@ struct StepContext {
     /// The run's deadline (`run_timeout`), if it has one: a step that waits (shell, sleep) waits
     /// no longer; statements are cancelled and a bench is stopped by the run's Watchdog.
     std::optional<std::chrono::steady_clock::time_point> deadline;
-    int& restarts; ///< restarts done in this run
+    int& restarts;         ///< restarts done in this run
+    std::size_t index = 0; ///< the step's index in the experiment
+    /// Where a `sql` step leaves a statement `expect_blocked` left waiting, and where the end of
+    /// one is recorded when a later step of its session waits for it (null: not kept).
+    LeftWaiting* left_waiting = nullptr;
 };
 
 /// An error as a step records it: "message (detail)".

@@ -70,9 +70,50 @@ TEST(FunctionalChecksTest, ExpectBlockedPassesOnlyWhenStillWaiting) {
     const CheckResult fail = check_blocked(1500, 3.0, "", rows({{"0"}}));
     EXPECT_FALSE(fail.pass);
     EXPECT_EQ(fail.expected, "still waiting after 1.5 s");
-    EXPECT_EQ(fail.actual, "completed after 3 ms");
+    EXPECT_EQ(fail.actual, "completed after 3 ms: 1 row");
     EXPECT_EQ(check_blocked(500, 1.0, "", error("42P01", "relation \"x\" does not exist")).actual,
               "failed after 1 ms (42P01: relation \"x\" does not exist)");
+}
+
+// A statement left waiting ends later: completed with its rows, failed with its SQLSTATE, or
+// cancelled by pglab when nothing could release it. The end is added to its step's fields and to
+// the actual of its expect_blocked check, whose pass (judged at the bound) stays.
+TEST(FunctionalChecksTest, TheLateOutcomeOfABlockedStatementIsRecorded) {
+    nlohmann::json fields = {{"checks", nlohmann::json::array({to_json(check_blocked(
+                                            2000, std::nullopt, "Lock: relation", {}))})}};
+    LateOutcome done{rows({{"7"}}), 3400.0, ""};
+    add_late_outcome(fields, done);
+    EXPECT_EQ(fields["checks"][0]["actual"], "still waiting after 2 s (Lock: relation); then "
+                                             "completed 3.4 s after it was sent: 1 row");
+    EXPECT_EQ(fields["checks"][0]["pass"], true);
+    EXPECT_EQ(fields["late_result"], nlohmann::json::parse(R"j({"status": "completed",
+        "waited_ms": 3400.0, "cancelled_because": null, "columns": ["a"], "rows": [["7"]],
+        "row_count": 1, "sql_error": null})j"));
+
+    const LateOutcome failed{error("57014", "canceling statement due to statement timeout"), 2500.0,
+                             ""};
+    EXPECT_EQ(late_text(failed), "then failed 2.5 s after it was sent: 57014: canceling statement "
+                                 "due to statement timeout");
+    nlohmann::json f2 = nlohmann::json::object();
+    add_late_outcome(f2, failed);
+    EXPECT_EQ(f2["late_result"]["status"], "failed");
+    EXPECT_EQ(f2["late_result"]["sql_error"], nlohmann::json::parse(R"j({"sqlstate": "57014",
+                  "message": "canceling statement due to statement timeout"})j"));
+    EXPECT_FALSE(f2["late_result"].contains("rows"));
+
+    const LateOutcome cancelled{error("57014", "canceling statement due to user request"), 5000.0,
+                                "still blocked by idle sessions"};
+    EXPECT_EQ(late_text(cancelled),
+              "never released: cancelled 5 s after it was sent (still blocked by idle sessions)");
+    nlohmann::json f3 = nlohmann::json::object();
+    add_late_outcome(f3, cancelled);
+    EXPECT_EQ(f3["late_result"]["status"], "cancelled");
+    EXPECT_EQ(f3["late_result"]["cancelled_because"], "still blocked by idle sessions");
+
+    StatementOutcome command; // no columns: a command
+    EXPECT_EQ(outcome_summary(command), "no rows (a command)");
+    EXPECT_EQ(outcome_summary(rows({})), "no rows");
+    EXPECT_EQ(outcome_summary(rows({{"1"}, {"2"}})), "2 rows");
 }
 
 TEST(FunctionalChecksTest, ExpectPlanNeedsEveryNodeType) {
