@@ -7,37 +7,75 @@
 
 #include <unistd.h>
 
+#include <charconv>
+
 namespace pglab::lab::run {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = StepProgress::Clock;
 
 constexpr auto k_tty_period = std::chrono::seconds(1);
 constexpr auto k_log_period = std::chrono::seconds(30);
 
-/// One query per view, each on its own so that a server without the view (COPY progress came in
-/// 14, CREATE INDEX in 12) still shows the others.
-constexpr const char* k_progress_queries[] = {
-    "SELECT 'CREATE INDEX: ' || phase || coalesce(', blocks ' || blocks_done || '/' || "
-    "nullif(blocks_total, 0), '') || coalesce(', tuples ' || tuples_done || '/' || "
-    "nullif(tuples_total, 0), '') FROM pg_stat_progress_create_index",
-    "SELECT 'VACUUM: ' || phase || ', heap blocks ' || heap_blks_scanned || '/' || "
-    "heap_blks_total FROM pg_stat_progress_vacuum",
-    "SELECT 'COPY: ' || tuples_processed || ' rows' || coalesce(', ' || "
-    "pg_size_pretty(bytes_processed) || ' of ' || pg_size_pretty(nullif(bytes_total, 0)), '') "
-    "FROM pg_stat_progress_copy",
-};
+constexpr ProgressView k_views[] = {ProgressView::create_index, ProgressView::vacuum,
+                                    ProgressView::copy};
+
+/// A count of a progress view as an integer; nullopt for NULL or text that is not one.
+std::optional<std::int64_t> count_of(const std::vector<std::optional<std::string>>& row,
+                                     std::size_t i) {
+    if (i >= row.size() || !row[i]) {
+        return std::nullopt;
+    }
+    std::int64_t v = 0;
+    const std::string& t = *row[i];
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    return ec == std::errc() && end == t.data() + t.size() ? std::optional<std::int64_t>(v)
+                                                           : std::nullopt;
+}
+
+std::string text_of(const std::vector<std::optional<std::string>>& row, std::size_t i) {
+    return i < row.size() && row[i] ? *row[i] : std::string();
+}
+
+/// ", blocks 120 of 400 (30%)"; ", blocks 120" when the total is unknown; "" when nothing is
+/// known.
+std::string count_text(std::string_view what, std::optional<std::int64_t> done,
+                       std::optional<std::int64_t> total, bool percent = true) {
+    if (!done) {
+        return "";
+    }
+    if (!total || *total <= 0) {
+        return fmt::format(", {} {}", what, *done);
+    }
+    if (!percent) {
+        return fmt::format(", {} {} of {}", what, *done, *total);
+    }
+    return fmt::format(", {} {} of {} ({:.0f}%)", what, *done, *total,
+                       100.0 * static_cast<double>(*done) / static_cast<double>(*total));
+}
+
+/// Bytes as MB (10^6 bytes), one decimal.
+std::string megabytes(std::int64_t bytes) {
+    return fmt::format("{:.1f}", static_cast<double>(bytes) / 1e6);
+}
 
 std::string server_progress(pg::Connection& conn) {
     std::string out;
-    for (const char* q : k_progress_queries) {
-        auto r = conn.exec(q);
+    for (const ProgressView view : k_views) {
+        // Each view on its own: a server without one (COPY progress came in 14, CREATE INDEX
+        // in 12) still shows the others.
+        auto r = conn.exec(progress_query(view));
         if (!r) {
             continue;
         }
         for (int i = 0; i < r->ntuples(); ++i) {
-            out += (out.empty() ? "" : "; ") + std::string(r->value(i, 0));
+            std::vector<std::optional<std::string>> row;
+            for (int c = 0; c < r->nfields(); ++c) {
+                row.push_back(r->is_null(i, c) ? std::nullopt
+                                               : std::optional<std::string>(r->value(i, c)));
+            }
+            out += (out.empty() ? "" : "; ") + server_progress_text(view, row);
         }
     }
     return out;
@@ -50,8 +88,63 @@ std::string elapsed_text(Clock::duration d) {
 
 } // namespace
 
-StepProgress::StepProgress() : m_fd(::dup(2)), m_tty(m_fd >= 0 && ::isatty(m_fd) == 1) {
+const char* progress_query(ProgressView view) {
+    switch (view) {
+    case ProgressView::create_index:
+        return "SELECT command, phase, blocks_done, blocks_total, tuples_done, tuples_total, "
+               "lockers_done, lockers_total FROM pg_stat_progress_create_index";
+    case ProgressView::vacuum:
+        return "SELECT phase, heap_blks_scanned, heap_blks_total FROM pg_stat_progress_vacuum";
+    case ProgressView::copy:
+        return "SELECT command, tuples_processed, bytes_processed, bytes_total "
+               "FROM pg_stat_progress_copy";
+    }
+    return "";
+}
+
+std::string server_progress_text(ProgressView view,
+                                 const std::vector<std::optional<std::string>>& row) {
+    switch (view) {
+    case ProgressView::create_index:
+        return text_of(row, 0) + ": " + text_of(row, 1)
+               + count_text("blocks", count_of(row, 2), count_of(row, 3))
+               + count_text("tuples", count_of(row, 4), count_of(row, 5))
+               + (count_of(row, 7).value_or(0) > 0
+                      ? count_text("lockers", count_of(row, 6), count_of(row, 7), false)
+                      : std::string());
+    case ProgressView::vacuum:
+        return "VACUUM: " + text_of(row, 0)
+               + count_text("heap blocks", count_of(row, 1), count_of(row, 2));
+    case ProgressView::copy: {
+        std::string out =
+            text_of(row, 0) + ": " + std::to_string(count_of(row, 1).value_or(0)) + " rows";
+        const auto done = count_of(row, 2);
+        const auto total = count_of(row, 3);
+        if (done && total && *total > 0) {
+            out += fmt::format(", {} of {} MB ({:.0f}%)", megabytes(*done), megabytes(*total),
+                               100.0 * static_cast<double>(*done) / static_cast<double>(*total));
+        } else if (done) {
+            out += fmt::format(", {} MB", megabytes(*done));
+        }
+        return out;
+    }
+    }
+    return "";
+}
+
+StepProgress::StepProgress() : m_fd(::dup(2)) {
+    m_out.terminal = m_fd >= 0 && ::isatty(m_fd) == 1;
+    m_out.period = m_out.terminal ? std::chrono::duration_cast<Clock::duration>(k_tty_period)
+                                  : std::chrono::duration_cast<Clock::duration>(k_log_period);
     if (m_fd >= 0) {
+        const int fd = m_fd;
+        m_out.sink = [fd](std::string_view line) { (void)!::write(fd, line.data(), line.size()); };
+        m_thread = std::thread([this] { loop(); });
+    }
+}
+
+StepProgress::StepProgress(Output output) : m_out(std::move(output)) {
+    if (m_out.sink) {
         m_thread = std::thread([this] { loop(); });
     }
 }
@@ -82,20 +175,18 @@ void StepProgress::begin(std::string label, std::optional<pg::ConnParams> server
 void StepProgress::end() {
     const std::lock_guard<std::mutex> lock(m_mutex);
     m_active = false;
-    if (m_shown && m_tty) {
+    if (m_shown && m_out.terminal) {
         show("");
     }
     m_shown = false;
 }
 
 void StepProgress::show(const std::string& text) {
-    const std::string line = m_tty ? "\r\033[K" + text : "pglab: " + text + "\n";
-    (void)!::write(m_fd, line.data(), line.size());
+    m_out.sink(m_out.terminal ? "\r\033[K" + text : "pglab: " + text + "\n");
 }
 
 void StepProgress::loop() {
-    const auto period = m_tty ? std::chrono::duration_cast<Clock::duration>(k_tty_period)
-                              : std::chrono::duration_cast<Clock::duration>(k_log_period);
+    const Clock::duration period = m_out.period;
     std::optional<pg::Connection> conn;
     std::uint64_t conn_step = 0; // the step `conn` was opened for
     std::unique_lock<std::mutex> lock(m_mutex);

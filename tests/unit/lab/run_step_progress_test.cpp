@@ -1,5 +1,6 @@
 // The step progress line on a terminal (a pseudo-terminal as stderr): a running step's label and
-// elapsed time appear once it has run a second, and its end clears the line.
+// elapsed time appear once it has run a second, and its end clears the line. And the server's
+// progress rows (pg_stat_progress_create_index, _vacuum, _copy) as the line shows them.
 #include "lab/run/step_progress.hpp"
 
 #include <gtest/gtest.h>
@@ -10,7 +11,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace pglab::lab::run {
 namespace {
@@ -82,6 +86,73 @@ TEST(StepProgressTest, ALongStepShowsItsElapsedTimeAndItsEndClearsTheLine) {
     progress.end();
     const std::string after = pty.read_until("1s\r\033[K");
     EXPECT_NE(after.find("1s\r\033[K"), std::string::npos) << after;
+}
+
+using Row = std::vector<std::optional<std::string>>;
+
+TEST(StepProgressTest, CreateIndexRowsShowThePhaseAndTheShareDone) {
+    EXPECT_EQ(server_progress_text(ProgressView::create_index,
+                                   Row{"CREATE INDEX", "building index: scanning table", "120",
+                                       "400", "0", "0", "0", "0"}),
+              "CREATE INDEX: building index: scanning table, blocks 120 of 400 (30%), tuples 0");
+    EXPECT_EQ(server_progress_text(ProgressView::create_index,
+                                   Row{"CREATE INDEX", "building index: loading tuples in tree",
+                                       "0", "0", "2500", "10000", "0", "0"}),
+              "CREATE INDEX: building index: loading tuples in tree, blocks 0, tuples 2500 of "
+              "10000 (25%)");
+    // Waiting for other transactions: the lockers, without a percentage.
+    EXPECT_EQ(server_progress_text(ProgressView::create_index, Row{"CREATE INDEX CONCURRENTLY",
+                                                                   "waiting for writers before "
+                                                                   "build",
+                                                                   "0", "0", "0", "0", "0", "1"}),
+              "CREATE INDEX CONCURRENTLY: waiting for writers before build, blocks 0, tuples 0, "
+              "lockers 0 of 1");
+    EXPECT_EQ(server_progress_text(ProgressView::create_index,
+                                   Row{"CREATE INDEX", "initializing", std::nullopt, std::nullopt,
+                                       std::nullopt, std::nullopt, std::nullopt, std::nullopt}),
+              "CREATE INDEX: initializing");
+}
+
+TEST(StepProgressTest, VacuumAndCopyRows) {
+    EXPECT_EQ(server_progress_text(ProgressView::vacuum, Row{"scanning heap", "50", "200"}),
+              "VACUUM: scanning heap, heap blocks 50 of 200 (25%)");
+    EXPECT_EQ(server_progress_text(ProgressView::vacuum, Row{"vacuuming indexes", "200", "200"}),
+              "VACUUM: vacuuming indexes, heap blocks 200 of 200 (100%)");
+    // MB are 10^6 bytes; a COPY from a program or stdin has no total.
+    EXPECT_EQ(
+        server_progress_text(ProgressView::copy, Row{"COPY FROM", "5000", "1200000", "4000000"}),
+        "COPY FROM: 5000 rows, 1.2 of 4.0 MB (30%)");
+    EXPECT_EQ(server_progress_text(ProgressView::copy, Row{"COPY FROM", "5000", "1200000", "0"}),
+              "COPY FROM: 5000 rows, 1.2 MB");
+}
+
+// Lines go to the sink given, at the period given, and stop at the step's end.
+TEST(StepProgressTest, LinesGoToTheSinkGiven) {
+    std::mutex mutex;
+    std::vector<std::string> lines;
+    StepProgress::Output out;
+    out.sink = [&](std::string_view line) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        lines.emplace_back(line);
+    };
+    out.period = std::chrono::milliseconds(20);
+    StepProgress progress(out);
+    progress.begin("run 1 of 1, step load (sql)", std::nullopt);
+    const auto seen = [&] {
+        const std::lock_guard<std::mutex> lock(mutex);
+        return !lines.empty();
+    };
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!seen() && std::chrono::steady_clock::now() < end) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    progress.end();
+    const std::lock_guard<std::mutex> lock(mutex);
+    ASSERT_FALSE(lines.empty());
+    // Not a terminal: a line of its own, the elapsed time in whole seconds.
+    const std::string& first = lines.front();
+    EXPECT_EQ(first.rfind("pglab: run 1 of 1, step load (sql): ", 0), 0U) << first;
+    EXPECT_EQ(first.substr(first.size() - 2), "s\n") << first;
 }
 
 } // namespace
