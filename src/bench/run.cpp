@@ -221,6 +221,7 @@ Result<RunResult> run(RunConfig& config) {
         result.aborted_clients += w->aborted_clients();
         result.wakeup_error.merge(w->wakeup_error());
         result.thread_cpus.push_back(w->cpu());
+        result.thread_socket_io.emplace_back(w->batched_io() ? "io_uring" : "epoll");
         if (config.connect_per_tx) {
             result.conn_total_us += w->conn_time_us();
         }

@@ -50,6 +50,7 @@ struct RunConfig {
     bool verbose_errors = false;     ///< --verbose-errors
     bool exit_on_abort = false;      ///< --exit-on-abort
     bool pin_threads = true;         ///< one CPU per worker thread; --no-pin-threads clears it
+    bool batched_io = true;          ///< sockets through io_uring; --no-io-uring clears it
     bool percentiles = false;        ///< --percentiles: pglab's percentile block after the report
     bool log_last_interval = false;  ///< --log-last-interval: write the last, partial aggregate
     bool log_transactions = false;   ///< -l

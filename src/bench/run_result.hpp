@@ -88,6 +88,8 @@ struct RunResult {
                                   ///< connect/disconnect times (with -C)
     int64_t aborted_clients = 0;  ///< clients that did not reach FINISHED
     std::vector<int> thread_cpus; ///< per worker thread, the CPU it was pinned to (-1: none)
+    /// Per worker thread, how its sockets were driven: "io_uring" (batched) or "epoll".
+    std::vector<std::string> thread_socket_io;
     /// -R and \sleep: how late each timed wait ended, actual wake-up - due time (µs).
     stats::LatencyHistogram wakeup_error;
     bool interrupted = false; ///< stopped by SIGINT/SIGTERM

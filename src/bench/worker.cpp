@@ -1,5 +1,6 @@
-// The worker's event loop: concurrent connection set-up, epoll over client sockets, a timer
-// heap for \sleep and -R waits. Clients are advanced only when their event fires.
+// The worker's event loop: concurrent connection set-up, then io_uring (pg::BatchedIo) or epoll
+// over the client sockets, a timer heap for \sleep and -R waits. Clients are advanced only
+// when their event fires.
 #include "bench/worker.hpp"
 
 #include "util/cpu_affinity.hpp"
@@ -18,7 +19,7 @@ namespace pglab::bench {
 namespace {
 
 constexpr int k_max_events = 256;
-/// Upper bound on one epoll wait, so that a stop request is noticed promptly.
+/// Upper bound on one wait, so that a stop request is noticed promptly.
 constexpr usec_t k_max_wait_us = 100000;
 /// How long transactions still running at the end of a -T run may take before their clients
 /// are aborted (pgbench waits forever on a server that stopped answering).
@@ -77,10 +78,13 @@ void Worker::run() {
     }
     if (!ok) {
         m_shared.setup_failed.store(true);
+    } else {
+        start_batching();
     }
     m_shared.go.arrive_and_wait();
     if (m_shared.setup_failed.load()) {
         m_clients_done.store(true, std::memory_order_release);
+        m_io.reset();
         return;
     }
     m_bench_start = now_us();
@@ -99,9 +103,13 @@ void Worker::run() {
     m_loop_end = now_us();
     m_clients_done.store(true, std::memory_order_release);
     m_log.finish(m_loop_end);
+    if (m_io) {
+        m_io->detach_all(); // all at once rather than one by one as the connections close
+    }
     for (auto& c : m_clients) {
         c->conn.close(); // after the measured period, as pgbench disconnects after its loop
     }
+    m_io.reset(); // on this thread, whose ring it is
     if (m_scripts.size() == 1) {
         m_scripts[0].tx = m_total; // record_tx keeps only the totals when there is one script
     }
@@ -260,6 +268,22 @@ void Worker::loop() {
         if (!m_timers.empty()) {
             wait_us = std::min(wait_us, m_timers.front().first - now);
         }
+        if (m_io) {
+            m_ready.clear();
+            if (!m_io->wait(wait_us, m_ready) && errno != EINTR) {
+                log::error("io_uring wait failed: {}", std::strerror(errno));
+                for (auto& c : m_clients) {
+                    if (c->state != ClientState::finished && c->state != ClientState::aborted) {
+                        abort_client(*c);
+                    }
+                }
+                break;
+            }
+            for (const uint32_t slot : m_ready) {
+                advance(*m_clients[slot]);
+            }
+            continue;
+        }
         const int n = wait_events(events, wait_us);
         if (n < 0 && errno != EINTR) {
             log::error("epoll_wait() failed: {}", std::strerror(errno));
@@ -275,6 +299,39 @@ void Worker::loop() {
             advance(c);
         }
     }
+}
+
+/// Hands the connected clients' sockets to an io_uring, so that one system call per wait sends
+/// and receives for all of them. Not with -C (a connection per transaction) nor for encrypted
+/// connections; --no-io-uring, an old kernel or a refusal keeps epoll and libpq's own calls.
+void Worker::start_batching() {
+    if (!m_config.batched_io || m_config.connect_per_tx || m_clients.empty()) {
+        return;
+    }
+    for (const auto& c : m_clients) {
+        if (!c->conn.valid() || c->conn.encrypted()) {
+            return;
+        }
+    }
+    std::string why_not;
+    m_io = pg::BatchedIo::create(m_clients.size(), why_not);
+    if (!m_io) {
+        log::debug("thread {} keeps epoll: {}", m_index, why_not);
+        return;
+    }
+    for (auto& c : m_clients) {
+        forget_socket(*c);
+        if (!m_io->attach(c->conn.socket(), c->slot)) {
+            log::debug("thread {} keeps epoll: a socket could not be attached", m_index);
+            m_io.reset();
+            for (auto& other : m_clients) {
+                wait_socket(*other);
+            }
+            return;
+        }
+    }
+    m_ready.reserve(m_clients.size());
+    m_used_batched_io = true;
 }
 
 /// epoll_pwait2 waits to the microsecond, so that a client due under -R or after \sleep wakes
@@ -361,6 +418,10 @@ void Worker::advance(Client& c) {
 void Worker::wait_socket(Client& c) {
     const int fd = c.conn.socket();
     if (fd < 0) {
+        return;
+    }
+    if (m_io && m_io->attached(fd)) {
+        m_io->want_input(fd); // always armed; input already received makes it ready at once
         return;
     }
     epoll_event ev{};

@@ -1,4 +1,4 @@
-// A worker thread (pgbench's -j): one epoll loop over its clients' non-blocking connections,
+// A worker thread (pgbench's -j): one event loop (io_uring or epoll) over its clients' connections,
 // its own random generators and its own statistics, merged by the runner after the join.
 #pragma once
 
@@ -6,6 +6,7 @@
 #include "bench/run_result.hpp"
 #include "bench/run_shared.hpp"
 #include "bench/tx_log.hpp"
+#include "pg/batched_io.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -37,6 +38,9 @@ public:
     int cpu() const { return m_cpu; }
 
     int index() const { return m_index; }
+
+    /// Whether the run's sockets went through io_uring (BatchedIo) rather than epoll.
+    bool batched_io() const { return m_used_batched_io; }
 
     usec_t bench_start() const { return m_bench_start; }
 
@@ -71,6 +75,7 @@ private:
     bool connect_all();
     void loop();
     int wait_events(::epoll_event* events, usec_t wait_us);
+    void start_batching();
     void advance(Client& c);
     void wait_socket(Client& c);
     void forget_socket(Client& c);
@@ -134,6 +139,9 @@ private:
     script::Prng m_sample_rs;
 
     int m_epoll = -1;
+    std::unique_ptr<pg::BatchedIo> m_io; ///< io_uring for the connected clients' sockets, or null
+    std::vector<uint32_t> m_ready;       ///< clients with news from m_io's last wait
+    bool m_used_batched_io = false;
     bool m_have_pwait2 = true;                    ///< cleared when the kernel lacks epoll_pwait2
     std::vector<std::pair<usec_t, int>> m_timers; ///< min-heap of (wake time, client index)
     int m_active = 0;                             ///< clients not yet finished or aborted

@@ -114,6 +114,9 @@ pglab options:
   --log-last-interval      with --aggregate-interval, also log each thread's last,
                            partial interval (pgbench drops it)
   --no-pin-threads         leave worker threads unpinned (default: one CPU each)
+  --no-io-uring            let libpq send and receive on each socket itself
+                           (default: batch every client's socket I/O through
+                           io_uring, one system call per wait)
 
 Through a link named "pgbench", pglab is pgbench: this section is not printed then.
 Report bugs to the pglab maintainers.

@@ -151,6 +151,7 @@ int run_fleet(bench::RunConfig& config, const LaunchInfo&, const ReportFn& repor
     mine.result.conn_total_us = result->conn_total_us;
     mine.result.start_wall_us = result->start_wall_us;
     mine.result.thread_cpus = result->thread_cpus;
+    mine.result.thread_socket_io = result->thread_socket_io;
     mine.result.stop_signal = result->stop_signal;
     mine.result.series = result->series;
 

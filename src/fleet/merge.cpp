@@ -63,6 +63,7 @@ bench::RunResult merge_parts(bench::RunResult base, const std::vector<Part>& par
     r.aborted_clients = 0;
     r.conn_total_us = 0;
     r.thread_cpus.clear();
+    r.thread_socket_io.clear();
     usec_t start = 0;
     usec_t end = 0;
     std::map<int64_t, bench::SecondStats> series;
@@ -80,6 +81,8 @@ bench::RunResult merge_parts(bench::RunResult base, const std::vector<Part>& par
         r.conn_total_us = connect_per_tx ? r.conn_total_us + x.conn_total_us
                                          : std::max(r.conn_total_us, x.conn_total_us);
         r.thread_cpus.insert(r.thread_cpus.end(), x.thread_cpus.begin(), x.thread_cpus.end());
+        r.thread_socket_io.insert(r.thread_socket_io.end(), x.thread_socket_io.begin(),
+                                  x.thread_socket_io.end());
         if (x.start_wall_us > 0) { // a counters-only part (lost_part) has no period
             start = start == 0 ? x.start_wall_us : std::min(start, x.start_wall_us);
             end = std::max(end, x.start_wall_us + x.bench_duration_us);

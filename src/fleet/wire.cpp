@@ -86,11 +86,17 @@ std::string encode_part(const Part& part) {
         series.push_back(json::array({s.epoch_s, s.count, s.failures, s.skipped, s.latency_sum_us,
                                       s.latency_p99_us, s.latency_max_us}));
     }
-    const json j{{"total", tx_json(r.total)},    {"scripts", std::move(scripts)},
-                 {"aborted", r.aborted_clients}, {"duration_us", r.bench_duration_us},
-                 {"conn_us", r.conn_total_us},   {"start_wall_us", r.start_wall_us},
-                 {"thread_cpus", r.thread_cpus}, {"stop_signal", r.stop_signal},
-                 {"series", std::move(series)},  {"process", process_json(part.process)}};
+    const json j{{"total", tx_json(r.total)},
+                 {"scripts", std::move(scripts)},
+                 {"aborted", r.aborted_clients},
+                 {"duration_us", r.bench_duration_us},
+                 {"conn_us", r.conn_total_us},
+                 {"start_wall_us", r.start_wall_us},
+                 {"thread_cpus", r.thread_cpus},
+                 {"thread_socket_io", r.thread_socket_io},
+                 {"stop_signal", r.stop_signal},
+                 {"series", std::move(series)},
+                 {"process", process_json(part.process)}};
     return j.dump();
 }
 
@@ -115,6 +121,7 @@ Result<Part> decode_part(const std::string& text) {
         r.conn_total_us = j.at("conn_us").get<usec_t>();
         r.start_wall_us = j.at("start_wall_us").get<usec_t>();
         r.thread_cpus = j.at("thread_cpus").get<std::vector<int>>();
+        r.thread_socket_io = j.at("thread_socket_io").get<std::vector<std::string>>();
         r.stop_signal = j.at("stop_signal").get<int>();
         r.interrupted = r.stop_signal != 0;
         for (const json& s : j.at("series")) {

@@ -54,6 +54,7 @@ enum LongOnly : int {
     export_json,
     export_csv,
     no_pin_threads,
+    no_io_uring,
     percentiles,
     log_last_interval,
     pgbench_version,
@@ -114,6 +115,7 @@ constexpr option k_pglab_long_options[] = {
     {"export-json", required_argument, nullptr, export_json},
     {"export-csv", required_argument, nullptr, export_csv},
     {"no-pin-threads", no_argument, nullptr, no_pin_threads},
+    {"no-io-uring", no_argument, nullptr, no_io_uring},
     {"percentiles", no_argument, nullptr, percentiles},
     {"log-last-interval", no_argument, nullptr, log_last_interval},
     {"pgbench-version", required_argument, nullptr, pgbench_version},
@@ -499,6 +501,10 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
     case no_pin_threads:
         state.benchmarking_option_set = true;
         run.pin_threads = false;
+        return Status{};
+    case no_io_uring:
+        state.benchmarking_option_set = true;
+        run.batched_io = false;
         return Status{};
     case percentiles:
         state.benchmarking_option_set = true;

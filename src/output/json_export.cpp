@@ -127,6 +127,7 @@ json options_json(const bench::RunConfig& config, const bench::RunResult& result
         {"report_per_command", config.report_per_command},
         {"random_seed", config.random_seed_given ? json(config.random_seed) : json(nullptr)},
         {"thread_cpus", thread_cpus_json(result.thread_cpus)},
+        {"thread_socket_io", result.thread_socket_io},
     };
 }
 

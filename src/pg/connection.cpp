@@ -2,6 +2,7 @@
 // benchmark engine. Only this folder includes <libpq-fe.h>.
 #include "pg/connection.hpp"
 
+#include "pg/batched_io.hpp"
 #include "pg/password_prompt.hpp"
 
 #include <libpq-fe.h>
@@ -123,6 +124,11 @@ PollStatus Connection::poll_connect() {
 
 void Connection::close() {
     if (m_conn != nullptr) {
+        // A socket batched through io_uring is given back first: its queued output written,
+        // its armed receive cancelled, before PQfinish says goodbye and closes it.
+        if (BatchedIo* io = BatchedIo::current(); io != nullptr && io->attached(PQsocket(m_conn))) {
+            io->detach(PQsocket(m_conn));
+        }
         PQfinish(m_conn);
         m_conn = nullptr;
         m_in_pipeline = false;
@@ -135,6 +141,10 @@ std::string Connection::error_message() const {
 
 int Connection::socket() const {
     return PQsocket(m_conn);
+}
+
+bool Connection::encrypted() const {
+    return PQsslInUse(m_conn) != 0 || PQgssEncInUse(m_conn) != 0;
 }
 
 int Connection::server_version() const {

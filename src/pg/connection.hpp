@@ -51,6 +51,9 @@ public:
 
     int socket() const;
 
+    /// Whether the connection is encrypted (TLS or GSSAPI): its socket carries ciphertext.
+    bool encrypted() const;
+
     int server_version() const;
 
     std::string parameter_status(const char* name) const;

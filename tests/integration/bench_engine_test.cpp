@@ -1,6 +1,7 @@
 // The engine under conditions pgbench handles badly: hundreds of clients on two threads, and a
 // server that dies during the run.
 #include "lab/server/throwaway_cluster.hpp"
+#include "pg/batched_io.hpp"
 #include "support/files.hpp"
 #include "support/run_command.hpp"
 #include "support/test_server.hpp"
@@ -8,6 +9,7 @@
 #include "util/subprocess.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <signal.h>
 
@@ -152,6 +154,39 @@ TEST(BenchEngine, WorkerThreadsArePinnedToDistinctCpusUnlessAskedNotTo) {
     EXPECT_NE(*pinned.begin(), *pinned.rbegin()) << "the two workers share a CPU";
 
     EXPECT_TRUE(pinned_cpus_during_run(c, {"--no-pin-threads"}).empty());
+}
+
+/// The sockets of a run go through io_uring unless the user or the run's kind says otherwise,
+/// and the JSON export says which way each thread went.
+TEST(BenchEngine, SocketsGoThroughIoUringUnlessAskedNot) {
+    ThrowawayCluster c = make_cluster(20);
+    auto init = support::run_command(bench_args(c, {"-i", "-q"}));
+    ASSERT_EQ(init.exit_code, 0) << support::describe(init);
+    const std::string json_path = c.base_dir().string() + "/io.json";
+    const auto socket_io = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = {
+            "-c", "4", "-j", "2", "-t", "50", "-S", "-n", "--export-json=" + json_path};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto r = support::run_command(bench_args(c, args));
+        EXPECT_EQ(r.exit_code, 0) << support::describe(r);
+        EXPECT_NE(r.out.find("number of transactions actually processed: 200/200"),
+                  std::string::npos)
+            << r.out;
+        return nlohmann::json::parse(read_file(json_path))
+            .at("options")
+            .at("thread_socket_io")
+            .get<std::vector<std::string>>();
+    };
+    using Modes = std::vector<std::string>;
+    EXPECT_EQ(socket_io({"--no-io-uring"}), (Modes{"epoll", "epoll"}));
+    EXPECT_EQ(socket_io({"-C"}), (Modes{"epoll", "epoll"})) << "a connection per transaction";
+    std::string why_not;
+    if (!pglab::pg::BatchedIo::create(1, why_not)) {
+        EXPECT_EQ(socket_io({}), (Modes{"epoll", "epoll"}));
+        GTEST_SKIP() << "this kernel refuses io_uring (" << why_not << "): epoll checked only";
+    }
+    EXPECT_EQ(socket_io({}), (Modes{"io_uring", "io_uring"}));
+    EXPECT_EQ(socket_io({"-M", "prepared", "-R", "500"}), (Modes{"io_uring", "io_uring"}));
 }
 
 } // namespace
