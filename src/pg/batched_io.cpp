@@ -11,9 +11,9 @@
 #include <cerrno>
 #include <cstring>
 
-// Defined in socket_interpose.cpp; referring to it here makes the linker keep the interposed
+// Defined in socket_interpose.cpp; calling it here also makes the linker keep the interposed
 // send/recv/poll wherever batching is used (they live in a static library).
-extern "C" int pglab_socket_interpose_anchor;
+extern "C" bool pglab_socket_calls_interposed();
 
 namespace pglab::pg {
 
@@ -273,7 +273,10 @@ struct BatchedIo::Impl {
 BatchedIo::BatchedIo(std::unique_ptr<Impl> impl) : m(std::move(impl)) {}
 
 std::unique_ptr<BatchedIo> BatchedIo::create(size_t sockets, std::string& why_not) {
-    (void)pglab_socket_interpose_anchor;
+    if (!pglab_socket_calls_interposed()) {
+        why_not = "libpq's send/recv/poll are not this program's (a preloaded library?)";
+        return nullptr;
+    }
     auto impl = std::make_unique<Impl>();
     const unsigned entries = ring_entries(sockets);
     // Deferred task work runs completions only when this thread enters the kernel to wait:

@@ -29,7 +29,7 @@ ssize_t sendto(int fd, const void* buf, size_t len, int flags, const sockaddr* a
 ssize_t recvfrom(int fd, void* buf, size_t len, int flags, sockaddr* addr, unsigned* addrlen);
 int ppoll(pollfd* fds, nfds_t nfds, const timespec* timeout, const void* sigmask);
 
-int pglab_socket_interpose_anchor = 0;
+void* dlsym(void* handle, const char* name);
 
 ssize_t send(int fd, const void* buf, size_t len, int flags) {
     pglab::pg::BatchedIo* io = pglab::pg::BatchedIo::current();
@@ -61,6 +61,15 @@ int poll(pollfd* fds, nfds_t nfds, int timeout_ms) {
     }
     const timespec ts{timeout_ms / 1000, static_cast<long>(timeout_ms % 1000) * 1000000};
     return ppoll(fds, nfds, &ts, nullptr);
+}
+
+/// Whether the send/recv/poll that the dynamic linker gives libpq are these: not when a
+/// preloaded library or a runtime linked ahead (a sanitizer's, say) defines them first.
+bool pglab_socket_calls_interposed() {
+    void* const any = nullptr; // RTLD_DEFAULT
+    return dlsym(any, "send") == reinterpret_cast<void*>(&send)
+           && dlsym(any, "recv") == reinterpret_cast<void*>(&recv)
+           && dlsym(any, "poll") == reinterpret_cast<void*>(&poll);
 }
 
 } // extern "C"

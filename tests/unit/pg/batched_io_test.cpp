@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -63,7 +64,8 @@ protected:
     /// part completed is resubmitted at the next wait).
     std::string read_peer(size_t n) {
         std::string got;
-        for (int rounds = 0; got.size() < n && rounds < 100000; ++rounds) {
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (got.size() < n && std::chrono::steady_clock::now() < give_up) {
             if (m_io->attached(ours())) {
                 std::vector<uint32_t> ready;
                 EXPECT_TRUE(m_io->wait(0, ready));
