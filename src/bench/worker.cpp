@@ -271,12 +271,7 @@ void Worker::loop() {
         if (m_io) {
             m_ready.clear();
             if (!m_io->wait(wait_us, m_ready) && errno != EINTR) {
-                log::error("io_uring wait failed: {}", std::strerror(errno));
-                for (auto& c : m_clients) {
-                    if (c->state != ClientState::finished && c->state != ClientState::aborted) {
-                        abort_client(*c);
-                    }
-                }
+                abort_running("io_uring wait failed");
                 break;
             }
             for (const uint32_t slot : m_ready) {
@@ -286,17 +281,22 @@ void Worker::loop() {
         }
         const int n = wait_events(events, wait_us);
         if (n < 0 && errno != EINTR) {
-            log::error("epoll_wait() failed: {}", std::strerror(errno));
-            for (auto& c : m_clients) {
-                if (c->state != ClientState::finished && c->state != ClientState::aborted) {
-                    abort_client(*c);
-                }
-            }
+            abort_running("epoll_wait() failed");
             break;
         }
         for (int i = 0; i < n; ++i) {
             Client& c = *m_clients[events[i].data.u32];
             advance(c);
+        }
+    }
+}
+
+/// The loop's wait failed: every client still running is aborted, with the reason logged.
+void Worker::abort_running(const char* what) {
+    log::error("{}: {}", what, std::strerror(errno));
+    for (auto& c : m_clients) {
+        if (c->state != ClientState::finished && c->state != ClientState::aborted) {
+            abort_client(*c);
         }
     }
 }

@@ -76,6 +76,7 @@ private:
     void loop();
     int wait_events(::epoll_event* events, usec_t wait_us);
     void start_batching();
+    void abort_running(const char* what);
     void advance(Client& c);
     void wait_socket(Client& c);
     void forget_socket(Client& c);

@@ -67,6 +67,9 @@ struct BatchedIo::Impl {
         size_t available() const { return input.size() - input_pos; }
 
         bool readable() const { return available() > 0 || eof || recv_error != 0; }
+
+        /// Whether the kernel still holds one of its buffers.
+        bool in_flight() const { return recv_armed || send_armed; }
     };
 
     io_uring ring{};
@@ -212,6 +215,18 @@ struct BatchedIo::Impl {
         by_fd[static_cast<size_t>(s.fd)].reset();
     }
 
+    /// Waits until the kernel holds none of the sockets' buffers, at most `timeout_us`.
+    void settle(const std::vector<Socket*>& sockets, int64_t timeout_us) {
+        const int64_t give_up = monotonic_us() + timeout_us;
+        for (int64_t now = monotonic_us(); now < give_up; now = monotonic_us()) {
+            if (std::none_of(sockets.begin(), sockets.end(),
+                             [](const Socket* s) { return s->in_flight(); })) {
+                return;
+            }
+            enter(std::min<int64_t>(give_up - now, 100000));
+        }
+    }
+
     /// Lets the given sockets' output drain and cancels their receives, then gives them back.
     void release(const std::vector<Socket*>& sockets) {
         for (Socket* s : sockets) {
@@ -224,21 +239,10 @@ struct BatchedIo::Impl {
         }
         // A server that stopped reading would keep a send armed forever: give up after 5 s, as
         // the connection is being closed anyway.
-        const int64_t give_up = monotonic_us() + 5000000;
-        while (true) {
-            bool busy = false;
-            for (const Socket* s : sockets) {
-                busy = busy || s->recv_armed || s->send_armed;
-            }
-            const int64_t now = monotonic_us();
-            if (!busy || now >= give_up) {
-                break;
-            }
-            enter(std::min<int64_t>(give_up - now, 100000));
-        }
+        settle(sockets, 5000000);
         bool cancelled = false;
         for (Socket* s : sockets) {
-            if (s->send_armed || s->recv_armed) {
+            if (s->in_flight()) {
                 io_uring_sqe* e = sqe();
                 io_uring_prep_cancel_fd(e, s->fd, IORING_ASYNC_CANCEL_ALL);
                 io_uring_sqe_set_data64(e, user_data(s->fd, Op::cancel));
@@ -247,19 +251,11 @@ struct BatchedIo::Impl {
         }
         // The kernel may write into a receive buffer until its cancellation completes, which
         // is prompt: wait for it before the buffers are freed.
-        const int64_t cancel_deadline = monotonic_us() + 1000000;
-        while (cancelled && monotonic_us() < cancel_deadline) {
-            bool busy = false;
-            for (const Socket* s : sockets) {
-                busy = busy || s->recv_armed || s->send_armed;
-            }
-            if (!busy) {
-                break;
-            }
-            enter(100000);
+        if (cancelled) {
+            settle(sockets, 1000000);
         }
         for (Socket* s : sockets) {
-            if (s->recv_armed || s->send_armed) {
+            if (s->in_flight()) {
                 // Never seen: a cancellation that does not complete. Leak the buffers rather
                 // than let the kernel write into freed memory.
                 (void)by_fd[static_cast<size_t>(s->fd)].release();

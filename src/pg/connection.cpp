@@ -126,8 +126,8 @@ void Connection::close() {
     if (m_conn != nullptr) {
         // A socket batched through io_uring is given back first: its queued output written,
         // its armed receive cancelled, before PQfinish says goodbye and closes it.
-        if (BatchedIo* io = BatchedIo::current(); io != nullptr && io->attached(PQsocket(m_conn))) {
-            io->detach(PQsocket(m_conn));
+        if (BatchedIo* io = BatchedIo::current(); io != nullptr) {
+            io->detach(PQsocket(m_conn)); // does nothing for a socket it has not attached
         }
         PQfinish(m_conn);
         m_conn = nullptr;

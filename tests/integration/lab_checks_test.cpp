@@ -204,8 +204,8 @@ TEST_F(LabChecks, EveryCheckKindPassesAndFailsAndTheRunGoesOn) {
     EXPECT_TRUE(released["late_result"]["sql_error"].is_null());
     EXPECT_GE(released["late_result"]["waited_ms"].get<double>(), 500.0); // it was still waiting
     const std::string released_actual = released["checks"][0]["actual"];
-    EXPECT_EQ(released_actual.rfind("still waiting after 500 ms (Lock: relation, blocked by pid ", 0),
-              0U)
+    EXPECT_EQ(
+        released_actual.rfind("still waiting after 500 ms (Lock: relation, blocked by pid ", 0), 0U)
         << released_actual;
     EXPECT_NE(released_actual.find("; then completed "), std::string::npos) << released_actual;
     EXPECT_NE(released_actual.find(" after it was sent: 1 row"), std::string::npos)
@@ -277,8 +277,8 @@ expect_blocked = "300ms"
 )toml");
     const fs::path results = m_dir / "results";
     const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env(),
-        "", std::chrono::seconds(120));
+        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env(), "",
+        std::chrono::seconds(120));
     ASSERT_EQ(r.exit_code, 0) << support::describe(r); // the checks passed at their bounds
     const auto ls = lines(results);
     ASSERT_EQ(ls.size(), 1u);
