@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pglab::lab::report {
 
@@ -104,28 +105,53 @@ std::string expected_text(const Claim& c) {
     return out;
 }
 
-/// The verdict of a figure against the paper's value or bounds.
-void judge(double x, const Claim& c, ClaimResult& r) {
+/// Whether the 95% interval `ci` reaches [low, high]: an unbounded one reaches everything.
+bool reaches(const Interval& ci, double low, double high) {
+    return !ci.bounded || (ci.high >= low && ci.low <= high);
+}
+
+/// The verdict of a figure against the paper's value or bounds. A figure outside them differs
+/// only when its whole 95% interval is outside too; when the interval still reaches what the
+/// paper allows, the runs cannot tell (inconclusive). One run has no interval: its figure is
+/// judged alone, as the measured column says.
+void judge(double x, const std::optional<Interval>& ci, const Claim& c, ClaimResult& r) {
     std::vector<std::string> failed;
+    bool all_reached = ci.has_value();
+    const auto fail = [&](std::string why, double low, double high) {
+        failed.push_back(std::move(why));
+        all_reached = all_reached && reaches(*ci, low, high);
+    };
     if (c.paper) {
         const double allowed = *c.paper == 0 ? c.tolerance : c.tolerance * std::fabs(*c.paper);
         if (std::fabs(x - *c.paper) > allowed) {
-            failed.push_back(*c.paper == 0
-                                 ? fmt::format("{} is not within {} of 0", format_number(x),
-                                               format_number(c.tolerance))
-                                 : fmt::format("{} is outside {} ± {:.0f}%", format_number(x),
-                                               format_number(*c.paper), c.tolerance * 100));
+            fail(*c.paper == 0 ? fmt::format("{} is not within {} of 0", format_number(x),
+                                             format_number(c.tolerance))
+                               : fmt::format("{} is outside {} ± {:.0f}%", format_number(x),
+                                             format_number(*c.paper), c.tolerance * 100),
+                 *c.paper - allowed, *c.paper + allowed);
         }
     }
     if (c.at_most && x > *c.at_most) {
-        failed.push_back(fmt::format("{} > {}", format_number(x), format_number(*c.at_most)));
+        fail(fmt::format("{} > {}", format_number(x), format_number(*c.at_most)),
+             -std::numeric_limits<double>::infinity(), *c.at_most);
     }
     if (c.at_least && x < *c.at_least) {
-        failed.push_back(fmt::format("{} < {}", format_number(x), format_number(*c.at_least)));
+        fail(fmt::format("{} < {}", format_number(x), format_number(*c.at_least)), *c.at_least,
+             std::numeric_limits<double>::infinity());
     }
-    r.verdict = failed.empty() ? Verdict::agrees : Verdict::differs;
     for (const auto& f : failed) {
         r.why += (r.why.empty() ? "" : "; ") + f;
+    }
+    if (failed.empty()) {
+        r.verdict = Verdict::agrees;
+    } else if (all_reached) {
+        r.verdict = Verdict::inconclusive;
+        r.why += ci->bounded ? fmt::format(", but its 95% interval ({} – {}) reaches it",
+                                           format_number(ci->low), format_number(ci->high))
+                             : std::string(", but its 95% interval is unbounded");
+        r.why += ": more runs would tell";
+    } else {
+        r.verdict = Verdict::differs;
     }
 }
 
@@ -152,7 +178,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     r.ci = ci;
     r.measured = fmt::format("{:.3f}{} = {} / {}{}", ratio, interval_text(ci),
                              format_number(sa.mean), format_number(sb.mean), unit_suffix(m.info));
-    judge(ratio, c, r);
+    judge(ratio, ci, c, r);
 }
 
 void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -166,7 +192,7 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     r.value = s.mean;
     r.ci = s.ci95;
     r.measured = format_number(s.mean) + unit_suffix(m.info) + interval_text(s.ci95);
-    judge(s.mean, c, r);
+    judge(s.mean, s.ci95, c, r);
 }
 
 void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -280,6 +306,8 @@ const char* verdict_name(Verdict v) {
         return "agrees";
     case Verdict::differs:
         return "differs";
+    case Verdict::inconclusive:
+        return "inconclusive";
     case Verdict::untestable:
         return "untestable";
     }
@@ -309,6 +337,8 @@ std::string verdict_text(const ClaimResult& r) {
         }
         return out;
     }
+    case Verdict::inconclusive:
+        return "inconclusive: " + r.why;
     case Verdict::untestable:
         return "cannot be tested here: " + r.why;
     }

@@ -16,7 +16,10 @@
 
 namespace pglab::lab::report {
 
-enum class Verdict : uint8_t { agrees, differs, untestable };
+/// agrees: the measured figure is within what the paper allows; differs: it is outside, and so
+/// is its whole 95% interval (or there is one run); inconclusive: it is outside, but its
+/// interval reaches what the paper allows; untestable: it cannot be measured here.
+enum class Verdict : uint8_t { agrees, differs, inconclusive, untestable };
 
 /// One claim evaluated.
 struct ClaimResult {
@@ -33,7 +36,7 @@ struct ClaimResult {
     std::vector<std::pair<std::string, double>> series;
 };
 
-/// "agrees", "differs", "untestable": the verdict as exports name it.
+/// "agrees", "differs", "inconclusive", "untestable": the verdict as exports name it.
 const char* verdict_name(Verdict v);
 
 /// "ratio", "value", "shape".
@@ -44,7 +47,7 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<spec::Claim>& claims,
                                          const ResultsDir& results,
                                          const std::vector<StepData>& steps);
 
-/// "agrees", "differs: ...", "cannot be tested here: ...".
+/// "agrees", "differs: ...", "inconclusive: ...", "cannot be tested here: ...".
 std::string verdict_text(const ClaimResult& r);
 
 /// The report's first table: claim, paper, measured (95% CI), verdict.

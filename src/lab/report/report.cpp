@@ -554,7 +554,7 @@ std::string format_number(double value) {
     if (a >= 10.0) {
         return fmt::format("{:.2f}", value);
     }
-    if (a >= 1.0) {
+    if (a >= 0.9995) { // what {:.3g} would round up to a bare "1"
         return fmt::format("{:.3f}", value);
     }
     return fmt::format("{:.3g}", value);

@@ -110,6 +110,57 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
               "cannot be tested here: step \"ios\" recorded no \"probe:nothing\"");
 }
 
+// "differs" needs the whole 95% interval outside what the paper allows: a ratio of 1.000 whose
+// interval is 0.972 - 1.029 cannot be told from 1.035 ± 1%, nor from "at least 1.02", but is
+// clearly not 1.10 ± 1%. One run has no interval: its figure alone decides.
+TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive) {
+    const ResultsDir r = fixture();
+    const auto steps = collect_steps(r, 2);
+    spec::Claim near;
+    near.text = "17 is 3.5% faster";
+    near.step = "tpcb";
+    near.metric = "tps";
+    near.kind = spec::ClaimKind::ratio;
+    near.cell = "server=pg17 clients=10";
+    near.baseline = "server=pg16 clients=10";
+    near.paper = 1.035;
+    near.tolerance = 0.01;
+    spec::Claim far = near;
+    far.paper = 1.10;
+    spec::Claim bound = near;
+    bound.paper.reset();
+    bound.at_least = 1.02;
+    spec::Claim one_run = near;
+    one_run.kind = spec::ClaimKind::value;
+    one_run.cell = "server=pg17 clients=10";
+    one_run.baseline.clear();
+    one_run.paper = 1300.0;
+    one_run.tolerance = 0.05;
+    const auto out = evaluate_claims({near, far, bound}, r, steps);
+    ASSERT_EQ(out.size(), 3U);
+    EXPECT_EQ(out[0].verdict, Verdict::inconclusive);
+    EXPECT_EQ(verdict_text(out[0]), "inconclusive: 1.000 is outside 1.035 ± 1%, but its 95% "
+                                    "interval (0.972 – 1.029) reaches it: more runs would tell");
+    EXPECT_EQ(verdict_name(out[0].verdict), std::string("inconclusive"));
+    EXPECT_EQ(out[1].verdict, Verdict::differs);
+    EXPECT_EQ(verdict_text(out[1]), "differs: 1.000 is outside 1.100 ± 1%");
+    EXPECT_EQ(out[2].verdict, Verdict::inconclusive);
+
+    // The same value claim against one run of it: no interval, so the figure decides.
+    auto single_steps = steps;
+    for (auto& step : single_steps) {
+        for (auto& metric : step.metrics) {
+            for (auto& [cell, values] : metric.by_cell) {
+                values.resize(std::min<size_t>(values.size(), 1));
+            }
+        }
+    }
+    const auto alone = evaluate_claims({one_run}, r, single_steps);
+    ASSERT_EQ(alone.size(), 1U);
+    EXPECT_EQ(alone[0].verdict, Verdict::differs) << alone[0].measured;
+    EXPECT_NE(alone[0].measured.find("(one run: no interval)"), std::string::npos);
+}
+
 // A step that runs once per server (S4's load) is not credited to the cell of the run it ran in:
 // it goes to the appendix, one row per run and server; the measured step comes first.
 TEST(ReportClaimsTest, OnceStepsAreNotCreditedToACell) {
