@@ -110,13 +110,15 @@ bool reaches(const Interval& ci, double low, double high) {
     return !ci.bounded || (ci.high >= low && ci.low <= high);
 }
 
-/// The verdict of a figure against the paper's value or bounds. A figure outside them differs
-/// only when its whole 95% interval is outside too; when the interval still reaches what the
-/// paper allows, the runs cannot tell (inconclusive). One run has no interval: its figure is
-/// judged alone, as the measured column says.
-void judge(double x, const std::optional<Interval>& ci, const Claim& c, ClaimResult& r) {
+/// The verdict of `r.value` against the paper's value or bounds. A figure outside them differs
+/// only when its whole 95% interval (`r.ci`) is outside too; when the interval still reaches
+/// what the paper allows, the runs cannot tell (inconclusive). One run has no interval: its
+/// figure is judged alone, as the measured column says.
+void judge(const Claim& c, ClaimResult& r) {
+    const double x = *r.value;
+    const std::optional<Interval>& ci = r.ci;
     std::vector<std::string> failed;
-    bool all_reached = ci.has_value();
+    bool all_reached = ci.has_value(); // so *ci below is only read when there is one
     const auto fail = [&](std::string why, double low, double high) {
         failed.push_back(std::move(why));
         all_reached = all_reached && reaches(*ci, low, high);
@@ -178,7 +180,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     r.ci = ci;
     r.measured = fmt::format("{:.3f}{} = {} / {}{}", ratio, interval_text(ci),
                              format_number(sa.mean), format_number(sb.mean), unit_suffix(m.info));
-    judge(ratio, ci, c, r);
+    judge(c, r);
 }
 
 void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -192,7 +194,7 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     r.value = s.mean;
     r.ci = s.ci95;
     r.measured = format_number(s.mean) + unit_suffix(m.info) + interval_text(s.ci95);
-    judge(s.mean, s.ci95, c, r);
+    judge(c, r);
 }
 
 void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
