@@ -215,6 +215,10 @@ std::pair<MetricInfo, double> probe_metric(const std::string& name, double value
     } else if (ends_with(name, "_s") || ends_with(name, ".s")) {
         info.unit = "s";
         info.title = name.substr(0, name.size() - 2);
+    } else if (name.rfind("wait.", 0) == 0 && name != "wait.samples") {
+        info.unit = "sessions"; // averaged over the samples (docs/probes.md, "Wait events")
+    } else if (name == "host.runnable") {
+        info.unit = "processes";
     }
     return {info, value};
 }
@@ -325,6 +329,47 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
     }
 }
 
+/// A wait event no sample of a run saw was seen by 0 sessions in that run, not unknown: the
+/// runs that were sampled (they have wait.samples) and lack a wait.* metric get a 0 for it, so
+/// that a cell's mean is over all its sampled runs.
+void fill_unseen_waits(StepData& step) {
+    const MetricValues* sampled = nullptr;
+    for (const auto& m : step.metrics) {
+        if (m.info.id == "probe:wait.samples") {
+            sampled = &m;
+        }
+    }
+    if (sampled == nullptr) {
+        return;
+    }
+    const auto sampled_runs = sampled->runs_by_cell;
+    for (auto& m : step.metrics) {
+        if (m.info.id.rfind("probe:wait.", 0) != 0 || m.info.id == "probe:wait.samples") {
+            continue;
+        }
+        for (const auto& [cell, runs] : sampled_runs) {
+            auto& have = m.runs_by_cell[cell];
+            auto& values = m.by_cell[cell];
+            std::vector<std::pair<int64_t, double>> pairs;
+            for (std::size_t i = 0; i < have.size() && i < values.size(); ++i) {
+                pairs.emplace_back(have[i], values[i]);
+            }
+            for (const int64_t run : runs) {
+                if (std::find(have.begin(), have.end(), run) == have.end()) {
+                    pairs.emplace_back(run, 0.0);
+                }
+            }
+            std::sort(pairs.begin(), pairs.end());
+            have.clear();
+            values.clear();
+            for (const auto& [run, value] : pairs) {
+                have.push_back(run);
+                values.push_back(value);
+            }
+        }
+    }
+}
+
 StepData& step_for(std::vector<StepData>& steps, const json& s) {
     const std::string key = s.value("key", std::string());
     for (auto& st : steps) {
@@ -384,6 +429,9 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
             collect_replication(c, s, run);
             collect_probes(step, c, s, run, cores);
         }
+    }
+    for (auto& step : steps) {
+        fill_unseen_waits(step);
     }
     std::sort(steps.begin(), steps.end(),
               [](const StepData& a, const StepData& b) { return a.index < b.index; });

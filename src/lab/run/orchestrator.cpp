@@ -7,6 +7,7 @@
 #include "lab/plan/plan.hpp"
 #include "lab/plan/run_values.hpp"
 #include "lab/probe/probe.hpp"
+#include "lab/probe/wait_sampler.hpp"
 #include "lab/run/checks.hpp"
 #include "lab/run/estimate.hpp"
 #include "lab/run/experiment_copy.hpp"
@@ -369,6 +370,8 @@ private:
                         bool& stop_steps, bool& interrupted);
     void record_server(RunRecord& record, const plan::Cell& cell);
     std::optional<pg::ConnParams> progress_server(spec::StepType type, const std::string& server);
+    std::unique_ptr<probe::WaitSampler> start_wait_sampler(const spec::Step& step, bool measured,
+                                                           const std::string& server);
     void fail(RunRecord& record, std::optional<std::size_t> step, std::string reason) const;
     std::string timeout_reason(std::string_view what) const;
 
@@ -590,8 +593,10 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     m_progress.begin(fmt::format("run {} of {}, step {} ({})", record.run + 1, m_plan.runs.size(),
                                  s.key, s.type),
                      progress_server(step.type, server));
+    std::unique_ptr<probe::WaitSampler> waits = start_wait_sampler(step, measured, server);
     StepOutcome outcome = execute_step(step, ctx);
     s.elapsed_ms = ms_between(ts, Clock::now());
+    const probe::Deltas wait_averages = waits ? waits->stop() : probe::Deltas{};
     m_progress.end();
     m_servers.notices_to({});
     if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
@@ -604,6 +609,9 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
         if (auto after = snapshot(m_servers, server)) {
             s.probes = deltas_json(probe::diff(*before, *after));
         }
+    }
+    for (const probe::Delta& d : wait_averages) {
+        s.probes[d.name] = d.value;
     }
     if (measured && m_servers.has_standbys(server)) {
         s.replication = replication_lag(m_servers, server);
@@ -640,6 +648,27 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
         m_servers.at(server).once_done[i] = fingerprint;
     }
     return s;
+}
+
+/// The wait-event sampler of a step that asks for one (`sample_waits`), sampling already; none
+/// when the server refuses its connection (said on the terminal: the step runs unsampled).
+std::unique_ptr<probe::WaitSampler>
+PlanRunner::start_wait_sampler(const spec::Step& step, bool measured, const std::string& server) {
+    if (!measured || step.sample_waits_ms <= 0) {
+        return nullptr;
+    }
+    auto params = m_servers.params(server, "");
+    if (!params) {
+        log::warning("wait sampling: {}", params.error().message);
+        return nullptr;
+    }
+    auto sampler = std::make_unique<probe::WaitSampler>(
+        *params, std::chrono::milliseconds(step.sample_waits_ms));
+    if (auto started = sampler->start(); !started) {
+        log::warning("{}", started.error().message);
+        return nullptr;
+    }
+    return sampler;
 }
 
 /// Where a step's progress is polled: the server of steps that may run CREATE INDEX, VACUUM or

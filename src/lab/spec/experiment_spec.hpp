@@ -180,6 +180,9 @@ struct Step {
 
     bool analyze = true; ///< explain
     bool measure = true; ///< probes around this step (false: not recorded)
+    /// measured steps: pg_stat_activity sampled this often during the step, its wait events
+    /// recorded with the probes (docs/probes.md, "Wait events"); 0 = not sampled
+    std::int64_t sample_waits_ms = 0;
     /// false: the step runs in every run. true: it runs on a server only when it has not run
     /// there yet with the same expanded fields (see RunValues::fingerprint): `init` with
     /// `--scale=${scale}` runs once per server and scale, not before every run.

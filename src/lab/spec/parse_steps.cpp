@@ -345,6 +345,34 @@ void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
     }
 }
 
+/// `sample_waits = "100ms"`: how often pg_stat_activity is sampled during a measured step.
+void read_sample_waits(TableReader& r, Step& step) {
+    constexpr std::int64_t k_min_period_ms = 10;
+    const auto ms = r.duration_ms("sample_waits", "sample_waits = \"100ms\"");
+    if (!ms) {
+        return;
+    }
+    if (*ms < k_min_period_ms) {
+        r.diag().add(r.key_pos("sample_waits"),
+                     "\"sample_waits\" must be at least 10ms (a sample costs the server a scan "
+                     "of its sessions)",
+                     "sample less often: sample_waits = \"100ms\"");
+        return;
+    }
+    const bool measurable = step.type == StepType::bench || step.type == StepType::sql
+                            || step.type == StepType::timed_sql || step.type == StepType::explain
+                            || step.type == StepType::init || step.type == StepType::shell;
+    if (!measurable || !step.measure) {
+        r.diag().add(r.key_pos("sample_waits"),
+                     "\"sample_waits\" applies to a measured step: the samples are recorded "
+                     "with its probes",
+                     measurable ? "measure the step too: measure = true"
+                                : "sample a bench, sql, timed-sql, explain, init or shell step");
+        return;
+    }
+    step.sample_waits_ms = *ms;
+}
+
 std::optional<Step> read_step(const toml::table& t, std::size_t index, ParseContext& ctx) {
     const std::string where = "step " + std::to_string(index + 1);
     TableReader r(t, where, ctx.file, ctx.diag);
@@ -379,6 +407,7 @@ std::optional<Step> read_step(const toml::table& t, std::size_t index, ParseCont
                    || step.type == StepType::explain;
     step.measure = typed.boolean("measure", "measure = false").value_or(step.measure);
     step.once = typed.boolean("once", "once = true").value_or(false);
+    read_sample_waits(typed, step);
     read_when(typed, ctx, step);
     read_type_keys(typed, ctx, step);
     typed.finish(k_step_keys, "other step types");

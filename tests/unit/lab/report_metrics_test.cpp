@@ -214,6 +214,33 @@ TEST(ReportMetricsTest, ZeroIsAValueNotAnAbsence) {
     EXPECT_NE(md.find("units: MB = 10⁶ bytes, GiB = 2³⁰ bytes"), std::string::npos) << md;
 }
 
+TEST(ReportMetricsTest, AWaitNoSampleOfARunSawCountsAsZeroSessions) {
+    const json seen = {{"wait.samples", 20},
+                       {"wait.CPU", 1.5},
+                       {"wait.LWLock.WALWrite", 4.0},
+                       {"host.runnable", 3.0}};
+    const json unseen = {{"wait.samples", 18}, {"wait.CPU", 2.5}, {"host.runnable", 2.0}};
+    const json unsampled = {{"wal.bytes", 1000000}};
+    const ResultsDir r =
+        results_of({run_of(0, 0, json::array({bench_step(100, {2000}, seen)})),
+                    run_of(1, 0, json::array({bench_step(100, {2000}, unseen)})),
+                    run_of(2, 1, json::array({bench_step(100, {2000}, unsampled)}))});
+    const auto steps = collect_steps(r, 0);
+    ASSERT_EQ(steps.size(), 1U);
+    const MetricValues* wal_write = find_metric(steps[0], "probe:wait.LWLock.WALWrite");
+    ASSERT_NE(wal_write, nullptr);
+    EXPECT_EQ(wal_write->info.unit, "sessions");
+    // Run 1 was sampled and saw no session there: 0, in run order; the mean is 2, not 4.
+    EXPECT_EQ(wal_write->by_cell.at(0), (std::vector<double>{4.0, 0.0}));
+    EXPECT_EQ(wal_write->runs_by_cell.at(0), (std::vector<int64_t>{0, 1}));
+    // Run 2 was not sampled: it has no wait values at all.
+    EXPECT_EQ(wal_write->by_cell.count(1), 0U);
+    EXPECT_EQ(find_metric(steps[0], "probe:wait.CPU")->by_cell.at(0),
+              (std::vector<double>{1.5, 2.5}));
+    EXPECT_EQ(find_metric(steps[0], "probe:host.runnable")->info.unit, "processes");
+    EXPECT_EQ(find_metric(steps[0], "probe:wait.samples")->info.unit, "");
+}
+
 TEST(ReportMetricsTest, TwoMeasuresOfOneQuantityThatDisagreeAreFlagged) {
     // S3b run 7: pg_stat_wal lagged (194 bytes) behind the LSN (19.1 MB).
     json lagging = explain_step(0, 19100000);

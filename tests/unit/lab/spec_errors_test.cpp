@@ -72,6 +72,20 @@ const ErrorCase k_cases[] = {
      "t.toml:3:1: \"sync_delay\" cannot be used with \"conninfo\" in [servers.a]: pglab does not "
      "manage an existing server",
      "remove \"sync_delay\""},
+    {"sample_waits too often", "[[steps]]\ntype = \"bench\"\nsample_waits = \"1ms\"\n",
+     "t.toml:3:1: \"sample_waits\" must be at least 10ms (a sample costs the server a scan of its "
+     "sessions)",
+     "sample_waits = \"100ms\""},
+    {"sample_waits of an unmeasured step",
+     "[[steps]]\ntype = \"bench\"\nmeasure = false\nsample_waits = \"100ms\"\n",
+     "t.toml:4:1: \"sample_waits\" applies to a measured step: the samples are recorded with its "
+     "probes",
+     "measure = true"},
+    {"sample_waits of a sleep",
+     "[[steps]]\ntype = \"sleep\"\nduration = \"1s\"\nsample_waits = \"1s\"\n",
+     "t.toml:4:1: \"sample_waits\" applies to a measured step: the samples are recorded with its "
+     "probes",
+     "sample a bench"},
     {"undefined session",
      "[sessions.s1]\n[[steps]]\ntype = \"sql\"\nsql = \"x\"\nsession = \"s2\"\n",
      "t.toml:2:1: step 1 uses undefined session \"s2\" (did you mean \"s1\"?)", "[sessions.s2]"},

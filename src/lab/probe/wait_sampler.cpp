@@ -1,0 +1,180 @@
+// lab/probe: the wait-event sampler: one thread and one connection per sampled step.
+#include "lab/probe/wait_sampler.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace pglab::lab::probe {
+
+namespace {
+
+std::optional<int> read_procs_running(const std::filesystem::path& proc_root) {
+    std::ifstream in(proc_root / "stat");
+    if (!in) {
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_procs_running(text.str());
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+
+} // namespace
+
+const char* wait_sampling_query() {
+    // backend_type is in 10 and later; "parallel worker" from 13 (before: "background worker",
+    // left out with the other background processes, whose waits are their idle loops).
+    return "SELECT coalesce(state, ''), coalesce(wait_event_type, ''), coalesce(wait_event, ''), "
+           "count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+           "AND backend_type IN ('client backend', 'autovacuum worker', 'parallel worker') "
+           "AND coalesce(application_name, '') <> 'pglab progress' GROUP BY 1, 2, 3";
+}
+
+std::string wait_name(const ActivityRow& row) {
+    const bool working = row.state == "active" || row.state == "fastpath function call";
+    if (working || (row.state.empty() && !row.wait_type.empty())) {
+        if (row.wait_type.empty()) {
+            return "wait.CPU";
+        }
+        return "wait." + row.wait_type + "." + row.wait_event;
+    }
+    if (starts_with(row.state, "idle in transaction")) { // "(aborted)" too
+        return "wait.idle_in_transaction";
+    }
+    if (row.state == "idle") {
+        return "wait.idle";
+    }
+    return "wait.unknown";
+}
+
+void WaitTally::add(const std::vector<ActivityRow>& rows, std::optional<int> runnable) {
+    ++m_samples;
+    for (const ActivityRow& row : rows) {
+        m_sums[wait_name(row)] += row.count;
+        m_sessions += row.count;
+    }
+    if (runnable) {
+        m_runnable += *runnable;
+        ++m_runnable_samples;
+    }
+}
+
+Deltas WaitTally::averages() const {
+    Deltas out;
+    if (m_samples == 0) {
+        return out;
+    }
+    const double n = m_samples;
+    out.push_back({"wait.samples", n, "count"});
+    out.push_back({"wait.sessions", m_sessions / n, "sessions"});
+    for (const auto& [name, sum] : m_sums) {
+        out.push_back({name, sum / n, "sessions"});
+    }
+    if (m_runnable_samples == m_samples) {
+        out.push_back({"host.runnable", m_runnable / n, "processes"});
+    }
+    return out;
+}
+
+std::optional<int> parse_procs_running(std::string_view proc_stat) {
+    constexpr std::string_view key = "procs_running ";
+    for (std::size_t at = 0; at < proc_stat.size();) {
+        std::size_t end = proc_stat.find('\n', at);
+        if (end == std::string_view::npos) {
+            end = proc_stat.size();
+        }
+        const std::string_view line = proc_stat.substr(at, end - at);
+        if (starts_with(line, key)) {
+            const std::string_view digits = line.substr(key.size());
+            int value = 0;
+            const auto [ptr, ec] =
+                std::from_chars(digits.data(), digits.data() + digits.size(), value);
+            if (ec != std::errc() || ptr != digits.data() + digits.size() || value < 0) {
+                return std::nullopt;
+            }
+            return value;
+        }
+        at = end + 1;
+    }
+    return std::nullopt;
+}
+
+WaitSampler::WaitSampler(pg::ConnParams server, std::chrono::milliseconds period,
+                         std::filesystem::path proc_root)
+    : m_server(std::move(server)), m_period(period), m_proc_root(std::move(proc_root)) {}
+
+WaitSampler::~WaitSampler() {
+    stop();
+}
+
+Status WaitSampler::start() {
+    m_server.application_name = "pglab waits";
+    auto conn = pg::Connection::connect(m_server);
+    if (!conn) {
+        return make_error("wait sampling: " + conn.error().message);
+    }
+    m_conn.emplace(std::move(*conn));
+    m_conn->on_notice({});
+    m_thread = std::thread([this] { loop(); });
+    return {};
+}
+
+Deltas WaitSampler::stop() {
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_quit = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable()) {
+        m_thread.join();
+    }
+    if (m_conn && m_tally.samples() == 0 && !m_failed) {
+        sample();
+    }
+    m_conn.reset();
+    return m_tally.averages();
+}
+
+bool WaitSampler::sample() {
+    auto r = m_conn->exec(wait_sampling_query());
+    if (!r || r->nfields() != 4) {
+        m_failed = true;
+        return false;
+    }
+    std::vector<ActivityRow> rows;
+    for (int i = 0; i < r->ntuples(); ++i) {
+        ActivityRow row{r->value(i, 0), r->value(i, 1), r->value(i, 2), 0};
+        const char* count = r->value(i, 3);
+        std::from_chars(count, count + std::char_traits<char>::length(count), row.count);
+        rows.push_back(std::move(row));
+    }
+    m_tally.add(rows, read_procs_running(m_proc_root));
+    return true;
+}
+
+void WaitSampler::loop() {
+    auto next = std::chrono::steady_clock::now();
+    std::unique_lock<std::mutex> lock(m_mutex);
+    while (!m_quit) {
+        lock.unlock();
+        const bool ok = sample();
+        lock.lock();
+        if (!ok) {
+            return; // the server went away or refused: what was sampled stands
+        }
+        // On a fixed grid, so that a slow sample does not stretch the period; a sample later
+        // than a whole period skips the instants it missed.
+        const auto now = std::chrono::steady_clock::now();
+        next += m_period;
+        if (next <= now) {
+            next = now + m_period;
+        }
+        m_wake.wait_until(lock, next, [this] { return m_quit; });
+    }
+}
+
+} // namespace pglab::lab::probe
