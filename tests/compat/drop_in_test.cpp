@@ -233,6 +233,22 @@ TEST_F(DropInTest, AnInheritedIgnoredSigintStaysIgnored) {
     }
 }
 
+TEST_F(DropInTest, ATransactionRunningAtTheEndOfADurationFinishesAndCounts) {
+    // -T stops new transactions only: one still running then finishes and is counted, however
+    // long it takes. (pglab once gave up on it 5 s after the end; on a saturated server a
+    // transaction in flight can take longer than that.)
+    const fs::path script = m_dir / "long.sql";
+    std::ofstream(script) << "SELECT pg_sleep(7);\n";
+    for (const bool pglab : {false, true}) {
+        SCOPED_TRACE(pglab ? "pglab" : "pgbench");
+        const auto r = run_tool(pglab, {"-n", "-f", script.string(), "-T", "1", "-c", "1"});
+        ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+        EXPECT_NE(r.out.find("number of transactions actually processed: 1\n"), std::string::npos)
+            << r.out;
+        EXPECT_EQ(r.err.find("aborted"), std::string::npos) << r.err;
+    }
+}
+
 TEST_F(DropInTest, SkippedTransactionsLogALagOfZero) {
     // Each transaction sleeps 10 ms against a schedule of 1000 per second: the schedule runs
     // ahead at once and most transactions are skipped (-L 1 ms).
