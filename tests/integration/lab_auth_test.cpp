@@ -48,8 +48,7 @@ sql = "VACUUM pgbench_accounts"
 TEST_F(LabAuth, ScramClusterWithAGeneratedPassword) {
     const fs::path file = write("scram.toml", k_experiment);
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     const auto ls = lines(results);
     ASSERT_EQ(ls.size(), 1u);
@@ -76,8 +75,7 @@ type = "shell"
 command = "psql -XAtc 'select 1'"
 )toml");
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     EXPECT_EQ(r.exit_code, 0) << support::describe(r);
     const auto ls = lines(results);
     ASSERT_EQ(ls.size(), 1u);

@@ -135,8 +135,7 @@ expect = "2"
 TEST_F(LabChecks, EveryCheckKindPassesAndFailsAndTheRunGoesOn) {
     const fs::path file = write("checks.toml", k_experiment);
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     EXPECT_EQ(r.exit_code, 1) << support::describe(r); // failed checks fail the run
     // The server's notice is in the step's log, not on the terminal.
     EXPECT_EQ(r.err.find("notice-for-the-log"), std::string::npos) << r.err;
@@ -314,8 +313,7 @@ TEST_F(LabChecks, S1eAsShippedPasses) {
                            "estimated: the steps whose time the file does not tell ("),
               std::string::npos)
         << dry.out;
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     const auto ls = lines(results);
     ASSERT_EQ(ls.size(), 1u);

@@ -73,8 +73,7 @@ sql = "VACUUM pgbench_accounts"
                                                conninfo());
     const fs::path file = write("existing.toml", experiment);
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     EXPECT_EQ(r.err.find(k_secret), std::string::npos) << r.err;
 
@@ -133,8 +132,7 @@ TEST_F(LabExisting, SettingsNeedingRestartOrReloadAreRefusedBeforeAnything) {
                                               "[servers.existing.settings]\n{}\n\n"
                                               "[[steps]]\ntype = \"bench\"\n",
                                               conninfo(), c.setting));
-        const auto r = support::run_command(
-            {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+        const auto r = run_experiment(file, results);
         EXPECT_EQ(r.exit_code, 1) << support::describe(r);
         EXPECT_NE(r.err.find(file.string() + ":5:1: "), std::string::npos) << r.err;
         EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
@@ -147,8 +145,7 @@ TEST_F(LabExisting, SettingsNeedingRestartOrReloadAreRefusedBeforeAnything) {
                                                                 "\"{}\"\n\n[[steps]]\ntype = "
                                                                 "\"bench\"\n",
                                                                 conninfo(1)));
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     EXPECT_EQ(r.exit_code, 1) << support::describe(r);
     EXPECT_NE(r.err.find(file.string() + ":1:1: "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("password=********"), std::string::npos) << r.err;

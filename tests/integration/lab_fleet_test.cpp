@@ -38,8 +38,7 @@ TEST_F(LabFleet, ABenchStepWithProcessesRunsThroughMpirun) {
     }
     const fs::path file = write("fleet.toml", k_experiment);
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     const auto ls = lines(results);
     ASSERT_EQ(ls.size(), 1u);

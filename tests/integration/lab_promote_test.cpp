@@ -122,8 +122,7 @@ sql = "SELECT 1"
 )toml";
     const fs::path file = write("promote.toml", experiment);
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     const auto ls = lines(results);
     ASSERT_EQ(ls.size(), 2u);
@@ -196,8 +195,7 @@ TEST_F(LabPromote, PromotingWhatIsNoStandbyIsRefusedBeforeAnythingStarts) {
     for (const auto& c : cases) {
         SCOPED_TRACE(c.name);
         const fs::path file = write(c.name, c.text);
-        const auto r = support::run_command(
-            {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+        const auto r = run_experiment(file, results);
         EXPECT_EQ(r.exit_code, 1) << support::describe(r);
         EXPECT_NE(r.err.find(file.string() + ":8:1: " + c.message), std::string::npos) << r.err;
         EXPECT_NE(r.err.find("hint:"), std::string::npos) << r.err;
@@ -239,8 +237,7 @@ type = "promote"
 )toml";
     const fs::path file = write("errors.toml", experiment);
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     EXPECT_EQ(r.exit_code, 1) << support::describe(r);
     const auto ls = lines(results);
     ASSERT_EQ(ls.size(), 2u);

@@ -113,8 +113,7 @@ void check_line(const nlohmann::json& l) {
 TEST_F(LabRun, EndToEndPlanRestartsLinesAndCleanup) {
     const fs::path file = write("e2e.toml", k_experiment);
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     EXPECT_NE(r.out.find("results: " + results.string()), std::string::npos) << r.out;
     EXPECT_NE(r.err.find("restarts: default: 1;"), std::string::npos) << r.err;
@@ -210,8 +209,7 @@ TEST_F(LabRun, BadFileGivesPositionAndStartsNothing) {
     const fs::path file = write("bad.toml", "name = \"bad\"\n[matrix]\nclinets = [1, 2]\n\n"
                                             "[[steps]]\ntype = \"bench\"\n");
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     EXPECT_EQ(r.exit_code, 1) << support::describe(r);
     EXPECT_NE(r.err.find(file.string() + ":3:1:"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("clients"), std::string::npos) << r.err;

@@ -46,6 +46,13 @@ protected:
 
     EnvOverrides env() const { return {{"TMPDIR", m_tmp.string()}}; }
 
+    /// `pglab run FILE --results RESULTS`, its clusters under this directory's TMPDIR.
+    CommandResult run_experiment(const std::filesystem::path& file,
+                                 const std::filesystem::path& results) const {
+        return run_command({pglab_binary(), "run", file.string(), "--results", results.string()},
+                           env());
+    }
+
     std::vector<nlohmann::json> lines(const std::filesystem::path& results) {
         auto c = pglab::lab::store::read_jsonl(results / "results.jsonl");
         EXPECT_TRUE(c) << (c ? "" : c.error().message);

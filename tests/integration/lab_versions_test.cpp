@@ -72,8 +72,7 @@ sql = "VACUUM pgbench_accounts"
                                                system->version, other->version);
     const fs::path file = write("versions.toml", experiment);
     const fs::path results = m_dir / "results";
-    const auto r = support::run_command(
-        {support::pglab_binary(), "run", file.string(), "--results", results.string()}, env());
+    const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
 
     const auto ls = lines(results);

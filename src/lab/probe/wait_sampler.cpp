@@ -1,26 +1,18 @@
 // lab/probe: the wait-event sampler: one thread and one connection per sampled step.
 #include "lab/probe/wait_sampler.hpp"
 
+#include "util/text_file.hpp"
+
 #include <charconv>
-#include <fstream>
-#include <sstream>
+#include <cstdlib>
 
 namespace pglab::lab::probe {
 
 namespace {
 
 std::optional<int> read_procs_running(const std::filesystem::path& proc_root) {
-    std::ifstream in(proc_root / "stat");
-    if (!in) {
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_procs_running(text.str());
-}
-
-bool starts_with(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
+    const auto text = util::read_text_file(proc_root / "stat");
+    return text ? parse_procs_running(*text) : std::nullopt;
 }
 
 } // namespace
@@ -42,7 +34,7 @@ std::string wait_name(const ActivityRow& row) {
         }
         return "wait." + row.wait_type + "." + row.wait_event;
     }
-    if (starts_with(row.state, "idle in transaction")) { // "(aborted)" too
+    if (row.state.starts_with("idle in transaction")) { // "(aborted)" too
         return "wait.idle_in_transaction";
     }
     if (row.state == "idle") {
@@ -88,7 +80,7 @@ std::optional<int> parse_procs_running(std::string_view proc_stat) {
             end = proc_stat.size();
         }
         const std::string_view line = proc_stat.substr(at, end - at);
-        if (starts_with(line, key)) {
+        if (line.starts_with(key)) {
             const std::string_view digits = line.substr(key.size());
             int value = 0;
             const auto [ptr, ec] =
@@ -147,10 +139,8 @@ bool WaitSampler::sample() {
     }
     std::vector<ActivityRow> rows;
     for (int i = 0; i < r->ntuples(); ++i) {
-        ActivityRow row{r->value(i, 0), r->value(i, 1), r->value(i, 2), 0};
-        const char* count = r->value(i, 3);
-        std::from_chars(count, count + std::char_traits<char>::length(count), row.count);
-        rows.push_back(std::move(row));
+        rows.push_back({r->value(i, 0), r->value(i, 1), r->value(i, 2),
+                        std::atoi(r->value(i, 3))}); // count(*): digits
     }
     m_tally.add(rows, read_procs_running(m_proc_root));
     return true;

@@ -215,7 +215,7 @@ std::pair<MetricInfo, double> probe_metric(const std::string& name, double value
     } else if (ends_with(name, "_s") || ends_with(name, ".s")) {
         info.unit = "s";
         info.title = name.substr(0, name.size() - 2);
-    } else if (name.rfind("wait.", 0) == 0 && name != "wait.samples") {
+    } else if (name.starts_with("wait.") && name != "wait.samples") {
         info.unit = "sessions"; // averaged over the samples (docs/probes.md, "Wait events")
     } else if (name == "host.runnable") {
         info.unit = "processes";
@@ -333,18 +333,13 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
 /// runs that were sampled (they have wait.samples) and lack a wait.* metric get a 0 for it, so
 /// that a cell's mean is over all its sampled runs.
 void fill_unseen_waits(StepData& step) {
-    const MetricValues* sampled = nullptr;
-    for (const auto& m : step.metrics) {
-        if (m.info.id == "probe:wait.samples") {
-            sampled = &m;
-        }
-    }
+    const MetricValues* sampled = find_metric(step, "probe:wait.samples");
     if (sampled == nullptr) {
         return;
     }
     const auto sampled_runs = sampled->runs_by_cell;
     for (auto& m : step.metrics) {
-        if (m.info.id.rfind("probe:wait.", 0) != 0 || m.info.id == "probe:wait.samples") {
+        if (!m.info.id.starts_with("probe:wait.") || m.info.id == "probe:wait.samples") {
             continue;
         }
         for (const auto& [cell, runs] : sampled_runs) {

@@ -254,12 +254,6 @@ nlohmann::json replication_lag(ServerSet& servers, const std::string& server) {
     return j;
 }
 
-bool is_measured_type(spec::StepType t) {
-    return t == spec::StepType::bench || t == spec::StepType::timed_sql
-           || t == spec::StepType::explain || t == spec::StepType::init || t == spec::StepType::sql
-           || t == spec::StepType::shell;
-}
-
 struct Totals {
     std::size_t ok = 0;
     std::size_t failed = 0;
@@ -578,7 +572,7 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     const fs::path log =
         run_dir ? *run_dir / fmt::format("{:02}-{}.log", i, spec::step_type_name(step.type))
                 : fs::path("/dev/null");
-    const bool measured = step.measure && is_measured_type(step.type);
+    const bool measured = step.measure && spec::is_measurable(step.type);
     std::optional<probe::Snapshot> before;
     if (measured) {
         if (auto snap = snapshot(m_servers, server)) {

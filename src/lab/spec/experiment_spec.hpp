@@ -135,6 +135,10 @@ enum class StepType {
 /// The name of a step type as written in files ("timed-sql").
 const char* step_type_name(StepType type);
 
+/// Whether probes can be taken around a step of this type (`measure`, `sample_waits`): the steps
+/// that run statements or commands against a server, not those that stop, start or wait.
+bool is_measurable(StepType type);
+
 /// A bench script chosen by a bench step, with its weight (pgbench `-f name@weight`).
 struct ScriptRef {
     std::string name; ///< a `[scripts.NAME]`, or "builtin:tpcb-like" and the like

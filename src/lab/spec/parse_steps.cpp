@@ -39,6 +39,11 @@ const char* step_type_name(StepType type) {
     return "?";
 }
 
+bool is_measurable(StepType type) {
+    return type == StepType::bench || type == StepType::timed_sql || type == StepType::explain
+           || type == StepType::init || type == StepType::sql || type == StepType::shell;
+}
+
 namespace {
 
 constexpr StepType k_all_types[] = {StepType::init,       StepType::sql,     StepType::bench,
@@ -359,9 +364,7 @@ void read_sample_waits(TableReader& r, Step& step) {
                      "sample less often: sample_waits = \"100ms\"");
         return;
     }
-    const bool measurable = step.type == StepType::bench || step.type == StepType::sql
-                            || step.type == StepType::timed_sql || step.type == StepType::explain
-                            || step.type == StepType::init || step.type == StepType::shell;
+    const bool measurable = is_measurable(step.type);
     if (!measurable || !step.measure) {
         r.diag().add(r.key_pos("sample_waits"),
                      "\"sample_waits\" applies to a measured step: the samples are recorded "
