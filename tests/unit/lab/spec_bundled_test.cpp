@@ -73,6 +73,11 @@ TEST(SpecBundledTest, StudyShapes) {
     ASSERT_EQ(s2->servers.size(), 1u);
     // The data (scale 400, about 6 GB) are about four times the limit.
     EXPECT_EQ(s2->servers[0].memory_limit_bytes, 1536ULL << 20);
+    // The paper's machine: `free -m` showed 1223 MiB available (MB in PostgreSQL's units).
+    auto paper = spec::parse_experiment_file(PGLAB_SOURCE_DIR "/experiments/s2-paper-machine.toml");
+    ASSERT_TRUE(paper) << paper.error().message;
+    ASSERT_EQ(paper->servers.size(), 1u);
+    EXPECT_EQ(paper->servers[0].memory_limit_bytes, 1200ULL << 20);
     auto s5 = spec::parse_experiment_file(PGLAB_SOURCE_DIR "/experiments/s5-sync-methods.toml");
     ASSERT_TRUE(s5) << s5.error().message;
     EXPECT_EQ(plan::build_plan(*s5, 1)->cells.size(), 5u);
