@@ -224,6 +224,10 @@ std::string failure_message(const SpawnOptions& o, const ChildFailure& f) {
     case ChildStage::exec:
         break;
     }
+    if (o.run_as) { // its rights, not the caller's, decide: say whose they are
+        return fmt::format("could not execute \"{}\" as user \"{}\": {}", o.argv[0], o.run_as->name,
+                           reason);
+    }
     return fmt::format("could not execute \"{}\": {}", o.argv[0], reason);
 }
 

@@ -106,8 +106,12 @@ TimeEstimate estimate_plan(const spec::ExperimentSpec& spec, const plan::Plan& p
 }
 
 std::string describe(const TimeEstimate& e) {
-    std::string s = fmt::format("at least {} (bench durations, sleeps, blocking checks)",
-                                duration_text(e.known_ms));
+    std::string s;
+    // "at least 0s" says nothing when no step's time is known (every bench by transactions).
+    if (e.known_ms > 0 || e.unknown.empty()) {
+        s = fmt::format("at least {} (bench durations, sleeps, blocking checks)",
+                        duration_text(e.known_ms));
+    }
     if (e.unknown.empty()) {
         return s;
     }
@@ -115,7 +119,8 @@ std::string describe(const TimeEstimate& e) {
     for (const auto& [kind, n] : e.unknown) {
         kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, kind);
     }
-    s += "; not estimated: the steps whose time the file does not tell (" + kinds + ")";
+    s += s.empty() ? "" : "; ";
+    s += "not estimated: the steps whose time the file does not tell (" + kinds + ")";
     if (e.bounded_ms > 0) {
         s += fmt::format(", some bounded by their timeouts (up to {} more)",
                          duration_text(e.bounded_ms));

@@ -24,7 +24,7 @@ struct TimeEstimate {
 TimeEstimate estimate_plan(const spec::ExperimentSpec& spec, const plan::Plan& plan);
 
 /// "at least 12m30s (bench durations, sleeps, blocking checks); not estimated: 4 init, 8 sql
-/// (up to 10m more by their timeouts)".
+/// (up to 10m more by their timeouts)"; only the part after ";" when no step's time is known.
 std::string describe(const TimeEstimate& estimate);
 
 } // namespace pglab::lab::run

@@ -332,10 +332,14 @@ Status ThrowawayCluster::run_initdb() {
         fs::remove(pwfile, ec);
     }
     if (!run && m_run_as) {
+        // Either the binaries (a release cache made 0700) or the data directory may be out of
+        // that user's reach; the message says which path failed.
         run.error().with_hint(fmt::format(
-            "As root, initdb and the server run as \"{}\", who must reach \"{}\": set TMPDIR "
-            "to a directory open to that user, such as /tmp.",
-            m_run_as->name, m_base_dir.string()));
+            "As root, initdb and the server run as \"{}\", who must reach the binaries in \"{}\" "
+            "and the data in \"{}\": every directory above them must be open to that user "
+            "(chmod o+x), or set PGLAB_CACHE_DIR (fetched releases) and TMPDIR (data) to such "
+            "directories, as /var/cache/pglab and /tmp are.",
+            m_run_as->name, m_installation.bin_dir.string(), m_base_dir.string()));
     }
     PGLAB_TRY_ASSIGN(const util::ProcessResult r, std::move(run));
     if (!r.status.success()) {

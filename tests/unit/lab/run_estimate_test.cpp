@@ -62,5 +62,25 @@ timeout = "1min"
                            "(up to 4m00s more)");
 }
 
+// Nothing known: no "at least 0s", only what is not estimated.
+TEST(RunEstimateTest, OnlyTransactionCountsSaysSo) {
+    const spec::ExperimentSpec s = spec::testing::parse_ok(R"toml(
+repeat = 3
+
+[[steps]]
+type = "init"
+once = true
+
+[[steps]]
+type = "bench"
+options = ["--transactions=100"]
+)toml");
+    const auto plan = plan::build_plan(s, 1);
+    ASSERT_TRUE(plan.has_value());
+    EXPECT_EQ(describe(estimate_plan(s, *plan)),
+              "not estimated: the steps whose time the file does not tell (3 bench by "
+              "transactions, 1 init)");
+}
+
 } // namespace
 } // namespace pglab::lab::run

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 
 namespace pglab::util {
 namespace {
@@ -194,6 +195,28 @@ TEST(SubprocessTest, RunAsAnotherUser) {
     o.run_as = *nobody;
     o.working_dir = "/";
     EXPECT_EQ(run_ok(o).out, std::to_string(nobody->uid) + "\n");
+}
+
+// A program under a directory only root may enter: the message names the user whose rights failed.
+TEST(SubprocessTest, RunAsAnotherUserWithoutSearchPermission) {
+    if (::geteuid() != 0) {
+        GTEST_SKIP() << "needs root";
+    }
+    auto nobody = lookup_user("nobody");
+    ASSERT_TRUE(nobody.has_value());
+    char tmpl[] = "/tmp/pglab-subprocess-XXXXXX"; // mkdtemp makes it 0700
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    const std::filesystem::path dir = tmpl;
+    std::filesystem::copy_file("/bin/true", dir / "true");
+    SpawnOptions o;
+    o.argv = {(dir / "true").string()};
+    o.run_as = *nobody;
+    o.working_dir = "/";
+    auto r = run_process(o);
+    std::filesystem::remove_all(dir);
+    ASSERT_FALSE(r.has_value());
+    EXPECT_NE(r.error().message.find("as user \"nobody\": Permission denied"), std::string::npos)
+        << r.error().message;
 }
 
 TEST(SubprocessTest, QuoteCommand) {
