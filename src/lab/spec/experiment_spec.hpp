@@ -240,6 +240,16 @@ struct Claim {
 
 /// `[quick]`: a shorter form of the experiment for `pglab run --quick`: fewer repetitions,
 /// other values of some matrix variables (smaller scale, shorter duration, fewer clients).
+/// `[quick.servers.NAME]`: the emulated machine scaled down with the data, so that a quick form
+/// keeps the full study's shape (a quarter of the data in a quarter of the memory).
+struct QuickServer {
+    std::string name;
+    SourcePos pos;
+    std::optional<std::uint64_t> memory_limit_bytes;
+    SourcePos memory_limit_pos;
+    std::optional<std::int64_t> sync_delay_us;
+};
+
 struct QuickForm {
     bool declared = false;
     SourcePos pos;
@@ -248,6 +258,7 @@ struct QuickForm {
     std::optional<std::int64_t> run_timeout_ms;
     std::vector<MatrixVariable> matrix; ///< replaces the values of these matrix variables
     std::optional<FilterExpr> filter;   ///< replaces the matrix filter
+    std::vector<QuickServer> servers;   ///< replaces these servers' memory limit or sync delay
 };
 
 /// The whole experiment.

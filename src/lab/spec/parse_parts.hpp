@@ -33,6 +33,10 @@ void parse_scripts(const toml::node* node, ParseContext& ctx, ExperimentSpec& sp
 /// `[matrix]`.
 void parse_matrix(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
 
+/// `[quick.servers.NAME]` for the declared server `server`: memory_limit and sync_delay, read
+/// as in `[servers.NAME]`; any other server key does not apply there.
+QuickServer parse_quick_server(const ServerSpec& server, const toml::table& t, ParseContext& ctx);
+
 /// `[[steps]]`.
 void parse_steps(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
 

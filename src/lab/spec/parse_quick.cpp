@@ -1,11 +1,52 @@
 // lab/spec: `[quick]`, the short form of an experiment that `pglab run --quick` runs: other
-// repetitions and warm-ups, a run timeout, and other values for some matrix variables
-// (`[quick.matrix]`, read by the [matrix] parser so the same values are valid in both).
+// repetitions and warm-ups, a run timeout, other values for some matrix variables
+// (`[quick.matrix]`, read by the [matrix] parser so the same values are valid in both), and
+// a smaller emulated machine (`[quick.servers.NAME]`: memory_limit, sync_delay).
 #include "lab/spec/parse_parts.hpp"
 #include "lab/spec/suggest.hpp"
 #include "lab/spec/toml_reader.hpp"
 
 namespace pglab::lab::spec {
+
+namespace {
+
+/// `[quick.servers]`: a table per declared server.
+void parse_quick_servers(const toml::node& node, ParseContext& ctx, ExperimentSpec& spec) {
+    const auto* t = expect_table(&node, "\"servers\" in [quick]",
+                                 "[quick.servers.small] then memory_limit = \"384MB\"", ctx);
+    if (t == nullptr) {
+        return;
+    }
+    std::vector<std::string> names; // the embedded default is no declared server
+    for (const auto& s : spec.servers) {
+        if (!s.implicit) {
+            names.push_back(s.name);
+        }
+    }
+    for (const auto& [key, value] : *t) {
+        const std::string name(key.str());
+        const SourcePos pos = pos_of(key.source(), ctx.file);
+        const ServerSpec* server = nullptr;
+        for (const auto& s : spec.servers) {
+            server = s.name == name && !s.implicit ? &s : server;
+        }
+        if (server == nullptr) {
+            ctx.diag.add(pos,
+                         "[quick.servers." + name + "] names no server of [servers]"
+                             + did_you_mean(name, names),
+                         "the quick form changes the memory_limit or sync_delay of a server "
+                         "declared in [servers]");
+            continue;
+        }
+        const auto* table =
+            expect_table(&value, "[quick.servers." + name + "]", "memory_limit = \"384MB\"", ctx);
+        if (table != nullptr) {
+            spec.quick.servers.push_back(parse_quick_server(*server, *table, ctx));
+        }
+    }
+}
+
+} // namespace
 
 void parse_quick(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
     if (node == nullptr) {
@@ -46,6 +87,9 @@ void parse_quick(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec
         }
         q.filter = std::move(overrides.matrix.filter);
     }
+    if (const toml::node* servers = r.get("servers")) {
+        parse_quick_servers(*servers, ctx, spec);
+    }
     r.finish();
 }
 
@@ -63,6 +107,20 @@ void apply_quick(ExperimentSpec& spec) {
     }
     if (q.filter) {
         spec.matrix.filter = q.filter;
+    }
+    for (const auto& qs : q.servers) {
+        for (auto& server : spec.servers) {
+            if (server.name != qs.name) {
+                continue;
+            }
+            if (qs.memory_limit_bytes) {
+                server.memory_limit_bytes = qs.memory_limit_bytes;
+                server.memory_limit_pos = qs.memory_limit_pos;
+            }
+            if (qs.sync_delay_us) {
+                server.sync_delay_us = qs.sync_delay_us;
+            }
+        }
     }
     spec.name += "-quick";
     spec.is_quick = true;

@@ -169,6 +169,11 @@ void read_memory_limit(TableReader& r, ParseContext& ctx, ServerSpec& s) {
     s.memory_limit_pos = r.value_pos(*n);
 }
 
+/// The keys of `[servers.NAME]`.
+const std::vector<std::string> k_server_keys = {
+    "version", "bin_dir", "conninfo",    "settings",   "initdb",       "data_dir",
+    "auth",    "tcp",     "environment", "sync_delay", "memory_limit", "standby_of"};
+
 ServerSpec read_server(const std::string& name, const toml::table& t, ParseContext& ctx) {
     TableReader r(t, "[servers." + name + "]", ctx.file, ctx.diag);
     ServerSpec s;
@@ -244,6 +249,30 @@ ServerSpec read_server(const std::string& name, const toml::table& t, ParseConte
 }
 
 } // namespace
+
+QuickServer parse_quick_server(const ServerSpec& server, const toml::table& t, ParseContext& ctx) {
+    TableReader r(t, "[quick.servers." + server.name + "]", ctx.file, ctx.diag);
+    ServerSpec read;
+    read_sync_delay(r, ctx, read);
+    read_memory_limit(r, ctx, read);
+    r.finish(k_server_keys, "[servers." + server.name
+                                + "], which the quick form keeps as it is "
+                                  "(it changes memory_limit and sync_delay only)");
+    QuickServer q;
+    q.name = server.name;
+    q.pos = r.pos();
+    q.memory_limit_bytes = read.memory_limit_bytes;
+    q.memory_limit_pos = read.memory_limit_pos;
+    q.sync_delay_us = read.sync_delay_us;
+    if (!server.conninfo.empty() && (q.memory_limit_bytes || q.sync_delay_us)) {
+        ctx.diag.add(q.pos,
+                     "[quick.servers." + server.name
+                         + "] cannot change a server given by "
+                           "\"conninfo\": pglab does not manage an existing server",
+                     "remove [quick.servers." + server.name + "]");
+    }
+    return q;
+}
 
 void parse_servers(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
     const auto* t = expect_table(node, "\"servers\"", "[servers.pg16] then version = \"16\"", ctx);

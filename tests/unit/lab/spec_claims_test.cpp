@@ -156,5 +156,47 @@ TEST(SpecClaimsTest, QuickFormProblems) {
                           "\"repeat\"?)"));
 }
 
+const std::string k_quick_servers = "\n[quick]\nrepeat = 1\n[quick.servers.pg11]\n"
+                                    "memory_limit = \"384MB\"\nsync_delay = \"2ms\"\n";
+
+TEST(SpecClaimsTest, QuickFormScalesAServersMemoryAndSyncsOnlyWhenAsked) {
+    const ExperimentSpec full = parse_ok(k_head + k_quick_servers);
+    ASSERT_EQ(full.quick.servers.size(), 1U);
+    EXPECT_FALSE(full.servers.at(0).memory_limit_bytes.has_value());
+    EXPECT_FALSE(full.servers.at(0).sync_delay_us.has_value());
+
+    ParseOptions options;
+    options.quick = true;
+    const ParseOutcome quick = parse_text(k_head + k_quick_servers, options);
+    ASSERT_TRUE(quick.spec.has_value());
+    const ServerSpec& pg11 = quick.spec->servers.at(0);
+    ASSERT_EQ(pg11.name, "pg11");
+    EXPECT_EQ(pg11.memory_limit_bytes, 384ULL << 20);
+    EXPECT_EQ(pg11.sync_delay_us, 2000);
+    // where "impossible here" (no root, no cgroup) points: the quick form's value
+    EXPECT_EQ(pg11.memory_limit_pos.line, 18);
+    const ServerSpec& pg12 = quick.spec->servers.at(1);
+    EXPECT_FALSE(pg12.memory_limit_bytes.has_value());
+    EXPECT_FALSE(pg12.sync_delay_us.has_value());
+}
+
+TEST(SpecClaimsTest, QuickFormServerProblems) {
+    const std::string quick = "\n[quick]\nrepeat = 1\n";
+    EXPECT_THAT(problems(k_head + quick + "[quick.servers.pg13]\nmemory_limit = \"384MB\"\n"),
+                HasSubstr("[quick.servers.pg13] names no server of [servers]"));
+    EXPECT_THAT(problems(k_head + quick + "[quick.servers.pg11]\nversion = \"12\"\n"),
+                HasSubstr("t.toml:18:1: key \"version\" does not apply to [quick.servers.pg11]"));
+    EXPECT_THAT(problems(k_head + quick + "[quick.servers.pg11]\nmemory_limit = \"1MB\"\n"),
+                HasSubstr("t.toml:18:16: invalid \"memory_limit\" in [quick.servers.pg11]: a size "
+                          "of at least 16MB is expected"));
+    EXPECT_THAT(problems(k_head + quick + "[quick.servers.pg11]\nmemry_limit = \"1GB\"\n"),
+                HasSubstr("unknown key \"memry_limit\" in [quick.servers.pg11] (did you mean "
+                          "\"memory_limit\"?)"));
+    const std::string existing = "repeat = 3\n[servers.db]\nconninfo = \"host=db1\"\n"
+                                 "[[steps]]\ntype = \"bench\"\n";
+    EXPECT_THAT(problems(existing + quick + "[quick.servers.db]\nsync_delay = \"1ms\"\n"),
+                HasSubstr("[quick.servers.db] cannot change a server given by \"conninfo\""));
+}
+
 } // namespace
 } // namespace pglab::lab::spec
