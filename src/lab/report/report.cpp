@@ -221,6 +221,12 @@ private:
         Table servers;
         servers.header = {"server", "version", "installation", "initdb options",
                           "settings set by the experiment"};
+        // The emulated machine (memory_limit, sync_delay) gets a column where a server had one.
+        const bool emulated = std::any_of(env.servers.begin(), env.servers.end(),
+                                          [](const ServerInfo& s) { return !s.emulation.empty(); });
+        if (emulated) {
+            servers.header.push_back("emulated machine");
+        }
         for (const auto& s : env.servers) {
             std::vector<std::string> settings;
             for (const auto& [name, values] : s.settings) {
@@ -233,6 +239,11 @@ private:
                  join({s.bin_dirs.begin(), s.bin_dirs.end()}, ", "),
                  s.initdb.empty() ? "none" : "`" + s.initdb + "`",
                  settings.empty() ? "none (defaults)" : join(settings, " ")});
+            if (emulated) {
+                servers.rows.back().push_back(
+                    s.emulation.empty() ? "none"
+                                        : join({s.emulation.begin(), s.emulation.end()}, ", "));
+            }
         }
         if (!servers.rows.empty()) {
             doc.heading(3, "Servers");

@@ -690,6 +690,15 @@ void PlanRunner::record_server(RunRecord& record, const plan::Cell& cell) {
     srv["bin_dir"] = main_server.cluster ? nlohmann::json(main_server.cluster->bin_dir().string())
                                          : nlohmann::json(nullptr);
     srv["cluster"] = main_server.clusters_created;
+    // The emulated machine, as this run's form of the file gave it (a quick form may shrink it).
+    if (const spec::ServerSpec* spec = m_spec.find_server(cell.server)) {
+        if (spec->memory_limit_bytes) {
+            srv["memory_limit_bytes"] = *spec->memory_limit_bytes;
+        }
+        if (spec->sync_delay_us) {
+            srv["sync_delay_us"] = *spec->sync_delay_us;
+        }
+    }
     nlohmann::json requested = nlohmann::json::object();
     nlohmann::json current = nlohmann::json::object();
     for (const auto& st : m_settings) {

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -99,6 +101,38 @@ TEST(ReportGoldenTest, CsvAndJsonExportTheAggregatedCells) {
         }
     }
     EXPECT_TRUE(found);
+}
+
+// A server run in a memory cgroup with slowed syncs: the Servers table gains a column that says
+// so (the golden report, without emulation, has none).
+TEST(ReportGoldenTest, ServersTableShowsTheEmulatedMachine) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("pglab-emulated-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::copy(k_fixture, dir, fs::copy_options::recursive);
+    std::ifstream in(k_fixture / "results.jsonl");
+    std::ofstream out(dir / "results.jsonl", std::ios::trunc);
+    std::string line;
+    while (std::getline(in, line)) {
+        const std::string pg16 = "\"server\":{\"name\":\"pg16\",";
+        if (const auto at = line.find(pg16); at != std::string::npos) {
+            line.insert(at + pg16.size(),
+                        "\"memory_limit_bytes\":805306368,\"sync_delay_us\":2000,");
+        }
+        out << line << '\n';
+    }
+    out.close();
+    const auto results = load_results(dir);
+    ASSERT_TRUE(results.has_value()) << results.error().message;
+    const std::string md = render_markdown(fixture_report(*results).document);
+    fs::remove_all(dir);
+    EXPECT_NE(md.find("| initdb options | settings set by the experiment | emulated machine |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("`shared_buffers=256MB` | each sync +2 ms, memory limit 768 MiB |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("`shared_buffers=256MB` | none |"), std::string::npos) << md; // pg17
 }
 
 } // namespace
