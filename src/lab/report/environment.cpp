@@ -1,9 +1,9 @@
 // Environment of a results directory: plan.json, the runs' server objects, experiment.toml.
 #include "lab/report/environment.hpp"
 
+#include "lab/spec/experiment_spec.hpp"
 #include "util/machine_info.hpp"
 
-#include <fmt/format.h>
 #include <toml++/toml.h>
 
 // GCC 12 sees a "potential null pointer dereference" inside nlohmann::json's const iterators
@@ -19,21 +19,6 @@ using nlohmann::json;
 std::string string_of(const json& doc, const char* key) {
     const auto it = doc.find(key);
     return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-/// A memory limit as it was written: "768 MiB", "1.5 GiB" (binary units, as PostgreSQL's).
-std::string format_mib(std::uint64_t bytes) {
-    constexpr double k_mib = 1024.0 * 1024.0;
-    const double mib = static_cast<double>(bytes) / k_mib;
-    if (mib >= 1024.0) {
-        return fmt::format("{:g} GiB", mib / 1024.0);
-    }
-    return fmt::format("{:g} MiB", mib);
-}
-
-/// A sync delay: "2 ms", "500 us".
-std::string format_delay_us(std::int64_t us) {
-    return us % 1000 == 0 ? fmt::format("{} ms", us / 1000) : fmt::format("{} us", us);
 }
 
 std::optional<int64_t> int_of(const json& doc, const char* key) {
@@ -159,14 +144,17 @@ Environment gather_environment(const ResultsDir& results, const std::filesystem:
             if (const std::string b = string_of(*s, "bin_dir"); !b.empty()) {
                 server.bin_dirs.insert(b);
             }
-            if (const auto m = s->find("memory_limit_bytes");
-                m != s->end() && m->is_number_unsigned()) {
-                server.emulation.insert(
-                    fmt::format("memory limit {}", format_mib(m->get<std::uint64_t>())));
-            }
-            if (const auto d = s->find("sync_delay_us"); d != s->end() && d->is_number_integer()) {
-                server.emulation.insert(
-                    fmt::format("each sync +{}", format_delay_us(d->get<std::int64_t>())));
+            const auto m = s->find("memory_limit_bytes");
+            const auto d = s->find("sync_delay_us");
+            const std::string emulation =
+                spec::describe_emulation(m != s->end() && m->is_number_unsigned()
+                                             ? std::optional<std::uint64_t>(m->get<std::uint64_t>())
+                                             : std::nullopt,
+                                         d != s->end() && d->is_number_integer()
+                                             ? std::optional<std::int64_t>(d->get<std::int64_t>())
+                                             : std::nullopt);
+            if (!emulation.empty()) {
+                server.emulation.insert(emulation);
             }
             if (s->contains("settings") && s->at("settings").is_object()) {
                 const json& settings = s->at("settings");

@@ -29,7 +29,7 @@ struct ServerInfo {
     std::set<std::string> bin_dirs;
     std::string initdb;                                    ///< from experiment.toml, "" if none
     std::map<std::string, std::set<std::string>> settings; ///< NAME -> values seen
-    std::set<std::string> emulation; ///< "memory limit 768 MiB", "syncs +2 ms": as run
+    std::set<std::string> emulation; ///< "memory limit 768 MiB, each sync +2 ms": as run
 };
 
 struct Environment {

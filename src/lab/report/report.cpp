@@ -242,7 +242,7 @@ private:
             if (emulated) {
                 servers.rows.back().push_back(
                     s.emulation.empty() ? "none"
-                                        : join({s.emulation.begin(), s.emulation.end()}, ", "));
+                                        : join({s.emulation.begin(), s.emulation.end()}, "; "));
             }
         }
         if (!servers.rows.empty()) {

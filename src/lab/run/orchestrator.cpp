@@ -316,6 +316,13 @@ void print_dry_run(const Prepared& p) {
                 p.plan.cells.size(), p.plan.runs.size(), spec::run_order_name(p.plan.order),
                 static_cast<unsigned long long>(p.plan.seed));
     std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan)).c_str());
+    for (const auto& server : p.spec.servers) { // the emulated machine, of the quick form too
+        const std::string emulation =
+            spec::describe_emulation(server.memory_limit_bytes, server.sync_delay_us);
+        if (!emulation.empty()) {
+            std::printf("server %s: %s\n", server.name.c_str(), emulation.c_str());
+        }
+    }
     for (const auto& r : p.plan.runs) {
         std::printf("%4zu  cell %zu  %s  repetition %u%s\n", r.ordinal, r.cell,
                     util::shorten(p.plan.cells[r.cell].label(), 200).c_str(), r.repetition,

@@ -129,7 +129,7 @@ TEST(ReportGoldenTest, ServersTableShowsTheEmulatedMachine) {
     EXPECT_NE(md.find("| initdb options | settings set by the experiment | emulated machine |"),
               std::string::npos)
         << md;
-    EXPECT_NE(md.find("`shared_buffers=256MB` | each sync +2 ms, memory limit 768 MiB |"),
+    EXPECT_NE(md.find("`shared_buffers=256MB` | memory limit 768 MiB, each sync +2 ms |"),
               std::string::npos)
         << md;
     EXPECT_NE(md.find("`shared_buffers=256MB` | none |"), std::string::npos) << md; // pg17

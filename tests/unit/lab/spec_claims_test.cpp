@@ -180,6 +180,14 @@ TEST(SpecClaimsTest, QuickFormScalesAServersMemoryAndSyncsOnlyWhenAsked) {
     EXPECT_FALSE(pg12.sync_delay_us.has_value());
 }
 
+TEST(SpecClaimsTest, EmulationInWords) {
+    EXPECT_EQ(describe_emulation(std::nullopt, std::nullopt), "");
+    EXPECT_EQ(describe_emulation(768ULL << 20, std::nullopt), "memory limit 768 MiB");
+    EXPECT_EQ(describe_emulation(1536ULL << 20, 2000), "memory limit 1.5 GiB, each sync +2 ms");
+    EXPECT_EQ(describe_emulation(std::nullopt, 500), "each sync +500 us");
+    EXPECT_EQ(describe_emulation(std::nullopt, 0), "syncs counted, not slowed");
+}
+
 TEST(SpecClaimsTest, QuickFormServerProblems) {
     const std::string quick = "\n[quick]\nrepeat = 1\n";
     EXPECT_THAT(problems(k_head + quick + "[quick.servers.pg13]\nmemory_limit = \"384MB\"\n"),
