@@ -144,15 +144,10 @@ Environment gather_environment(const ResultsDir& results, const std::filesystem:
             if (const std::string b = string_of(*s, "bin_dir"); !b.empty()) {
                 server.bin_dirs.insert(b);
             }
-            const auto m = s->find("memory_limit_bytes");
-            const auto d = s->find("sync_delay_us");
-            const std::string emulation =
-                spec::describe_emulation(m != s->end() && m->is_number_unsigned()
-                                             ? std::optional<std::uint64_t>(m->get<std::uint64_t>())
-                                             : std::nullopt,
-                                         d != s->end() && d->is_number_integer()
-                                             ? std::optional<std::int64_t>(d->get<std::int64_t>())
-                                             : std::nullopt);
+            const auto memory = int_of(*s, "memory_limit_bytes");
+            const std::string emulation = spec::describe_emulation(
+                memory ? std::optional<std::uint64_t>(*memory) : std::nullopt,
+                int_of(*s, "sync_delay_us"));
             if (!emulation.empty()) {
                 server.emulation.insert(emulation);
             }

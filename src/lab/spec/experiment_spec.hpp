@@ -66,6 +66,11 @@ struct ServerSpec {
     bool is_existing() const { return !conninfo.empty(); }
 };
 
+/// A server's emulated machine in words: "memory limit 768 MiB, each sync +2 ms"; "" for none.
+/// The memory limit in binary units, as PostgreSQL and the file write it.
+std::string describe_emulation(std::optional<std::uint64_t> memory_limit_bytes,
+                               std::optional<std::int64_t> sync_delay_us);
+
 /// A named SQL session (one connection kept open across steps of a run). The session "default"
 /// always exists for each server and need not be declared.
 struct SessionSpec {
@@ -240,11 +245,6 @@ struct Claim {
 
 /// `[quick]`: a shorter form of the experiment for `pglab run --quick`: fewer repetitions,
 /// other values of some matrix variables (smaller scale, shorter duration, fewer clients).
-/// A server's emulated machine in words: "memory limit 768 MiB, each sync +2 ms"; "" for none.
-/// The memory limit in binary units, as PostgreSQL and the file write it.
-std::string describe_emulation(std::optional<std::uint64_t> memory_limit_bytes,
-                               std::optional<std::int64_t> sync_delay_us);
-
 /// `[quick.servers.NAME]`: the emulated machine scaled down with the data, so that a quick form
 /// keeps the full study's shape (a quarter of the data in a quarter of the memory).
 struct QuickServer {

@@ -6,6 +6,8 @@
 #include "lab/spec/suggest.hpp"
 #include "lab/spec/toml_reader.hpp"
 
+#include <algorithm>
+
 namespace pglab::lab::spec {
 
 namespace {
@@ -26,11 +28,8 @@ void parse_quick_servers(const toml::node& node, ParseContext& ctx, ExperimentSp
     for (const auto& [key, value] : *t) {
         const std::string name(key.str());
         const SourcePos pos = pos_of(key.source(), ctx.file);
-        const ServerSpec* server = nullptr;
-        for (const auto& s : spec.servers) {
-            server = s.name == name && !s.implicit ? &s : server;
-        }
-        if (server == nullptr) {
+        const ServerSpec* server = spec.find_server(name);
+        if (server == nullptr || server->implicit) {
             ctx.diag.add(pos,
                          "[quick.servers." + name + "] names no server of [servers]"
                              + did_you_mean(name, names),
@@ -108,18 +107,15 @@ void apply_quick(ExperimentSpec& spec) {
     if (q.filter) {
         spec.matrix.filter = q.filter;
     }
-    for (const auto& qs : q.servers) {
-        for (auto& server : spec.servers) {
-            if (server.name != qs.name) {
-                continue;
-            }
-            if (qs.memory_limit_bytes) {
-                server.memory_limit_bytes = qs.memory_limit_bytes;
-                server.memory_limit_pos = qs.memory_limit_pos;
-            }
-            if (qs.sync_delay_us) {
-                server.sync_delay_us = qs.sync_delay_us;
-            }
+    for (const auto& qs : q.servers) { // parse_quick_servers checked that each exists
+        auto server = std::find_if(spec.servers.begin(), spec.servers.end(),
+                                   [&](const ServerSpec& s) { return s.name == qs.name; });
+        if (qs.memory_limit_bytes) {
+            server->memory_limit_bytes = qs.memory_limit_bytes;
+            server->memory_limit_pos = qs.memory_limit_pos;
+        }
+        if (qs.sync_delay_us) {
+            server->sync_delay_us = qs.sync_delay_us;
         }
     }
     spec.name += "-quick";
