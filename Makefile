@@ -85,7 +85,7 @@ SANITIZE_STACK := ulimit -s 65536;
 
 # Each fuzzer for FUZZ_SECONDS. A finding is written to $(SANITIZE_DIR)/<fuzzer>-crash-* (or
 # leak-*, timeout-*) and the run fails: keep it as a regression file under
-# tests/golden/script/fuzz/ or tests/golden/lab/spec-fuzz/ and fix what it shows.
+# tests/golden/script/fuzz/ or tests/golden/lab/experiment-fuzz/ and fix what it shows.
 fuzz-run:
 	mkdir -p $(SANITIZE_DIR)/corpus-script $(SANITIZE_DIR)/corpus-spec
 	$(SANITIZE_STACK) $(SANITIZE_DIR)/fuzz/pglab_script_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
@@ -95,7 +95,7 @@ fuzz-run:
 	$(SANITIZE_STACK) $(SANITIZE_DIR)/fuzz/pglab_spec_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 -dict=fuzz/spec.dict \
 		-artifact_prefix=$(SANITIZE_DIR)/spec- $(SANITIZE_DIR)/corpus-spec experiments \
-		tests/golden/lab/spec-fuzz
+		tests/golden/lab/experiment-fuzz
 
 fuzz-quick: bootstrap sanitize-build
 	$(MAKE) fuzz-run

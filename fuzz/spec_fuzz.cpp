@@ -1,5 +1,5 @@
 // libFuzzer target for experiment files: parsing, validation, planning and per-run resolution
-// (checks in spec_fuzz_harness.hpp). Findings become files under tests/golden/lab/spec-fuzz/,
+// (checks in spec_fuzz_harness.hpp). Findings become files under tests/golden/lab/experiment-fuzz/,
 // which the unit test of the harness runs.
 #include <cstdint>
 #include <cstdio>

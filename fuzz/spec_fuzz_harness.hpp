@@ -5,9 +5,9 @@
 // first runs are resolved (substitution, conditions, arguments, fingerprints, settings).
 #pragma once
 
+#include "lab/experiment/parse_experiment.hpp"
 #include "lab/plan/plan.hpp"
 #include "lab/plan/run_values.hpp"
-#include "lab/spec/parse_experiment.hpp"
 
 #include <string>
 #include <string_view>
@@ -20,9 +20,10 @@ inline constexpr std::size_t k_fuzz_max_runs = 5000;
 /// "" when every check holds, else what went wrong (the fuzz target aborts with it).
 inline std::string check_spec_input(std::string_view input) {
     using namespace pglab::lab;
-    spec::ParseOptions options;
+    experiment::ParseOptions options;
     options.read_files = false;
-    spec::ParseOutcome out = spec::parse_experiment_text(input, "fuzz.toml", ".", options);
+    experiment::ParseOutcome out =
+        experiment::parse_experiment_text(input, "fuzz.toml", ".", options);
     if (!out.spec) {
         if (out.diagnostics.empty() || out.diagnostics.items().empty()) {
             return "rejected without a problem";
@@ -37,7 +38,7 @@ inline std::string check_spec_input(std::string_view input) {
         }
         return {};
     }
-    const spec::ExperimentSpec& s = *out.spec;
+    const experiment::ExperimentSpec& s = *out.spec;
     if (s.servers.empty() || s.steps.empty()) {
         return "accepted without servers or steps";
     }

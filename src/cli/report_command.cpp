@@ -1,11 +1,11 @@
 // Options of `pglab report` and `pglab compare`, where their files go, and exit codes.
 #include "cli/report_command.hpp"
 
+#include "lab/experiment/parse_experiment.hpp"
 #include "lab/report/chart.hpp"
 #include "lab/report/compare.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
-#include "lab/spec/parse_experiment.hpp"
 #include "util/log.hpp"
 #include "util/text_file.hpp"
 
@@ -165,9 +165,9 @@ int report_command(int argc, char** argv) {
             if (!v || v->empty()) {
                 return usage_error("--claims needs an experiment file", "report");
             }
-            lab::spec::ParseOptions parse;
+            lab::experiment::ParseOptions parse;
             parse.read_files = false;
-            auto spec = lab::spec::parse_experiment_file(*v, parse);
+            auto spec = lab::experiment::parse_experiment_file(*v, parse);
             if (!spec) {
                 return fail(spec.error());
             }

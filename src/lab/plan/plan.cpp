@@ -5,7 +5,7 @@
 
 namespace pglab::lab::plan {
 
-const spec::Scalar* Cell::find(std::string_view name) const {
+const experiment::Scalar* Cell::find(std::string_view name) const {
     for (const auto& b : bindings) {
         if (b.name == name) {
             return &b.value;
@@ -30,17 +30,17 @@ std::string Cell::label() const {
 
 namespace {
 
-Unexpected plan_error(const spec::SourcePos& pos, const std::string& message,
+Unexpected plan_error(const experiment::SourcePos& pos, const std::string& message,
                       const std::string& hint) {
     return make_error(Error(pos.to_string() + ": " + message).with_hint(hint));
 }
 
 } // namespace
 
-Result<std::vector<Cell>> expand_matrix(const spec::ExperimentSpec& spec) {
+Result<std::vector<Cell>> expand_matrix(const experiment::ExperimentSpec& spec) {
     const auto& vars = spec.matrix.variables;
-    const spec::SourcePos matrix_pos =
-        vars.empty() ? spec::SourcePos{spec.file, 0, 0} : vars.front().pos;
+    const experiment::SourcePos matrix_pos =
+        vars.empty() ? experiment::SourcePos{spec.file, 0, 0} : vars.front().pos;
     const std::size_t per_cell = std::size_t{spec.repeat} + spec.warmup;
     std::size_t total = 1;
     for (const auto& v : vars) {
@@ -63,17 +63,17 @@ Result<std::vector<Cell>> expand_matrix(const spec::ExperimentSpec& spec) {
         for (std::size_t i = 0; i < vars.size(); ++i) {
             cell.bindings.push_back(Binding{vars[i].name, vars[i].values[digit[i]]});
         }
-        const spec::Scalar* server = cell.find("server");
+        const experiment::Scalar* server = cell.find("server");
         cell.server = server != nullptr ? server->text() : spec.default_server;
         bool keep = true;
         if (spec.matrix.filter) {
             auto verdict = spec.matrix.filter->evaluate(
-                [&](std::string_view name) -> std::optional<spec::Scalar> {
+                [&](std::string_view name) -> std::optional<experiment::Scalar> {
                     if (const auto* v = cell.find(name)) {
                         return *v;
                     }
                     if (name == "server") {
-                        return spec::Scalar{cell.server, {}};
+                        return experiment::Scalar{cell.server, {}};
                     }
                     return std::nullopt;
                 });
@@ -103,7 +103,7 @@ Result<std::vector<Cell>> expand_matrix(const spec::ExperimentSpec& spec) {
     return cells;
 }
 
-std::uint64_t choose_seed(const spec::ExperimentSpec& spec, std::uint64_t fallback) {
+std::uint64_t choose_seed(const experiment::ExperimentSpec& spec, std::uint64_t fallback) {
     return spec.seed.value_or(fallback);
 }
 
@@ -133,7 +133,7 @@ std::vector<PlannedRun> finish_order(const std::vector<PlannedRun>& measured, st
 
 } // namespace
 
-Result<Plan> build_plan(const spec::ExperimentSpec& spec, std::uint64_t seed) {
+Result<Plan> build_plan(const experiment::ExperimentSpec& spec, std::uint64_t seed) {
     PGLAB_TRY_ASSIGN(std::vector<Cell> cells, expand_matrix(spec));
     Plan plan;
     plan.seed = seed;
@@ -141,18 +141,18 @@ Result<Plan> build_plan(const spec::ExperimentSpec& spec, std::uint64_t seed) {
     PlanRng rng(seed);
     std::vector<PlannedRun> measured;
     switch (spec.order) {
-    case spec::RunOrder::as_written:
-    case spec::RunOrder::random:
+    case experiment::RunOrder::as_written:
+    case experiment::RunOrder::random:
         for (std::size_t c = 0; c < cells.size(); ++c) {
             for (std::uint32_t r = 0; r < spec.repeat; ++r) {
                 measured.push_back(PlannedRun{0, c, 0, false, 0});
             }
         }
-        if (spec.order == spec::RunOrder::random) {
+        if (spec.order == experiment::RunOrder::random) {
             rng.shuffle(measured);
         }
         break;
-    case spec::RunOrder::interleaved: {
+    case experiment::RunOrder::interleaved: {
         std::vector<std::size_t> order(cells.size());
         for (std::size_t c = 0; c < cells.size(); ++c) {
             order[c] = c;

@@ -3,7 +3,7 @@
 // Pure: the same spec and seed always give the same plan. No I/O, no server.
 #pragma once
 
-#include "lab/spec/experiment_spec.hpp"
+#include "lab/experiment/experiment_spec.hpp"
 #include "util/result.hpp"
 
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace pglab::lab::plan {
 /// One matrix variable's value in a cell.
 struct Binding {
     std::string name; ///< the variable's full name ("clients", "settings.work_mem")
-    spec::Scalar value;
+    experiment::Scalar value;
 };
 
 /// One combination of matrix values.
@@ -25,7 +25,7 @@ struct Cell {
     std::string server;            ///< the server the cell's runs use
 
     /// The value of `name`, or null.
-    const spec::Scalar* find(std::string_view name) const;
+    const experiment::Scalar* find(std::string_view name) const;
 
     /// "clients=4 settings.shared_buffers=1GB" ("(no variables)" for an empty matrix).
     std::string label() const;
@@ -43,7 +43,7 @@ struct PlannedRun {
 
 struct Plan {
     std::uint64_t seed = 0;
-    spec::RunOrder order = spec::RunOrder::as_written;
+    experiment::RunOrder order = experiment::RunOrder::as_written;
     std::vector<Cell> cells;
     std::vector<PlannedRun> runs;
 };
@@ -54,7 +54,7 @@ inline constexpr std::size_t k_max_runs = 1'000'000;
 /// The cells of the spec's matrix: the cross product in file order (the first variable varies
 /// slowest), keeping those for which the filter holds. Error (with the filter's position) when
 /// the filter cannot be evaluated, no cell is left, or there would be more than k_max_runs.
-Result<std::vector<Cell>> expand_matrix(const spec::ExperimentSpec& spec);
+Result<std::vector<Cell>> expand_matrix(const experiment::ExperimentSpec& spec);
 
 /// The plan for `spec` ordered with `seed` (used by "random" and "interleaved"; recorded in any
 /// case). Orders:
@@ -62,10 +62,10 @@ Result<std::vector<Cell>> expand_matrix(const spec::ExperimentSpec& spec);
 ///   random:      all measured runs shuffled together;
 ///   interleaved: `repeat` rounds, each running every cell once in a freshly shuffled order.
 /// In every order a cell's warm-up runs come right before its first measured run.
-Result<Plan> build_plan(const spec::ExperimentSpec& spec, std::uint64_t seed);
+Result<Plan> build_plan(const experiment::ExperimentSpec& spec, std::uint64_t seed);
 
 /// The file's `seed` if it has one, else `fallback` (the orchestrator passes a fresh one, for
 /// instance from the clock, and records it with the plan).
-std::uint64_t choose_seed(const spec::ExperimentSpec& spec, std::uint64_t fallback);
+std::uint64_t choose_seed(const experiment::ExperimentSpec& spec, std::uint64_t fallback);
 
 } // namespace pglab::lab::plan

@@ -1,34 +1,34 @@
 // lab/plan: per-run variable values, step expansion and implied arguments.
 #include "lab/plan/run_values.hpp"
 
-#include "lab/spec/template_text.hpp"
+#include "lab/experiment/template_text.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 namespace pglab::lab::plan {
 
-std::optional<spec::Scalar> RunValues::lookup(std::string_view name) const {
+std::optional<experiment::Scalar> RunValues::lookup(std::string_view name) const {
     if (const auto* v = m_cell.find(name)) {
         return *v;
     }
     if (name == "server") {
-        return spec::Scalar{m_cell.server, {}};
+        return experiment::Scalar{m_cell.server, {}};
     }
     if (name == "repetition") {
-        return spec::Scalar{std::int64_t{m_run.repetition}, {}};
+        return experiment::Scalar{std::int64_t{m_run.repetition}, {}};
     }
     if (name == "warmup") {
-        return spec::Scalar{m_run.warmup, {}};
+        return experiment::Scalar{m_run.warmup, {}};
     }
     if (name == "run") {
-        return spec::Scalar{static_cast<std::int64_t>(m_run.ordinal), {}};
+        return experiment::Scalar{static_cast<std::int64_t>(m_run.ordinal), {}};
     }
     return std::nullopt;
 }
 
-Result<std::string> RunValues::expand(const spec::TextField& field) const {
-    auto out = spec::expand_template(field.text, [&](std::string_view name) {
+Result<std::string> RunValues::expand(const experiment::TextField& field) const {
+    auto out = experiment::expand_template(field.text, [&](std::string_view name) {
         auto v = lookup(name);
         return v ? std::optional<std::string>(v->text()) : std::nullopt;
     });
@@ -38,7 +38,7 @@ Result<std::string> RunValues::expand(const spec::TextField& field) const {
     return out;
 }
 
-Result<bool> RunValues::applies(const spec::Step& step) const {
+Result<bool> RunValues::applies(const experiment::Step& step) const {
     if (!step.when) {
         return true;
     }
@@ -71,7 +71,7 @@ bool sets_option(const std::vector<std::string>& args, char short_opt, std::stri
 
 } // namespace
 
-Result<std::vector<std::string>> RunValues::arguments(const spec::Step& step) const {
+Result<std::vector<std::string>> RunValues::arguments(const experiment::Step& step) const {
     std::vector<std::string> own;
     for (const auto& f : step.options) {
         PGLAB_TRY_ASSIGN(std::string a, expand(f));
@@ -87,9 +87,9 @@ Result<std::vector<std::string>> RunValues::arguments(const spec::Step& step) co
         }
         implied.push_back("--" + std::string(long_opt) + "=" + v->text());
     };
-    if (step.type == spec::StepType::init) {
+    if (step.type == experiment::StepType::init) {
         imply("scale", 's', "scale");
-    } else if (step.type == spec::StepType::bench) {
+    } else if (step.type == experiment::StepType::bench) {
         imply("clients", 'c', "client");
         imply("threads", 'j', "jobs");
         imply("duration", 'T', "time", 't', "transactions");
@@ -105,7 +105,8 @@ Result<std::vector<std::string>> RunValues::arguments(const spec::Step& step) co
     return implied;
 }
 
-std::string RunValues::server_of(const spec::ExperimentSpec& spec, const spec::Step& step) const {
+std::string RunValues::server_of(const experiment::ExperimentSpec& spec,
+                                 const experiment::Step& step) const {
     if (!step.server.empty()) {
         return step.server;
     }
@@ -117,10 +118,10 @@ std::string RunValues::server_of(const spec::ExperimentSpec& spec, const spec::S
     return m_cell.server;
 }
 
-Result<std::string> RunValues::fingerprint(const spec::ExperimentSpec& spec,
-                                           const spec::Step& step) const {
+Result<std::string> RunValues::fingerprint(const experiment::ExperimentSpec& spec,
+                                           const experiment::Step& step) const {
     // fields joined with a unit separator, which experiment files do not use in fields
-    std::string out = server_of(spec, step) + '\x1f' + spec::step_type_name(step.type);
+    std::string out = server_of(spec, step) + '\x1f' + experiment::step_type_name(step.type);
     for (const auto& f : step.statements) {
         PGLAB_TRY_ASSIGN(std::string s, expand(f));
         out += '\x1f' + s;
@@ -137,15 +138,15 @@ Result<std::string> RunValues::fingerprint(const spec::ExperimentSpec& spec,
     return out;
 }
 
-std::vector<spec::Setting> effective_settings(const spec::ExperimentSpec& spec, const Cell& cell,
-                                              std::string_view server) {
+std::vector<experiment::Setting> effective_settings(const experiment::ExperimentSpec& spec,
+                                                    const Cell& cell, std::string_view server) {
     const auto same = [](std::string_view a, std::string_view b) {
         return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
             return std::tolower(static_cast<unsigned char>(x))
                    == std::tolower(static_cast<unsigned char>(y));
         });
     };
-    std::vector<spec::Setting> out;
+    std::vector<experiment::Setting> out;
     if (const auto* s = spec.find_server(server)) {
         out = s->settings;
     }
@@ -153,16 +154,16 @@ std::vector<spec::Setting> effective_settings(const spec::ExperimentSpec& spec, 
         return out;
     }
     for (const auto& var : spec.matrix.variables) {
-        if (var.kind != spec::VariableKind::setting) {
+        if (var.kind != experiment::VariableKind::setting) {
             continue;
         }
         const auto* v = cell.find(var.name);
         auto it = std::find_if(out.begin(), out.end(),
-                               [&](const spec::Setting& x) { return same(x.name, var.key); });
+                               [&](const experiment::Setting& x) { return same(x.name, var.key); });
         if (it != out.end()) {
             it->value = *v;
         } else {
-            out.push_back(spec::Setting{var.key, *v, var.pos});
+            out.push_back(experiment::Setting{var.key, *v, var.pos});
         }
     }
     return out;

@@ -3,8 +3,8 @@
 // and each server's effective settings. Pure; the orchestrator executes the result.
 #pragma once
 
+#include "lab/experiment/experiment_spec.hpp"
 #include "lab/plan/plan.hpp"
-#include "lab/spec/experiment_spec.hpp"
 #include "util/result.hpp"
 
 #include <optional>
@@ -21,29 +21,31 @@ public:
     RunValues(const Cell& cell, const PlannedRun& run) : m_cell(cell), m_run(run) {}
 
     /// The value of `name`, or nullopt when it is not defined.
-    std::optional<spec::Scalar> lookup(std::string_view name) const;
+    std::optional<experiment::Scalar> lookup(std::string_view name) const;
 
     /// `field` with every `${name}` replaced. Error `file:line:column: ...` when it cannot be.
-    Result<std::string> expand(const spec::TextField& field) const;
+    Result<std::string> expand(const experiment::TextField& field) const;
 
     /// Whether `step` runs in this run (its `when` condition, true when it has none).
-    Result<bool> applies(const spec::Step& step) const;
+    Result<bool> applies(const experiment::Step& step) const;
 
     /// The arguments of an init or bench step, expanded, after those the matrix implies:
     /// init: --scale from `scale`; bench: --client, --jobs, --time, --transactions, --rate from
     /// clients, threads, duration, transactions, rate, and --define=NAME=VALUE per `vars.NAME`.
     /// An implied option is left out when the step sets it itself (short or long form), and
     /// --time/--transactions leave each other out as pgbench refuses both.
-    Result<std::vector<std::string>> arguments(const spec::Step& step) const;
+    Result<std::vector<std::string>> arguments(const experiment::Step& step) const;
 
     /// The server that `step` runs on: its `server`, its session's server, or the cell's.
-    std::string server_of(const spec::ExperimentSpec& spec, const spec::Step& step) const;
+    std::string server_of(const experiment::ExperimentSpec& spec,
+                          const experiment::Step& step) const;
 
     /// What decides whether a `once = true` step must run again: the server it runs on and
     /// every expanded field (statements, arguments, command, mode, duration). The orchestrator
     /// keeps the last fingerprint of each such step per server and runs the step when it
     /// differs (or the server's cluster was created anew).
-    Result<std::string> fingerprint(const spec::ExperimentSpec& spec, const spec::Step& step) const;
+    Result<std::string> fingerprint(const experiment::ExperimentSpec& spec,
+                                    const experiment::Step& step) const;
 
     const Cell& cell() const { return m_cell; }
 
@@ -57,7 +59,7 @@ private:
 /// The postgresql.conf settings of `server` in `cell`: the server's own settings with the
 /// cell's `settings.NAME` values applied on top (matrix settings apply to the cell's server
 /// only), in file order, a name appearing once (case-insensitive).
-std::vector<spec::Setting> effective_settings(const spec::ExperimentSpec& spec, const Cell& cell,
-                                              std::string_view server);
+std::vector<experiment::Setting> effective_settings(const experiment::ExperimentSpec& spec,
+                                                    const Cell& cell, std::string_view server);
 
 } // namespace pglab::lab::plan

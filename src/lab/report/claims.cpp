@@ -2,11 +2,11 @@
 // (Welch's Fieller interval for ratios), and the verdict rules of docs/experiments.md.
 #include "lab/report/claims.hpp"
 
+#include "lab/experiment/parse_experiment.hpp"
 #include "lab/report/cells.hpp"
 #include "lab/report/compare.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/statistics.hpp"
-#include "lab/spec/parse_experiment.hpp"
 
 #include <fmt/format.h>
 
@@ -18,8 +18,8 @@ namespace pglab::lab::report {
 
 namespace {
 
-using spec::Claim;
-using spec::ClaimKind;
+using experiment::Claim;
+using experiment::ClaimKind;
 
 /// Values of `metric` in the one cell that `selector` names; an error sentence otherwise.
 struct CellValues {
@@ -367,10 +367,10 @@ ExperimentClaims read_claims(const ResultsDir& results) {
     if (results.experiment_toml.empty()) {
         return out;
     }
-    spec::ParseOptions options;
+    experiment::ParseOptions options;
     options.read_files = false;
-    auto parsed = spec::parse_experiment_text(results.experiment_toml, "experiment.toml",
-                                              results.dir, options);
+    auto parsed = experiment::parse_experiment_text(results.experiment_toml, "experiment.toml",
+                                                    results.dir, options);
     if (!parsed.spec) {
         if (!parsed.diagnostics.items().empty()) {
             out.problem = "the claims of experiment.toml could not be read: "

@@ -1,13 +1,13 @@
-// Claims of an experiment (lab/spec's `[[claims]]`) set beside what was measured: for each, the
-// paper's figure, the measured one with its 95% interval, and a verdict in words. The report
+// Claims of an experiment (lab/experiment's `[[claims]]`) set beside what was measured: for each,
+// the paper's figure, the measured one with its 95% interval, and a verdict in words. The report
 // opens with this table.
 #pragma once
 
+#include "lab/experiment/experiment_spec.hpp"
 #include "lab/report/document.hpp"
 #include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"
 #include "lab/report/statistics.hpp"
-#include "lab/spec/experiment_spec.hpp"
 
 #include <optional>
 #include <string>
@@ -23,7 +23,7 @@ enum class Verdict : uint8_t { agrees, differs, inconclusive, untestable };
 
 /// One claim evaluated.
 struct ClaimResult {
-    spec::Claim claim;
+    experiment::Claim claim;
     std::string paper;    ///< the paper's figure or shape as shown
     std::string measured; ///< the measured figure with its 95% interval; "" when untestable
     Verdict verdict = Verdict::untestable;
@@ -40,10 +40,10 @@ struct ClaimResult {
 const char* verdict_name(Verdict v);
 
 /// "ratio", "value", "shape".
-const char* claim_kind_name(spec::ClaimKind k);
+const char* claim_kind_name(experiment::ClaimKind k);
 
 /// Evaluates `claims` against the measured steps of `results`.
-std::vector<ClaimResult> evaluate_claims(const std::vector<spec::Claim>& claims,
+std::vector<ClaimResult> evaluate_claims(const std::vector<experiment::Claim>& claims,
                                          const ResultsDir& results,
                                          const std::vector<StepData>& steps);
 
@@ -57,7 +57,7 @@ Table claims_table(const std::vector<ClaimResult>& results);
 /// when it has none or cannot be parsed (then `problem` says why).
 struct ExperimentClaims {
     std::string question;
-    std::vector<spec::Claim> claims;
+    std::vector<experiment::Claim> claims;
     std::string problem;
 };
 

@@ -2,9 +2,9 @@
 // B for times when B is faster, so that "faster" numbers are above 1.
 #include "lab/report/compare.hpp"
 
+#include "lab/experiment/cell_selector.hpp"
 #include "lab/report/cells.hpp"
 #include "lab/report/report.hpp"
-#include "lab/spec/cell_selector.hpp"
 
 #include <fmt/format.h>
 
@@ -157,7 +157,7 @@ bool is_speed(const MetricInfo& m) {
 
 Result<Selector> parse_selector(std::string_view text) {
     Selector out;
-    for (const auto& item : spec::split_selector(text)) {
+    for (const auto& item : experiment::split_selector(text)) {
         const size_t eq = item.text.find('=');
         if (eq == std::string::npos || eq == 0) {
             return make_error(Error(fmt::format("invalid selector \"{}\"", item.text))

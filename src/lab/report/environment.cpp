@@ -1,7 +1,7 @@
 // Environment of a results directory: plan.json, the runs' server objects, experiment.toml.
 #include "lab/report/environment.hpp"
 
-#include "lab/spec/experiment_spec.hpp"
+#include "lab/experiment/experiment_spec.hpp"
 #include "util/machine_info.hpp"
 
 #include <toml++/toml.h>
@@ -145,7 +145,7 @@ Environment gather_environment(const ResultsDir& results, const std::filesystem:
                 server.bin_dirs.insert(b);
             }
             const auto memory = int_of(*s, "memory_limit_bytes");
-            const std::string emulation = spec::describe_emulation(
+            const std::string emulation = experiment::describe_emulation(
                 memory ? std::optional<std::uint64_t>(*memory) : std::nullopt,
                 int_of(*s, "sync_delay_us"));
             if (!emulation.empty()) {

@@ -38,7 +38,7 @@ nlohmann::json claim_json(const ClaimResult& r) {
     using nlohmann::json;
     auto opt = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
     auto text = [](const std::string& t) { return t.empty() ? json(nullptr) : json(t); };
-    const spec::Claim& c = r.claim;
+    const experiment::Claim& c = r.claim;
     json series = json::array();
     for (const auto& [at, mean] : r.series) {
         series.push_back({{"at", at}, {"mean", mean}});
@@ -85,7 +85,7 @@ std::string export_claims_csv(const Report& report) {
     std::string out = "claim,source,kind,step,metric,cell,baseline,paper,paper_value,tolerance,"
                       "measured,value,ci95_low,ci95_high,verdict,why,explanation,verdict_text\n";
     for (const auto& r : report.claims) {
-        const spec::Claim& c = r.claim;
+        const experiment::Claim& c = r.claim;
         const auto ci = bounded_ci(r);
         out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                            csv_field(c.text), csv_field(c.source), claim_kind_name(c.kind),

@@ -1,9 +1,9 @@
 // lab/run: the checks made before a plan starts (and by --dry-run).
 #include "lab/run/checks.hpp"
 
+#include "lab/experiment/diagnostics.hpp"
 #include "lab/plan/run_values.hpp"
 #include "lab/run/steps.hpp"
-#include "lab/spec/diagnostics.hpp"
 
 #include <fmt/format.h>
 
@@ -14,15 +14,15 @@ namespace pglab::lab::run {
 
 namespace {
 
-std::string step_label(const spec::Step& step, std::size_t index) {
-    return step.name.empty() ? fmt::format("{}:{}", index, spec::step_type_name(step.type))
+std::string step_label(const experiment::Step& step, std::size_t index) {
+    return step.name.empty() ? fmt::format("{}:{}", index, experiment::step_type_name(step.type))
                              : step.name;
 }
 
 /// Where a problem of `step`'s options is best shown: the option that the complaint names, else
 /// the script it names, else the first option, else the step.
-spec::SourcePos position_of(const spec::ExperimentSpec& spec, const spec::Step& step,
-                            const std::string& message) {
+experiment::SourcePos position_of(const experiment::ExperimentSpec& spec,
+                                  const experiment::Step& step, const std::string& message) {
     for (const auto& o : step.options) {
         if (!o.text.empty() && message.find(o.text) != std::string::npos) {
             return o.pos;
@@ -31,7 +31,7 @@ spec::SourcePos position_of(const spec::ExperimentSpec& spec, const spec::Step& 
     for (const auto& ref : step.scripts) {
         if (message.find("pglab-script:" + ref.name) != std::string::npos
             || message.find("\"" + ref.name + "\"") != std::string::npos) {
-            const spec::ScriptSpec* script = spec.find_script(ref.name);
+            const experiment::ScriptSpec* script = spec.find_script(ref.name);
             return script != nullptr && script->pos.known() ? script->pos : ref.pos;
         }
     }
@@ -51,8 +51,8 @@ spec::SourcePos position_of(const spec::ExperimentSpec& spec, const spec::Step& 
 
 /// The options of every init/bench step, in every cell where it runs (a `when` that is false in
 /// a cell leaves it out there). A problem is reported once per step and message.
-void check_steps(const spec::ExperimentSpec& spec, const plan::Plan& plan,
-                 spec::Diagnostics& diag) {
+void check_steps(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
+                 experiment::Diagnostics& diag) {
     std::set<std::pair<std::size_t, std::string>> seen;
     std::set<std::size_t> cells_done;
     for (const auto& run : plan.runs) {
@@ -61,8 +61,9 @@ void check_steps(const spec::ExperimentSpec& spec, const plan::Plan& plan,
         }
         const plan::RunValues values(plan.cells[run.cell], run);
         for (std::size_t i = 0; i < spec.steps.size(); ++i) {
-            const spec::Step& step = spec.steps[i];
-            if (step.type != spec::StepType::init && step.type != spec::StepType::bench) {
+            const experiment::Step& step = spec.steps[i];
+            if (step.type != experiment::StepType::init
+                && step.type != experiment::StepType::bench) {
                 continue;
             }
             auto applies = values.applies(step);
@@ -77,8 +78,9 @@ void check_steps(const spec::ExperimentSpec& spec, const plan::Plan& plan,
             if (st || !seen.emplace(i, st.error().message).second) {
                 continue;
             }
-            std::string message = fmt::format("{} step \"{}\": {}", spec::step_type_name(step.type),
-                                              step_label(step, i), st.error().message);
+            std::string message =
+                fmt::format("{} step \"{}\": {}", experiment::step_type_name(step.type),
+                            step_label(step, i), st.error().message);
             if (!st.error().detail.empty()) {
                 message += " (" + st.error().detail + ")";
             }
@@ -90,13 +92,13 @@ void check_steps(const spec::ExperimentSpec& spec, const plan::Plan& plan,
 
 } // namespace
 
-Status check_before_start(const spec::ExperimentSpec& spec, const plan::Plan& plan,
+Status check_before_start(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
                           ServerSet& servers) {
-    spec::Diagnostics diag;
+    experiment::Diagnostics diag;
     check_steps(spec, plan, diag);
     for (const Error& e : servers.check(spec)) {
         // Already "file:line:column: message" (or without a position for the embedded default).
-        spec::SourcePos pos;
+        experiment::SourcePos pos;
         pos.file = spec.file;
         const std::string& m = e.message;
         unsigned line = 0;

@@ -4,16 +4,16 @@
 // through the option parser the step uses, for every cell the step runs in. Internal to lab/run.
 #pragma once
 
+#include "lab/experiment/experiment_spec.hpp"
 #include "lab/plan/plan.hpp"
 #include "lab/run/servers.hpp"
-#include "lab/spec/experiment_spec.hpp"
 #include "util/result.hpp"
 
 namespace pglab::lab::run {
 
 /// Every problem found, as one Error (the first as message, the others in the trailer), in the
 /// order of their positions in the experiment file; each starts with "file:line:column:".
-Status check_before_start(const spec::ExperimentSpec& spec, const plan::Plan& plan,
+Status check_before_start(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
                           ServerSet& servers);
 
 } // namespace pglab::lab::run

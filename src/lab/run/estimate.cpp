@@ -46,13 +46,13 @@ std::string duration_text(std::int64_t ms) {
 
 } // namespace
 
-TimeEstimate estimate_plan(const spec::ExperimentSpec& spec, const plan::Plan& plan) {
+TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::Plan& plan) {
     TimeEstimate e;
     std::set<std::pair<std::string, std::string>> once_done; // server, step index + fingerprint
     for (const auto& run : plan.runs) {
         const plan::RunValues values(plan.cells[run.cell], run);
         for (std::size_t i = 0; i < spec.steps.size(); ++i) {
-            const spec::Step& step = spec.steps[i];
+            const experiment::Step& step = spec.steps[i];
             if (auto applies = values.applies(step); !applies || !*applies) {
                 continue;
             }
@@ -69,7 +69,7 @@ TimeEstimate estimate_plan(const spec::ExperimentSpec& spec, const plan::Plan& p
                 e.bounded_ms += step.timeout_ms;
             };
             switch (step.type) {
-            case spec::StepType::bench: {
+            case experiment::StepType::bench: {
                 const auto args = values.arguments(step);
                 const auto s = args ? bench_seconds(*args) : std::nullopt;
                 if (s) {
@@ -79,23 +79,23 @@ TimeEstimate estimate_plan(const spec::ExperimentSpec& spec, const plan::Plan& p
                 }
                 break;
             }
-            case spec::StepType::sleep:
+            case experiment::StepType::sleep:
                 e.known_ms += step.duration_ms;
                 break;
-            case spec::StepType::sql:
+            case experiment::StepType::sql:
                 if (step.expect_blocked_ms > 0) {
                     e.known_ms += step.expect_blocked_ms;
                 } else {
                     unknown("sql");
                 }
                 break;
-            case spec::StepType::init:
-            case spec::StepType::timed_sql:
-            case spec::StepType::explain:
-            case spec::StepType::shell:
-            case spec::StepType::restart:
-            case spec::StepType::promote:
-                unknown(spec::step_type_name(step.type));
+            case experiment::StepType::init:
+            case experiment::StepType::timed_sql:
+            case experiment::StepType::explain:
+            case experiment::StepType::shell:
+            case experiment::StepType::restart:
+            case experiment::StepType::promote:
+                unknown(experiment::step_type_name(step.type));
                 break;
             default:
                 break; // stop, start, checkpoint: moments

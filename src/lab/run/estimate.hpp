@@ -3,8 +3,8 @@
 // (init, benches by transaction count, statements) is counted, with the timeouts that bound it.
 #pragma once
 
+#include "lab/experiment/experiment_spec.hpp"
 #include "lab/plan/plan.hpp"
-#include "lab/spec/experiment_spec.hpp"
 
 #include <cstdint>
 #include <map>
@@ -21,7 +21,7 @@ struct TimeEstimate {
 };
 
 /// The estimate of `plan` (steps skipped by `when` or already done `once` are left out).
-TimeEstimate estimate_plan(const spec::ExperimentSpec& spec, const plan::Plan& plan);
+TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::Plan& plan);
 
 /// "at least 12m30s (bench durations, sleeps, blocking checks); not estimated: 4 init, 8 sql
 /// (up to 10m more by their timeouts)"; only the part after ";" when no step's time is known.

@@ -1,7 +1,7 @@
 // lab/run: experiment.toml without passwords, and the file a resumed plan reads.
 #include "lab/run/experiment_copy.hpp"
 
-#include "lab/spec/connection_strings.hpp"
+#include "lab/experiment/connection_strings.hpp"
 #include "pg/conn_params.hpp"
 #include "util/log.hpp"
 #include "util/text_file.hpp"
@@ -17,7 +17,7 @@ namespace {
 /// Whether some connection string of `text` has a masked password.
 bool has_masked_password(const std::string& text) {
     bool masked = false;
-    (void)spec::rewrite_connection_strings(text, [&](const std::string& value) {
+    (void)experiment::rewrite_connection_strings(text, [&](const std::string& value) {
         masked = masked || value.find(pg::k_redacted_password) != std::string::npos;
         return value;
     });
@@ -28,7 +28,7 @@ bool has_masked_password(const std::string& text) {
 
 Result<std::string> masked_experiment_text(const fs::path& path) {
     PGLAB_TRY_ASSIGN(const std::string text, util::read_text_file(path));
-    auto masked = spec::rewrite_connection_strings(
+    auto masked = experiment::rewrite_connection_strings(
         text, [](const std::string& value) { return pg::redact_conninfo(value); });
     if (!masked) {
         return make_error(fmt::format("could not mask the passwords of \"{}\" for its copy: {}",

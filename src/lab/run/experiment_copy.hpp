@@ -12,7 +12,7 @@
 namespace pglab::lab::run {
 
 /// The text of the experiment file at `path` with the password of each connection string it
-/// holds masked (spec::rewrite_connection_strings with pg::redact_conninfo): what the results
+/// holds masked (experiment::rewrite_connection_strings with pg::redact_conninfo): what the results
 /// keep as experiment.toml, byte for byte the file otherwise.
 Result<std::string> masked_experiment_text(const std::filesystem::path& path);
 

@@ -29,7 +29,7 @@ std::string join(const std::vector<std::string>& v) {
 
 } // namespace
 
-std::vector<std::string> fleet_command(const spec::Step& step,
+std::vector<std::string> fleet_command(const experiment::Step& step,
                                        const std::vector<std::string>& bench_args,
                                        const std::filesystem::path& json) {
     std::vector<std::string> argv{"mpirun", "--oversubscribe"};
@@ -46,7 +46,7 @@ std::vector<std::string> fleet_command(const spec::Step& step,
     return argv;
 }
 
-FleetRun run_fleet_step(const spec::Step& step, const std::vector<std::string>& bench_args,
+FleetRun run_fleet_step(const experiment::Step& step, const std::vector<std::string>& bench_args,
                         const std::vector<std::pair<std::string, std::string>>& env,
                         const std::filesystem::path& log, const std::function<bool()>& stop) {
     FleetRun out;

@@ -3,7 +3,7 @@
 // step's record. The step's options were parsed and checked in-process first.
 #pragma once
 
-#include "lab/spec/experiment_spec.hpp"
+#include "lab/experiment/experiment_spec.hpp"
 #include "pg/conn_params.hpp"
 
 #include <nlohmann/json.hpp>
@@ -26,14 +26,14 @@ struct FleetRun {
 /// mpirun's command line for `step`: --oversubscribe, --allow-run-as-root when root, -n,
 /// --host when `step.hosts` is given, then this pglab executable's `bench` with `bench_args`
 /// (connection, scripts as files, options) and --export-json=`json`.
-std::vector<std::string> fleet_command(const spec::Step& step,
+std::vector<std::string> fleet_command(const experiment::Step& step,
                                        const std::vector<std::string>& bench_args,
                                        const std::filesystem::path& json);
 
 /// Runs the step through mpirun with its output appended to `log`; `env` is added to mpirun's
 /// environment (PGPASSWORD goes there, never on the command line). `stop` is polled (a signal,
 /// the run's deadline): mpirun is then ended.
-FleetRun run_fleet_step(const spec::Step& step, const std::vector<std::string>& bench_args,
+FleetRun run_fleet_step(const experiment::Step& step, const std::vector<std::string>& bench_args,
                         const std::vector<std::pair<std::string, std::string>>& env,
                         const std::filesystem::path& log, const std::function<bool()>& stop);
 

@@ -4,6 +4,7 @@
 // of steps.cpp, under the run's deadline), the server's facts, and its record.
 #include "lab/run/orchestrator.hpp"
 
+#include "lab/experiment/parse_experiment.hpp"
 #include "lab/plan/plan.hpp"
 #include "lab/plan/run_values.hpp"
 #include "lab/probe/probe.hpp"
@@ -18,7 +19,6 @@
 #include "lab/run/watchdog.hpp"
 #include "lab/server/installation.hpp"
 #include "lab/server/throwaway_cluster.hpp"
-#include "lab/spec/parse_experiment.hpp"
 #include "lab/store/results_store.hpp"
 #include "lab/store/run_record.hpp"
 #include "util/clock.hpp"
@@ -57,7 +57,7 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-nlohmann::json scalar_json(const spec::Scalar& s) {
+nlohmann::json scalar_json(const experiment::Scalar& s) {
     return std::visit([](const auto& v) { return nlohmann::json(v); }, s.value);
 }
 
@@ -74,8 +74,8 @@ std::string iso_now() {
     return s.substr(0, s.size() - 2) + ":" + s.substr(s.size() - 2);
 }
 
-std::string step_key(const spec::Step& step, std::size_t index) {
-    return step.name.empty() ? fmt::format("{}:{}", index, spec::step_type_name(step.type))
+std::string step_key(const experiment::Step& step, std::size_t index) {
+    return step.name.empty() ? fmt::format("{}:{}", index, experiment::step_type_name(step.type))
                              : step.name;
 }
 
@@ -93,7 +93,7 @@ nlohmann::json machine_json(const util::MachineInfo& m) {
             {"kernel", text(m.kernel)}};
 }
 
-nlohmann::json plan_json(const spec::ExperimentSpec& spec, const plan::Plan& plan,
+nlohmann::json plan_json(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
                          const std::string& file, const char* seed_source) {
     nlohmann::json j;
     j["version"] = "pglab.plan/1";
@@ -105,11 +105,11 @@ nlohmann::json plan_json(const spec::ExperimentSpec& spec, const plan::Plan& pla
     j["machine"] = machine_json(util::read_machine_info());
     j["seed"] = plan.seed;
     j["seed_source"] = seed_source;
-    j["order"] = spec::run_order_name(plan.order);
+    j["order"] = experiment::run_order_name(plan.order);
     j["repeat"] = spec.repeat;
     j["warmup"] = spec.warmup;
     j["quick"] = spec.is_quick;
-    j["on_error"] = spec.on_error == spec::OnError::stop ? "stop" : "continue";
+    j["on_error"] = spec.on_error == experiment::OnError::stop ? "stop" : "continue";
     j["variables"] = nlohmann::json::array();
     for (const auto& v : spec.matrix.variables) {
         j["variables"].push_back(v.name);
@@ -127,7 +127,7 @@ nlohmann::json plan_json(const spec::ExperimentSpec& spec, const plan::Plan& pla
         j["steps"].push_back({{"index", i},
                               {"key", step_key(st, i)},
                               {"name", st.name},
-                              {"type", spec::step_type_name(st.type)},
+                              {"type", experiment::step_type_name(st.type)},
                               {"measure", st.measure},
                               {"once", st.once}});
     }
@@ -265,7 +265,7 @@ struct Totals {
 /// The experiment and its plan, as the request gives them.
 struct Prepared {
     fs::path experiment;
-    spec::ExperimentSpec spec;
+    experiment::ExperimentSpec spec;
     plan::Plan plan;
     const char* seed_source = "chosen";
     std::optional<store::ResultsStore> store; ///< --resume: the directory, locked
@@ -282,9 +282,9 @@ Result<Prepared> prepare(const RunRequest& request) {
         p.store.emplace(std::move(opened));
         p.experiment = resume_experiment(*p.store);
     }
-    spec::ParseOptions parse_options;
+    experiment::ParseOptions parse_options;
     parse_options.quick = request.quick || (resume && p.store->plan().value("quick", false));
-    PGLAB_TRY_ASSIGN(p.spec, spec::parse_experiment_file(p.experiment, parse_options));
+    PGLAB_TRY_ASSIGN(p.spec, experiment::parse_experiment_file(p.experiment, parse_options));
     std::uint64_t seed = 0;
     if (resume) {
         seed = p.store->plan().value("seed", std::uint64_t{0});
@@ -313,12 +313,12 @@ Result<Prepared> prepare(const RunRequest& request) {
 
 void print_dry_run(const Prepared& p) {
     std::printf("%s: %zu cells, %zu runs, order %s, seed %llu\n", p.spec.name.c_str(),
-                p.plan.cells.size(), p.plan.runs.size(), spec::run_order_name(p.plan.order),
+                p.plan.cells.size(), p.plan.runs.size(), experiment::run_order_name(p.plan.order),
                 static_cast<unsigned long long>(p.plan.seed));
     std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan)).c_str());
     for (const auto& server : p.spec.servers) { // the emulated machine, of the quick form too
         const std::string emulation =
-            spec::describe_emulation(server.memory_limit_bytes, server.sync_delay_us);
+            experiment::describe_emulation(server.memory_limit_bytes, server.sync_delay_us);
         if (!emulation.empty()) {
             std::printf("server %s: %s\n", server.name.c_str(), emulation.c_str());
         }
@@ -351,7 +351,7 @@ Status open_store(const RunRequest& request, Prepared& p) {
 /// Executes the runs of a plan, one at a time.
 class PlanRunner {
 public:
-    PlanRunner(const spec::ExperimentSpec& spec, const plan::Plan& plan, ServerSet& servers,
+    PlanRunner(const experiment::ExperimentSpec& spec, const plan::Plan& plan, ServerSet& servers,
                store::ResultsStore& results)
         : m_spec(spec), m_plan(plan), m_servers(servers), m_store(results),
           m_watchdog(servers.backends()) {}
@@ -370,13 +370,14 @@ private:
     StepRecord run_step(RunRecord& record, std::size_t index, const plan::RunValues& values,
                         bool& stop_steps, bool& interrupted);
     void record_server(RunRecord& record, const plan::Cell& cell);
-    std::optional<pg::ConnParams> progress_server(spec::StepType type, const std::string& server);
-    std::unique_ptr<probe::WaitSampler> start_wait_sampler(const spec::Step& step, bool measured,
-                                                           const std::string& server);
+    std::optional<pg::ConnParams> progress_server(experiment::StepType type,
+                                                  const std::string& server);
+    std::unique_ptr<probe::WaitSampler>
+    start_wait_sampler(const experiment::Step& step, bool measured, const std::string& server);
     void fail(RunRecord& record, std::optional<std::size_t> step, std::string reason) const;
     std::string timeout_reason(std::string_view what) const;
 
-    const spec::ExperimentSpec& m_spec;
+    const experiment::ExperimentSpec& m_spec;
     const plan::Plan& m_plan;
     ServerSet& m_servers;
     store::ResultsStore& m_store;
@@ -386,7 +387,7 @@ private:
     Clock::time_point m_run_start;
     Clock::time_point m_steps_start; ///< when the run's steps began (its deadline counts from it)
     std::optional<Clock::time_point> m_deadline;
-    std::vector<spec::Setting> m_settings; ///< of the cell's server, this run
+    std::vector<experiment::Setting> m_settings; ///< of the cell's server, this run
 };
 
 std::optional<RunRecord> PlanRunner::execute(const plan::PlannedRun& run) {
@@ -525,12 +526,12 @@ void PlanRunner::add_late_outcomes(RunRecord& record) {
 
 StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::RunValues& values,
                                 bool& stop_steps, bool& interrupted) {
-    const spec::Step& step = m_spec.steps[i];
+    const experiment::Step& step = m_spec.steps[i];
     const plan::Cell& cell = values.cell();
     StepRecord s;
     s.index = i;
     s.key = step_key(step, i);
-    s.type = spec::step_type_name(step.type);
+    s.type = experiment::step_type_name(step.type);
     const std::string server = values.server_of(m_spec, step);
     s.server = server;
     if (!stop_steps && m_watchdog.fired()) {
@@ -577,9 +578,9 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     }
     auto run_dir = m_store.run_dir(record.run);
     const fs::path log =
-        run_dir ? *run_dir / fmt::format("{:02}-{}.log", i, spec::step_type_name(step.type))
+        run_dir ? *run_dir / fmt::format("{:02}-{}.log", i, experiment::step_type_name(step.type))
                 : fs::path("/dev/null");
-    const bool measured = step.measure && spec::is_measurable(step.type);
+    const bool measured = step.measure && experiment::is_measurable(step.type);
     std::optional<probe::Snapshot> before;
     if (measured) {
         if (auto snap = snapshot(m_servers, server)) {
@@ -653,8 +654,9 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
 
 /// The wait-event sampler of a step that asks for one (`sample_waits`), sampling already; none
 /// when the server refuses its connection (said on the terminal: the step runs unsampled).
-std::unique_ptr<probe::WaitSampler>
-PlanRunner::start_wait_sampler(const spec::Step& step, bool measured, const std::string& server) {
+std::unique_ptr<probe::WaitSampler> PlanRunner::start_wait_sampler(const experiment::Step& step,
+                                                                   bool measured,
+                                                                   const std::string& server) {
     if (!measured || step.sample_waits_ms <= 0) {
         return nullptr;
     }
@@ -674,10 +676,10 @@ PlanRunner::start_wait_sampler(const spec::Step& step, bool measured, const std:
 
 /// Where a step's progress is polled: the server of steps that may run CREATE INDEX, VACUUM or
 /// COPY, when it is a throwaway cluster (its password is known: no prompt from the thread).
-std::optional<pg::ConnParams> PlanRunner::progress_server(spec::StepType type,
+std::optional<pg::ConnParams> PlanRunner::progress_server(experiment::StepType type,
                                                           const std::string& server) {
-    const bool polled = type == spec::StepType::init || type == spec::StepType::sql
-                        || type == spec::StepType::timed_sql;
+    const bool polled = type == experiment::StepType::init || type == experiment::StepType::sql
+                        || type == experiment::StepType::timed_sql;
     if (!polled || !m_servers.at(server).cluster) {
         return std::nullopt;
     }
@@ -698,7 +700,7 @@ void PlanRunner::record_server(RunRecord& record, const plan::Cell& cell) {
                                          : nlohmann::json(nullptr);
     srv["cluster"] = main_server.clusters_created;
     // The emulated machine, as this run's form of the file gave it (a quick form may shrink it).
-    if (const spec::ServerSpec* spec = m_spec.find_server(cell.server)) {
+    if (const experiment::ServerSpec* spec = m_spec.find_server(cell.server)) {
         if (spec->memory_limit_bytes) {
             srv["memory_limit_bytes"] = *spec->memory_limit_bytes;
         }
@@ -763,7 +765,7 @@ void remove_clusters(ServerSet& servers) {
 /// Every `version` the experiment names that no installation has is fetched (release binaries,
 /// as `pglab server fetch` does), saying so; --dry-run only says it will be (`to_fetch`). A
 /// version that cannot be fetched is left to the checks before the start, which name it.
-void fetch_missing_versions(const spec::ExperimentSpec& spec, const RunRequest& request,
+void fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunRequest& request,
                             bool& to_fetch) {
     std::set<std::string> asked;
     for (const auto& s : spec.servers) {
@@ -874,7 +876,7 @@ int run_experiment(const RunRequest& request) {
                          status == store::RunStatus::timed_out ? "timed out" : "failed",
                          util::shorten(record->failure ? record->failure->reason : "", 2000));
             exit_status = 1;
-            if (p.spec.on_error == spec::OnError::stop) {
+            if (p.spec.on_error == experiment::OnError::stop) {
                 break;
             }
         }

@@ -1,11 +1,11 @@
 // lab/run: creating, reconfiguring and connecting to the experiment's servers.
 #include "lab/run/servers.hpp"
 
+#include "lab/experiment/setting_names.hpp"
+#include "lab/experiment/suggest.hpp"
 #include "lab/server/installation.hpp"
 #include "lab/server/memory_cgroup.hpp"
 #include "lab/server/sync_delay.hpp"
-#include "lab/spec/setting_names.hpp"
-#include "lab/spec/suggest.hpp"
 #include "pg/conn_params.hpp"
 #include "util/log.hpp"
 #include "util/subprocess.hpp"
@@ -31,14 +31,14 @@ std::string lower(std::string s) {
     return s;
 }
 
-Error error_at(const spec::SourcePos& pos, const std::string& message,
+Error error_at(const experiment::SourcePos& pos, const std::string& message,
                const std::string& hint = {}) {
     Error e(pos.known() ? pos.to_string() + ": " + message : message);
     e.hint = hint;
     return e;
 }
 
-Result<server::Installation> installation_of(const spec::ServerSpec& s) {
+Result<server::Installation> installation_of(const experiment::ServerSpec& s) {
     if (!s.bin_dir.empty()) {
         return server::installation_at(s.bin_dir);
     }
@@ -84,7 +84,8 @@ Result<std::vector<std::string>> describe_config(const server::Installation& ins
     return names;
 }
 
-const spec::Setting* find_setting(const std::vector<spec::Setting>& list, const std::string& name) {
+const experiment::Setting* find_setting(const std::vector<experiment::Setting>& list,
+                                        const std::string& name) {
     const std::string key = lower(name);
     for (const auto& s : list) {
         if (lower(s.name) == key) {
@@ -94,7 +95,7 @@ const spec::Setting* find_setting(const std::vector<spec::Setting>& list, const 
     return nullptr;
 }
 
-server::Settings to_server_settings(const std::vector<spec::Setting>& settings) {
+server::Settings to_server_settings(const std::vector<experiment::Setting>& settings) {
     server::Settings out;
     for (const auto& s : settings) {
         out.emplace_back(s.name, s.value.setting_text());
@@ -104,7 +105,7 @@ server::Settings to_server_settings(const std::vector<spec::Setting>& settings) 
 
 /// libpq `options` that set `settings` in a new session: "-c name=value ...", with the spaces and
 /// backslashes of values escaped by a backslash (as libpq's options parsing wants).
-std::string connection_options(const std::vector<spec::Setting>& settings) {
+std::string connection_options(const std::vector<experiment::Setting>& settings) {
     std::string out;
     for (const auto& s : settings) {
         std::string value;
@@ -139,7 +140,7 @@ bool is_uri(const std::string& conninfo) {
 
 /// Whether the matrix's settings apply to `server`: it is the default server or a value of the
 /// matrix's `server` variable.
-bool cells_use(const spec::ExperimentSpec& spec, const std::string& server) {
+bool cells_use(const experiment::ExperimentSpec& spec, const std::string& server) {
     if (const auto* v = spec.matrix.find("server")) {
         for (const auto& value : v->values) {
             if (const auto* name = std::get_if<std::string>(&value.value);
@@ -165,7 +166,7 @@ pg::ConnParams conn_params(const server::ThrowawayCluster& cluster, const std::s
     return p;
 }
 
-ServerSet::ServerSet(const spec::ExperimentSpec& spec) {
+ServerSet::ServerSet(const experiment::ExperimentSpec& spec) {
     for (const auto& s : spec.servers) {
         ServerState state;
         state.spec = &s;
@@ -178,7 +179,7 @@ namespace {
 
 /// What a slower or smaller machine needs (sync_delay: the preload library; memory_limit: root
 /// and a memory cgroup), refused with the file position before any server starts.
-Status check_emulation(const spec::ServerSpec& s) {
+Status check_emulation(const experiment::ServerSpec& s) {
     if (s.sync_delay_us) {
         if (auto lib = server::find_sync_delay_library(); !lib) {
             Error e = lib.error();
@@ -199,11 +200,11 @@ Status check_emulation(const spec::ServerSpec& s) {
 
 } // namespace
 
-std::vector<Error> ServerSet::check(const spec::ExperimentSpec& spec) {
+std::vector<Error> ServerSet::check(const experiment::ExperimentSpec& spec) {
     std::vector<Error> problems;
     // From the file alone, before connecting to any existing server.
     for (std::size_t i = 0; i < spec.steps.size(); ++i) {
-        if (spec.steps[i].type == spec::StepType::promote) {
+        if (spec.steps[i].type == experiment::StepType::promote) {
             if (auto st = check_promote(spec, spec.steps[i], i); !st) {
                 problems.push_back(st.error());
             }
@@ -219,7 +220,7 @@ std::vector<Error> ServerSet::check(const spec::ExperimentSpec& spec) {
             continue;
         }
         if (!s.standby_of.empty()) {
-            const spec::ServerSpec* primary = spec.find_server(s.standby_of);
+            const experiment::ServerSpec* primary = spec.find_server(s.standby_of);
             if (primary != nullptr && primary->is_existing()) {
                 problems.push_back(error_at(
                     s.standby_of_pos,
@@ -239,7 +240,8 @@ std::vector<Error> ServerSet::check(const spec::ExperimentSpec& spec) {
         if (!inst) {
             // At the key that named the installation (`version`, `bin_dir`), else the table.
             Error e = inst.error();
-            const spec::SourcePos& pos = s.installation_pos.known() ? s.installation_pos : s.pos;
+            const experiment::SourcePos& pos =
+                s.installation_pos.known() ? s.installation_pos : s.pos;
             if (pos.known()) {
                 e.message = pos.to_string() + ": " + e.message;
             }
@@ -257,9 +259,9 @@ std::vector<Error> ServerSet::check(const spec::ExperimentSpec& spec) {
     return problems;
 }
 
-Status ServerSet::check_setting_names(const spec::ExperimentSpec& spec) {
+Status ServerSet::check_setting_names(const experiment::ExperimentSpec& spec) {
     // Setting names, per installation.
-    const std::vector<spec::SettingRef> refs = spec::setting_refs(spec);
+    const std::vector<experiment::SettingRef> refs = experiment::setting_refs(spec);
     if (refs.empty()) {
         return {};
     }
@@ -283,7 +285,7 @@ Status ServerSet::check_setting_names(const spec::ExperimentSpec& spec) {
             if (!known_by_bin.count(bin)) {
                 PGLAB_TRY_ASSIGN(known_by_bin[bin], describe_config(it->second));
             }
-            if (auto st = spec::check_setting_names({ref}, known_by_bin[bin]); !st) {
+            if (auto st = experiment::check_setting_names({ref}, known_by_bin[bin]); !st) {
                 // --describe-config leaves out a few developer settings: ask a real server's
                 // pg_settings before refusing the name.
                 server::ClusterOptions opts;
@@ -309,15 +311,15 @@ Status ServerSet::check_setting_names(const spec::ExperimentSpec& spec) {
                     pos = nl + 1;
                 }
                 known_by_bin[bin] = known;
-                PGLAB_TRY(spec::check_setting_names({ref}, known));
+                PGLAB_TRY(experiment::check_setting_names({ref}, known));
             }
         }
     }
     return {};
 }
 
-Status ServerSet::check_promote(const spec::ExperimentSpec& spec, const spec::Step& step,
-                                std::size_t index) {
+Status ServerSet::check_promote(const experiment::ExperimentSpec& spec,
+                                const experiment::Step& step, std::size_t index) {
     // The servers the step may run on: its own, else the runs' (all values of a `server` matrix
     // variable, unless a `when` may leave some out: then the step's run-time check decides).
     std::vector<std::string> targets;
@@ -344,10 +346,10 @@ Status ServerSet::check_promote(const spec::ExperimentSpec& spec, const spec::St
         standbys.empty()
             ? "declare the server to promote with standby_of = \"<its primary>\" so that pglab "
               "creates it as a streaming replica"
-            : "promote a standby pglab creates: server = " + spec::quoted_list(standbys);
+            : "promote a standby pglab creates: server = " + experiment::quoted_list(standbys);
     const std::string what = fmt::format("step {} (promote)", index + 1);
     for (const auto& name : targets) {
-        const spec::ServerSpec* s = spec.find_server(name);
+        const experiment::ServerSpec* s = spec.find_server(name);
         if (s == nullptr) {
             continue; // an undefined server is the spec's error, reported before this
         }
@@ -367,7 +369,8 @@ Status ServerSet::check_promote(const spec::ExperimentSpec& spec, const spec::St
     return {};
 }
 
-Status ServerSet::check_existing(const spec::ExperimentSpec& spec, const spec::ServerSpec& s) {
+Status ServerSet::check_existing(const experiment::ExperimentSpec& spec,
+                                 const experiment::ServerSpec& s) {
     pg::ConnParams params;
     params.dbname = s.conninfo;
     params.application_name = "pglab";
@@ -380,8 +383,8 @@ Status ServerSet::check_existing(const spec::ExperimentSpec& spec, const spec::S
                 s.name, pg::redact_conninfo(s.conninfo), conn.error().message),
             "check conninfo; give a password in PGPASSWORD or ~/.pgpass rather than in the file"));
     }
-    std::vector<spec::SettingRef> refs;
-    for (auto& ref : spec::setting_refs(spec)) {
+    std::vector<experiment::SettingRef> refs;
+    for (auto& ref : experiment::setting_refs(spec)) {
         if (ref.server == s.name || (ref.server.empty() && cells_use(spec, s.name))) {
             refs.push_back(std::move(ref));
         }
@@ -397,7 +400,7 @@ Status ServerSet::check_existing(const spec::ExperimentSpec& spec, const spec::S
         known.emplace_back(rows.value(i, 0));
         context[rows.value(i, 0)] = rows.value(i, 1);
     }
-    PGLAB_TRY(spec::check_setting_names(refs, known));
+    PGLAB_TRY(experiment::check_setting_names(refs, known));
     for (const auto& ref : refs) {
         if (ref.name.find('.') != std::string::npos) {
             continue; // an extension's setting: a placeholder any session may set
@@ -428,8 +431,8 @@ Status ServerSet::check_existing(const spec::ExperimentSpec& spec, const spec::S
     return {};
 }
 
-Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& settings) {
-    const spec::ServerSpec& s = *state.spec;
+Status ServerSet::create(ServerState& state, const std::vector<experiment::Setting>& settings) {
+    const experiment::ServerSpec& s = *state.spec;
     const server::ThrowawayCluster* primary = nullptr;
     if (!s.standby_of.empty()) {
         // The primary first (with its own settings when no run used it yet).
@@ -456,7 +459,7 @@ Status ServerSet::create(ServerState& state, const std::vector<spec::Setting>& s
         opts.sync_delay = std::chrono::microseconds(*s.sync_delay_us);
     }
     opts.memory_limit_bytes = s.memory_limit_bytes;
-    if (s.auth == spec::AuthMode::scram_sha_256) {
+    if (s.auth == experiment::AuthMode::scram_sha_256) {
         PGLAB_TRY_ASSIGN(opts.password, generate_password());
     }
     if (!s.data_dir.empty()) {
@@ -501,7 +504,7 @@ ServerSet::reap_dead(const std::string& name, std::chrono::milliseconds wait) {
     return state.death;
 }
 
-Status ServerSet::ensure(const std::string& name, const std::vector<spec::Setting>& settings,
+Status ServerSet::ensure(const std::string& name, const std::vector<experiment::Setting>& settings,
                          int& restarts_done) {
     ServerState& state = m_servers.at(name);
     if (state.existing()) {
@@ -521,9 +524,9 @@ Status ServerSet::ensure(const std::string& name, const std::vector<spec::Settin
         PGLAB_TRY(state.cluster->start_server());
         state.drop_connections();
     }
-    std::vector<spec::Setting> changed;
+    std::vector<experiment::Setting> changed;
     for (const auto& s : settings) {
-        const spec::Setting* old = find_setting(state.applied, s.name);
+        const experiment::Setting* old = find_setting(state.applied, s.name);
         if (old == nullptr || old->value.setting_text() != s.value.setting_text()) {
             changed.push_back(s);
         }
@@ -557,7 +560,7 @@ Status ServerSet::ensure(const std::string& name, const std::vector<spec::Settin
     PGLAB_TRY(state.cluster->apply_settings(to_server_settings(changed)));
     for (const auto& s : changed) {
         std::erase_if(state.applied,
-                      [&](const spec::Setting& a) { return lower(a.name) == lower(s.name); });
+                      [&](const experiment::Setting& a) { return lower(a.name) == lower(s.name); });
         state.applied.push_back(s);
     }
     if (needs_restart) {
@@ -813,7 +816,7 @@ std::vector<std::string> ServerSet::servers_to_remake() const {
             continue;
         }
         // Promoted itself, or downstream (in the file) of a server that was.
-        for (const spec::ServerSpec* s = state.spec; s != nullptr;) {
+        for (const experiment::ServerSpec* s = state.spec; s != nullptr;) {
             if (m_servers.at(s->name).promoted) {
                 out.push_back(name);
                 break;

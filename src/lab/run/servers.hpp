@@ -4,8 +4,8 @@
 // Internal to lab/run.
 #pragma once
 
+#include "lab/experiment/experiment_spec.hpp"
 #include "lab/server/throwaway_cluster.hpp"
-#include "lab/spec/experiment_spec.hpp"
 #include "pg/connection.hpp"
 #include "util/result.hpp"
 
@@ -23,11 +23,11 @@ namespace pglab::lab::run {
 
 /// One server of the experiment and what pglab keeps for it.
 struct ServerState {
-    const spec::ServerSpec* spec = nullptr;
+    const experiment::ServerSpec* spec = nullptr;
     std::optional<server::ThrowawayCluster> cluster;
     int clusters_created = 0;                       ///< 1 after the first creation
     int restarts = 0;                               ///< over the whole plan
-    std::vector<spec::Setting> applied;             ///< the settings the server runs with now
+    std::vector<experiment::Setting> applied;       ///< the settings the server runs with now
     std::map<std::string, pg::Connection> sessions; ///< by session name, for the current run
     std::optional<pg::Connection> probe_conn;
     std::map<std::size_t, std::string> once_done; ///< step index -> fingerprint (this cluster)
@@ -85,20 +85,20 @@ private:
 /// The servers of the experiment, by name.
 class ServerSet {
 public:
-    explicit ServerSet(const spec::ExperimentSpec& spec);
+    explicit ServerSet(const experiment::ExperimentSpec& spec);
 
     /// Checks what can be checked before anything starts: installations exist (`version`,
     /// `bin_dir`), `promote` steps name standbys pglab creates, existing servers, and setting
     /// names are known to the installation (`postgres --describe-config`, i.e. pg_settings
     /// without a running server). Every problem found, each "file:line:column: message" at the
     /// key it is about; empty when none.
-    std::vector<Error> check(const spec::ExperimentSpec& spec);
+    std::vector<Error> check(const experiment::ExperimentSpec& spec);
 
     /// Makes sure `name` runs with `settings`: creates its cluster (with them) the first time,
     /// else applies what changed, restarting when a changed setting's pg_settings.context is
     /// postmaster (else reloading and waiting until the new values are visible). `restarted`
     /// tells whether it restarted.
-    Status ensure(const std::string& name, const std::vector<spec::Setting>& settings,
+    Status ensure(const std::string& name, const std::vector<experiment::Setting>& settings,
                   int& restarts_done);
 
     ServerState& at(const std::string& name) { return m_servers.at(name); }
@@ -167,20 +167,21 @@ public:
 
 private:
     /// The setting names of the file, against each installation's.
-    Status check_setting_names(const spec::ExperimentSpec& spec);
+    Status check_setting_names(const experiment::ExperimentSpec& spec);
 
     /// An existing server: connects (before anything starts) and checks its settings: known
     /// names, and a pg_settings.context that lets a connection set them (`user`, `superuser`,
     /// `backend`, `superuser-backend`); `postmaster`, `sighup` and `internal` ones are refused
     /// with the setting's file position.
-    Status check_existing(const spec::ExperimentSpec& spec, const spec::ServerSpec& server);
+    Status check_existing(const experiment::ExperimentSpec& spec,
+                          const experiment::ServerSpec& server);
 
-    Status create(ServerState& state, const std::vector<spec::Setting>& settings);
+    Status create(ServerState& state, const std::vector<experiment::Setting>& settings);
 
     /// A `promote` step (index `index`) whose server is known from the file alone: that server
     /// must be a standby pglab creates.
-    static Status check_promote(const spec::ExperimentSpec& spec, const spec::Step& step,
-                                std::size_t index);
+    static Status check_promote(const experiment::ExperimentSpec& spec,
+                                const experiment::Step& step, std::size_t index);
 
     std::map<std::string, ServerState> m_servers;
     std::map<std::string, server::Installation> m_installations;

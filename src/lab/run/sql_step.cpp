@@ -204,10 +204,10 @@ LateOutcome await_left_running(pg::Connection& conn, ServerSet& servers, const s
 }
 
 /// The step's checks against the last statement's outcome.
-std::vector<CheckResult> evaluate_checks(const spec::Step& step, StepContext& ctx,
+std::vector<CheckResult> evaluate_checks(const experiment::Step& step, StepContext& ctx,
                                          const StatementOutcome& last, std::string& problem) {
     std::vector<CheckResult> checks;
-    const auto expand = [&](const spec::TextField& f) {
+    const auto expand = [&](const experiment::TextField& f) {
         auto text = ctx.values.expand(f);
         if (!text) {
             problem = error_text(text.error());
@@ -237,7 +237,7 @@ std::vector<CheckResult> evaluate_checks(const spec::Step& step, StepContext& ct
 
 } // namespace
 
-Result<StepSession> step_session(const spec::Step& step, StepContext& ctx, std::string& log) {
+Result<StepSession> step_session(const experiment::Step& step, StepContext& ctx, std::string& log) {
     StepSession ref;
     ref.name = step.session.empty() ? "default" : step.session;
     std::string database;
@@ -262,7 +262,7 @@ Result<StepSession> step_session(const spec::Step& step, StepContext& ctx, std::
     return ref;
 }
 
-StepOutcome run_sql(const spec::Step& step, StepContext& ctx) {
+StepOutcome run_sql(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     std::string log;
     auto session = step_session(step, ctx, log);

@@ -16,10 +16,10 @@ struct StepSession {
     std::string name;
 };
 
-Result<StepSession> step_session(const spec::Step& step, StepContext& ctx, std::string& log);
+Result<StepSession> step_session(const experiment::Step& step, StepContext& ctx, std::string& log);
 
 /// Runs a `sql` step.
-StepOutcome run_sql(const spec::Step& step, StepContext& ctx);
+StepOutcome run_sql(const experiment::Step& step, StepContext& ctx);
 
 /// At the end of a run's steps: waits for the end of every statement `expect_blocked` left
 /// waiting (each cancelled when only idle sessions still block it) and records it in `left`.

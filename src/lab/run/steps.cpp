@@ -76,7 +76,7 @@ private:
 
 /// A step's failure that names where the step is written: "file:line:column: message (detail);
 /// hint: ...".
-std::string error_at_step(const spec::Step& step, const Error& e) {
+std::string error_at_step(const experiment::Step& step, const Error& e) {
     std::string s = error_text(e);
     if (step.pos.known()) {
         s = step.pos.to_string() + ": " + s;
@@ -89,7 +89,7 @@ std::string error_at_step(const spec::Step& step, const Error& e) {
 
 /// The options parser's view of the world for a lab step: the cluster's connection values instead
 /// of the user's PG* environment, and `[scripts.NAME]` texts as files named "pglab-script:NAME".
-options::BenchParseEnv lab_parse_env(const spec::ExperimentSpec& spec,
+options::BenchParseEnv lab_parse_env(const experiment::ExperimentSpec& spec,
                                      const pg::ConnParams& params) {
     options::BenchParseEnv env = options::default_bench_parse_env();
     const std::string port = params.port;
@@ -128,7 +128,7 @@ options::BenchParseEnv lab_parse_env(const spec::ExperimentSpec& spec,
 
 /// The option parser's arguments for a step: the server's connection values (when `params` has
 /// a host), --initialize for init, the step's scripts, then its expanded `options`.
-std::vector<std::string> full_arguments(const spec::Step& step, const pg::ConnParams& params,
+std::vector<std::string> full_arguments(const experiment::Step& step, const pg::ConnParams& params,
                                         bool init, const std::vector<std::string>& args) {
     std::vector<std::string> full;
     if (!params.host.empty()) {
@@ -219,7 +219,7 @@ Status check_action(const options::BenchOptions& parsed, bool init) {
     return {};
 }
 
-Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepContext& ctx,
+Result<options::BenchOptions> parse_step_options(const experiment::Step& step, StepContext& ctx,
                                                  bool init, nlohmann::json& fields) {
     PGLAB_TRY_ASSIGN(const pg::ConnParams params, ctx.servers.params(ctx.server, ""));
     PGLAB_TRY_ASSIGN(std::vector<std::string> args, ctx.values.arguments(step));
@@ -249,7 +249,7 @@ Result<options::BenchOptions> parse_step_options(const spec::Step& step, StepCon
     return parsed;
 }
 
-StepOutcome run_init(const spec::Step& step, StepContext& ctx) {
+StepOutcome run_init(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto parsed = parse_step_options(step, ctx, true, out.fields);
     if (!parsed) {
@@ -272,7 +272,7 @@ StepOutcome run_init(const spec::Step& step, StepContext& ctx) {
 
 /// A bench step with `processes` > 1: the options, checked in-process, go to `pglab bench`
 /// under mpirun (fleet_step.hpp); its scripts ([scripts.NAME]) as files in a temporary directory.
-StepOutcome run_bench_fleet(const spec::Step& step, StepContext& ctx, StepOutcome out) {
+StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx, StepOutcome out) {
     const auto failed = [&out](const std::string& why) {
         out.fail(why);
         out.fields["exit_status"] = 1;
@@ -340,7 +340,7 @@ StepOutcome run_bench_fleet(const spec::Step& step, StepContext& ctx, StepOutcom
     return out;
 }
 
-StepOutcome run_bench(const spec::Step& step, StepContext& ctx) {
+StepOutcome run_bench(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     out.fields["bench"] = nullptr;
     auto parsed = parse_step_options(step, ctx, false, out.fields);
@@ -426,7 +426,7 @@ PipelinedResult read_pipelined(pg::Connection& conn) {
     return r;
 }
 
-StepOutcome run_timed_sql(const spec::Step& step, StepContext& ctx) {
+StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     std::string waited;
     auto session = step_session(step, ctx, waited);
@@ -492,7 +492,7 @@ StepOutcome run_timed_sql(const spec::Step& step, StepContext& ctx) {
     return out;
 }
 
-StepOutcome run_explain(const spec::Step& step, StepContext& ctx) {
+StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     std::string waited;
     auto session = step_session(step, ctx, waited);
@@ -545,7 +545,7 @@ StepOutcome run_explain(const spec::Step& step, StepContext& ctx) {
     return out;
 }
 
-StepOutcome run_shell(const spec::Step& step, StepContext& ctx) {
+StepOutcome run_shell(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto cmd = ctx.values.expand(step.command);
     if (!cmd) {
@@ -622,27 +622,27 @@ server::ShutdownMode shutdown_mode(const std::string& mode) {
     return mode == "immediate" ? server::ShutdownMode::immediate : server::ShutdownMode::fast;
 }
 
-StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
+StepOutcome run_server_control(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     ServerState& state = ctx.servers.at(ctx.server);
     Status st;
     switch (step.type) {
-    case spec::StepType::restart:
+    case experiment::StepType::restart:
         out.fields["mode"] = step.mode;
         st = ctx.servers.restart(ctx.server, shutdown_mode(step.mode));
         if (st) {
             ++ctx.restarts;
         }
         break;
-    case spec::StepType::stop:
-    case spec::StepType::start:
+    case experiment::StepType::stop:
+    case experiment::StepType::start:
         if (state.existing()) {
             st = make_error(fmt::format("server \"{}\" is an existing server (conninfo): pglab "
                                         "does not stop or start it",
                                         ctx.server));
             break;
         }
-        if (step.type == spec::StepType::start) {
+        if (step.type == experiment::StepType::start) {
             st = state.cluster->running() ? Status{} : state.cluster->start_server();
             break;
         }
@@ -650,14 +650,14 @@ StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
         state.drop_connections();
         st = state.cluster->stop_server(shutdown_mode(step.mode));
         break;
-    case spec::StepType::promote:
+    case experiment::StepType::promote:
         st = ctx.servers.promote(ctx.server);
         if (!st) {
             out.fail(error_at_step(step, st.error()));
             return out;
         }
         break;
-    case spec::StepType::checkpoint: {
+    case experiment::StepType::checkpoint: {
         auto conn = ctx.servers.probe_connection(ctx.server);
         st = conn ? (*conn)->exec_command("CHECKPOINT") : Status(conn.error());
         break;
@@ -671,7 +671,7 @@ StepOutcome run_server_control(const spec::Step& step, StepContext& ctx) {
     return out;
 }
 
-StepOutcome run_sleep(const spec::Step& step, StepContext& /*ctx*/) {
+StepOutcome run_sleep(const experiment::Step& step, StepContext& /*ctx*/) {
     StepOutcome out;
     out.fields["duration_ms"] = step.duration_ms;
     const auto end = Clock::now() + std::chrono::milliseconds(step.duration_ms);
@@ -689,30 +689,30 @@ StepOutcome run_sleep(const spec::Step& step, StepContext& /*ctx*/) {
 
 /// The handler of each step type.
 struct StepKind {
-    spec::StepType type;
-    StepOutcome (*run)(const spec::Step&, StepContext&);
+    experiment::StepType type;
+    StepOutcome (*run)(const experiment::Step&, StepContext&);
 };
 
 constexpr StepKind k_step_kinds[] = {
-    {spec::StepType::init, run_init},
-    {spec::StepType::bench, run_bench},
-    {spec::StepType::sql, run_sql},
-    {spec::StepType::timed_sql, run_timed_sql},
-    {spec::StepType::explain, run_explain},
-    {spec::StepType::restart, run_server_control},
-    {spec::StepType::stop, run_server_control},
-    {spec::StepType::start, run_server_control},
-    {spec::StepType::promote, run_server_control},
-    {spec::StepType::checkpoint, run_server_control},
-    {spec::StepType::sleep, run_sleep},
-    {spec::StepType::shell, run_shell},
+    {experiment::StepType::init, run_init},
+    {experiment::StepType::bench, run_bench},
+    {experiment::StepType::sql, run_sql},
+    {experiment::StepType::timed_sql, run_timed_sql},
+    {experiment::StepType::explain, run_explain},
+    {experiment::StepType::restart, run_server_control},
+    {experiment::StepType::stop, run_server_control},
+    {experiment::StepType::start, run_server_control},
+    {experiment::StepType::promote, run_server_control},
+    {experiment::StepType::checkpoint, run_server_control},
+    {experiment::StepType::sleep, run_sleep},
+    {experiment::StepType::shell, run_shell},
 };
 
 } // namespace
 
-Status check_bench_options(const spec::ExperimentSpec& spec, const spec::Step& step,
+Status check_bench_options(const experiment::ExperimentSpec& spec, const experiment::Step& step,
                            const std::vector<std::string>& args) {
-    const bool init = step.type == spec::StepType::init;
+    const bool init = step.type == experiment::StepType::init;
     const pg::ConnParams none; // no server yet: the options' own connection values are not used
     PGLAB_TRY_ASSIGN(const options::BenchOptions parsed,
                      parse_keeping_complaints(full_arguments(step, none, init, args),
@@ -751,14 +751,14 @@ void StepOutcome::stop(store::StepStatus how, std::string why) {
     error = std::move(why);
 }
 
-StepOutcome execute_step(const spec::Step& step, StepContext& ctx) {
+StepOutcome execute_step(const experiment::Step& step, StepContext& ctx) {
     for (const auto& kind : k_step_kinds) {
         if (kind.type == step.type) {
             return kind.run(step, ctx);
         }
     }
     StepOutcome out;
-    out.fail(fmt::format("step type \"{}\" has no handler", spec::step_type_name(step.type)));
+    out.fail(fmt::format("step type \"{}\" has no handler", experiment::step_type_name(step.type)));
     return out;
 }
 

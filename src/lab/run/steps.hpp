@@ -1,10 +1,10 @@
 // lab/run: executing one step of a run against the experiment's servers. Internal to lab/run.
 #pragma once
 
+#include "lab/experiment/experiment_spec.hpp"
 #include "lab/plan/run_values.hpp"
 #include "lab/run/left_waiting.hpp"
 #include "lab/run/servers.hpp"
-#include "lab/spec/experiment_spec.hpp"
 #include "lab/store/run_record.hpp"
 
 #include <nlohmann/json.hpp>
@@ -41,7 +41,7 @@ struct StepOutcome {
 };
 
 struct StepContext {
-    const spec::ExperimentSpec& spec;
+    const experiment::ExperimentSpec& spec;
     ServerSet& servers;
     const plan::RunValues& values;
     std::string server;        ///< the server the step runs on
@@ -63,12 +63,12 @@ std::string error_text(const Error& e);
 void append_log(const std::filesystem::path& path, const std::string& text);
 
 /// Runs `step` through the handler of its type (one table of step kinds).
-StepOutcome execute_step(const spec::Step& step, StepContext& ctx);
+StepOutcome execute_step(const experiment::Step& step, StepContext& ctx);
 
 /// Checks the options (and so the scripts) of an `init` or `bench` step as the step will parse
 /// them, with `args` its expanded `options`, before any server exists. The error is the option
 /// parser's (or getopt's complaint), without a position.
-Status check_bench_options(const spec::ExperimentSpec& spec, const spec::Step& step,
+Status check_bench_options(const experiment::ExperimentSpec& spec, const experiment::Step& step,
                            const std::vector<std::string>& args);
 
 } // namespace pglab::lab::run

@@ -7,14 +7,14 @@
 #include <map>
 #include <set>
 
-#include "spec_test_util.hpp"
+#include "experiment_test_util.hpp"
 
 namespace pglab::lab::plan {
 namespace {
 
-using spec::testing::parse_ok;
+using experiment::testing::parse_ok;
 
-spec::ExperimentSpec make(const std::string& head) {
+experiment::ExperimentSpec make(const std::string& head) {
     return parse_ok(head + "\n[[steps]]\ntype = \"bench\"\n");
 }
 
@@ -94,7 +94,7 @@ TEST(PlanOrderTest, AsWrittenGroupsRepetitionsWithWarmupsFirst) {
     }
 }
 
-spec::ExperimentSpec random_spec() {
+experiment::ExperimentSpec random_spec() {
     return make("repeat = 3\norder = \"random\"\n[matrix]\nclients = [1, 2, 4, 8]\n");
 }
 
@@ -178,7 +178,7 @@ TEST(PlanOrderTest, SeedFromFileOrFallback) {
 }
 
 TEST(PlanOrderTest, QuickstartPlan) {
-    auto s = spec::parse_experiment_file(PGLAB_SOURCE_DIR "/experiments/quickstart.toml");
+    auto s = experiment::parse_experiment_file(PGLAB_SOURCE_DIR "/experiments/quickstart.toml");
     ASSERT_TRUE(s) << s.error().message;
     auto p = build_plan(*s, 1);
     ASSERT_TRUE(p);

@@ -4,16 +4,16 @@
 
 #include <gmock/gmock.h>
 
-#include "spec_test_util.hpp"
+#include "experiment_test_util.hpp"
 
 namespace pglab::lab::plan {
 namespace {
 
-using spec::testing::parse_ok;
+using experiment::testing::parse_ok;
 using ::testing::ElementsAre;
 
 struct Fixture {
-    spec::ExperimentSpec spec;
+    experiment::ExperimentSpec spec;
     Plan plan;
 };
 

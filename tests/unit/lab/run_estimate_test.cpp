@@ -5,13 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include "spec_test_util.hpp"
+#include "experiment_test_util.hpp"
 
 namespace pglab::lab::run {
 namespace {
 
 TEST(RunEstimateTest, CountsWhatTheFileTellsAndNamesTheRest) {
-    const spec::ExperimentSpec s = spec::testing::parse_ok(R"toml(
+    const experiment::ExperimentSpec s = experiment::testing::parse_ok(R"toml(
 repeat = 2
 
 [matrix]
@@ -64,7 +64,7 @@ timeout = "1min"
 
 // Nothing known: no "at least 0s", only what is not estimated.
 TEST(RunEstimateTest, OnlyTransactionCountsSaysSo) {
-    const spec::ExperimentSpec s = spec::testing::parse_ok(R"toml(
+    const experiment::ExperimentSpec s = experiment::testing::parse_ok(R"toml(
 repeat = 3
 
 [[steps]]

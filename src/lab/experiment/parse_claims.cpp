@@ -1,0 +1,246 @@
+// lab/experiment: `question` and `[[claims]]`: what a study asks and what its source claims, each
+// claim naming a step, a metric and cells of the matrix, with the paper's figure (or a bound,
+// or a shape) and a tolerance. The report sets each claim beside the measured figure.
+#include "lab/experiment/cell_selector.hpp"
+#include "lab/experiment/parse_parts.hpp"
+#include "lab/experiment/suggest.hpp"
+#include "lab/experiment/toml_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pglab::lab::experiment {
+namespace {
+
+constexpr const char* k_example = "[[claims]] with text = \"...\", step = \"create-gin\", "
+                                  "metric = \"probe:wal.bytes\", ratio = [\"server=pg12\", "
+                                  "\"server=pg11\"], paper = 0.553";
+
+/// A number (integer or float) under `key`, or a diagnostic.
+std::optional<double> number(TableReader& r, std::string_view key, std::string_view example) {
+    const toml::node* n = r.get(key);
+    if (n == nullptr) {
+        return std::nullopt;
+    }
+    if (const auto* i = n->as_integer()) {
+        return static_cast<double>(i->get());
+    }
+    if (const auto* f = n->as_floating_point(); f != nullptr && std::isfinite(f->get())) {
+        return f->get();
+    }
+    r.type_error(key, *n, "a finite number", example);
+    return std::nullopt;
+}
+
+/// Checks a cell selector "NAME=VALUE NAME=VALUE" written at `pos` against the matrix.
+void check_selector(const std::string& text, const SourcePos& pos, const ExperimentSpec& spec,
+                    ParseContext& ctx) {
+    std::vector<std::string> names;
+    for (const auto& v : spec.matrix.variables) {
+        names.push_back(v.name);
+    }
+    bool any = false;
+    for (const auto& si : split_selector(text)) {
+        const std::string& item = si.text;
+        const SourcePos at = pos.shifted(static_cast<std::uint32_t>(si.offset + 1));
+        any = true;
+        const std::size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            ctx.diag.add(at, "invalid cell selector \"" + item + "\"",
+                         "name cells as NAME=VALUE NAME=VALUE: \"server=pg12 clients=8\"");
+            continue;
+        }
+        const std::string name = item.substr(0, eq);
+        const std::string value = item.substr(eq + 1);
+        const MatrixVariable* var = spec.matrix.find(name);
+        if (var == nullptr) {
+            if (name == "server") {
+                continue; // the run's server when the matrix has no `server`
+            }
+            ctx.diag.add(at,
+                         "\"" + name + "\" is not a matrix variable" + did_you_mean(name, names),
+                         "cells are named by matrix variables: " + quoted_list(names));
+            continue;
+        }
+        const bool known = std::any_of(var->values.begin(), var->values.end(),
+                                       [&](const Scalar& s) { return s.text() == value; });
+        if (!known) {
+            std::vector<std::string> values;
+            for (const auto& s : var->values) {
+                values.push_back(s.text());
+            }
+            ctx.diag.add(at.shifted(static_cast<std::uint32_t>(eq + 1)),
+                         "\"" + value + "\" is not a value of \"" + name + "\"",
+                         "its values are " + quoted_list(values));
+        }
+    }
+    if (!any) {
+        ctx.diag.add(pos, "empty cell selector", "write NAME=VALUE: \"server=pg12\"");
+    }
+}
+
+/// A selector string under `key` (checked), or nullopt.
+std::optional<std::string> selector(TableReader& r, std::string_view key,
+                                    const ExperimentSpec& spec, ParseContext& ctx) {
+    auto t = r.text(key, std::string(key) + " = \"server=pg12\"");
+    if (t) {
+        check_selector(t->text, t->pos, spec, ctx);
+        return t->text;
+    }
+    return std::nullopt;
+}
+
+void read_ratio(TableReader& r, const toml::node& n, Claim& c, const ExperimentSpec& spec,
+                ParseContext& ctx) {
+    const auto* arr = n.as_array();
+    if (arr == nullptr || arr->size() != 2 || !(*arr)[0].is_string() || !(*arr)[1].is_string()) {
+        ctx.diag.add(r.value_pos(n),
+                     "\"ratio\" in " + r.where() + " must be two cell selectors, not "
+                         + (arr != nullptr ? "an array of " + std::to_string(arr->size())
+                                           : "a " + toml_type_name(n)),
+                     "write it as: ratio = [\"server=pg12\", \"server=pg11\"] (the first over the "
+                     "second)");
+        return;
+    }
+    c.kind = ClaimKind::ratio;
+    c.cell = *(*arr)[0].value<std::string>();
+    c.baseline = *(*arr)[1].value<std::string>();
+    check_selector(c.cell, r.value_pos((*arr)[0]), spec, ctx);
+    check_selector(c.baseline, r.value_pos((*arr)[1]), spec, ctx);
+}
+
+void read_shape(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseContext& ctx) {
+    c.kind = ClaimKind::shape;
+    auto over = r.text("over", "over = \"settings.shared_buffers\"");
+    if (!over) {
+        ctx.diag.add(r.key_pos("shape"),
+                     "a shape claim needs \"over\", the matrix variable along "
+                     "which the shape is read",
+                     "add: over = \"settings.shared_buffers\"");
+        return;
+    }
+    c.over = over->text;
+    const MatrixVariable* var = spec.matrix.find(c.over);
+    if (var == nullptr) {
+        std::vector<std::string> names;
+        for (const auto& v : spec.matrix.variables) {
+            names.push_back(v.name);
+        }
+        ctx.diag.add(over->pos.shifted(1),
+                     "\"" + c.over + "\" is not a matrix variable" + did_you_mean(c.over, names),
+                     "name one of " + quoted_list(names));
+        return;
+    }
+    if (auto from = r.text("from", "from = \"512MB\"")) {
+        c.from = from->text;
+        const bool known = std::any_of(var->values.begin(), var->values.end(),
+                                       [&](const Scalar& s) { return s.text() == c.from; });
+        if (!known) {
+            ctx.diag.add(from->pos.shifted(1),
+                         "\"" + c.from + "\" is not a value of \"" + c.over + "\"",
+                         "\"from\" names the first value of \"over\" the shape holds from");
+        }
+    }
+}
+
+std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseContext& ctx,
+                                const ExperimentSpec& spec) {
+    TableReader r(t, "claim " + std::to_string(index + 1), ctx.file, ctx.diag);
+    Claim c;
+    c.pos = r.pos();
+    const auto text = r.string("text", "text = \"12 writes 45% less WAL than 11\"");
+    if (!text || text->empty()) {
+        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " has no \"text\"",
+                     "say the claim in words: text = \"12 writes 45% less WAL than 11\"");
+    }
+    c.text = text.value_or("");
+    c.source = r.string("source", "source = \"https://...\"").value_or("");
+    c.explanation = r.string("explanation", "explanation = \"...\"").value_or("");
+    c.paper_text = r.string("paper_text", "paper_text = \"167.9 → 92.8 MB\"").value_or("");
+    c.untestable = r.string("untestable", "untestable = \"needs ZFS\"").value_or("");
+    if (const auto step = r.text("step", "step = \"create-gin\"")) {
+        c.step = step->text;
+        const bool known = std::any_of(spec.steps.begin(), spec.steps.end(),
+                                       [&](const Step& s) { return s.name == c.step; });
+        if (!known) {
+            std::vector<std::string> names;
+            for (const auto& s : spec.steps) {
+                if (!s.name.empty()) {
+                    names.push_back(s.name);
+                }
+            }
+            ctx.diag.add(step->pos.shifted(1),
+                         "no step is named \"" + c.step + "\"" + did_you_mean(c.step, names),
+                         names.empty() ? "give the step a name: name = \"...\""
+                                       : "name a step: " + quoted_list(names));
+        }
+    }
+    c.metric = r.string("metric", "metric = \"probe:wal.bytes\"").value_or("");
+    c.paper = number(r, "paper", "paper = 0.553");
+    c.at_most = number(r, "at_most", "at_most = 0.6");
+    c.at_least = number(r, "at_least", "at_least = 1.0");
+    if (auto tol = number(r, "tolerance", "tolerance = 0.1")) {
+        if (*tol < 0) {
+            ctx.diag.add(r.key_pos("tolerance"), "\"tolerance\" must not be negative",
+                         "write a fraction: tolerance = 0.1 (±10%)");
+        }
+        c.tolerance = *tol;
+    }
+    if (const auto* ratio = r.get("ratio")) {
+        read_ratio(r, *ratio, c, spec, ctx);
+    } else if (auto shape = r.choice("shape", {"flat", "increasing", "decreasing"})) {
+        c.shape = *shape;
+        read_shape(r, c, spec, ctx);
+    }
+    r.allow("over");
+    r.allow("from");
+    if (auto cell = selector(r, "cell", spec, ctx)) {
+        if (c.kind == ClaimKind::ratio) {
+            ctx.diag.add(r.key_pos("cell"), "a ratio claim names its cells in \"ratio\"",
+                         "remove \"cell\", or write ratio = [\"A\", \"B\"] with the whole cells");
+        }
+        c.cell = *cell;
+    }
+    if (!c.untestable.empty()) {
+        r.finish();
+        return c;
+    }
+    if (c.step.empty()) {
+        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " names no \"step\"",
+                     "name the measured step: step = \"create-gin\" (or say why it cannot be "
+                     "tested here: untestable = \"...\")");
+    }
+    if (c.metric.empty()) {
+        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " names no \"metric\"",
+                     "name a metric of the report: metric = \"tps\", \"execution_ms\", "
+                     "\"probe:wal.bytes\"");
+    }
+    const int expectations = (c.paper ? 1 : 0) + (c.at_most ? 1 : 0) + (c.at_least ? 1 : 0);
+    if (c.kind != ClaimKind::shape && expectations == 0) {
+        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " gives no figure to test",
+                     "give the paper's figure (paper = 0.553, with tolerance) or a bound "
+                     "(at_most = 0.6, at_least = 2)");
+    }
+    if (c.paper && (c.at_most || c.at_least)) {
+        ctx.diag.add(r.key_pos("paper"), "\"paper\" and a bound cannot be combined in one claim",
+                     "keep \"paper\" (with tolerance) or the bound (at_most, at_least)");
+    }
+    r.finish();
+    return c;
+}
+
+} // namespace
+
+void parse_claims(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
+    if (node == nullptr) {
+        return;
+    }
+    for_each_table(*node, "claims", "claim", k_example, ctx,
+                   [&](const toml::table& t, std::size_t index) {
+                       if (auto claim = read_claim(t, index, ctx, spec)) {
+                           spec.claims.push_back(std::move(*claim));
+                       }
+                   });
+}
+
+} // namespace pglab::lab::experiment

@@ -1,0 +1,141 @@
+// lab/experiment: the top level of an experiment file (name, repeat, order, seed...) and the driver
+// that runs the section parsers and the cross-reference checks.
+#include "lab/experiment/parse_experiment.hpp"
+
+#include "lab/experiment/parse_parts.hpp"
+#include "lab/experiment/toml_reader.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace pglab::lab::experiment {
+
+const char* run_order_name(RunOrder order) {
+    switch (order) {
+    case RunOrder::as_written:
+        return "as-written";
+    case RunOrder::random:
+        return "random";
+    case RunOrder::interleaved:
+        return "interleaved";
+    }
+    return "?";
+}
+
+namespace {
+
+void read_top_level(TableReader& r, ParseContext& ctx, ExperimentSpec& spec) {
+    if (auto name = r.string("name", "name = \"shared_buffers sweep\"")) {
+        spec.name = *name;
+    }
+    spec.description = r.string("description", "description = \"...\"").value_or("");
+    if (auto repeat = r.integer("repeat", 1, 10'000, "repeat = 3")) {
+        spec.repeat = static_cast<std::uint32_t>(*repeat);
+    }
+    if (auto warmup = r.integer("warmup", 0, 1'000, "warmup = 1")) {
+        spec.warmup = static_cast<std::uint32_t>(*warmup);
+    }
+    if (auto order = r.choice("order", {"as-written", "random", "interleaved"})) {
+        spec.order = *order == "random"        ? RunOrder::random
+                     : *order == "interleaved" ? RunOrder::interleaved
+                                               : RunOrder::as_written;
+    }
+    if (auto seed = r.integer("seed", 0, INT64_MAX, "seed = 42")) {
+        spec.seed = static_cast<std::uint64_t>(*seed);
+    }
+    if (auto on_error = r.choice("on_error", {"stop", "continue"})) {
+        spec.on_error = *on_error == "stop" ? OnError::stop : OnError::continue_;
+    }
+    spec.run_timeout_ms = r.duration_ms("run_timeout", "run_timeout = \"30min\"").value_or(0);
+    spec.default_server = r.string("server", "server = \"pg16\"").value_or("");
+    parse_servers(r.get("servers"), ctx, spec);
+    parse_sessions(r.get("sessions"), ctx, spec);
+    parse_scripts(r.get("scripts"), ctx, spec);
+    parse_matrix(r.get("matrix"), ctx, spec);
+    parse_steps(r.get("steps"), ctx, spec);
+    spec.question =
+        r.string("question", "question = \"Does 12 write less WAL than 11?\"").value_or("");
+    parse_claims(r.get("claims"), ctx, spec);
+    parse_quick(r.get("quick"), ctx, spec);
+    r.finish();
+}
+
+std::string stem_of(const std::string& file) {
+    return std::filesystem::path(file).stem().string();
+}
+
+} // namespace
+
+ParseOutcome parse_experiment_text(std::string_view text, const std::string& file,
+                                   const std::filesystem::path& base_dir,
+                                   const ParseOptions& options) {
+    ParseOutcome out;
+    ParseContext ctx{file, base_dir, options.read_files, out.diagnostics};
+    toml::table root;
+    try {
+        root = toml::parse(text, file);
+    } catch (const toml::parse_error& e) {
+        const std::string what(e.description());
+        std::string hint = "fix the TOML syntax at this place (strings need quotes, arrays are "
+                           "[a, b], tables start with [name])";
+        if (what.find("escape sequence") != std::string::npos) {
+            hint = "in \"...\" and \"\"\"...\"\"\" strings a backslash starts an escape: write "
+                   "scripts (\\set, \\sleep) in '''...''' literal strings, or double the backslash";
+        }
+        out.diagnostics.add(pos_of(e.source(), file), "invalid TOML: " + what, hint);
+        return out;
+    }
+    ExperimentSpec spec;
+    spec.file = file;
+    spec.name = stem_of(file);
+    TableReader r(root, "the top level", file, out.diagnostics);
+    read_top_level(r, ctx, spec);
+    const SourcePos server_pos = root.get("server") != nullptr
+                                     ? pos_of(root.get("server")->source(), file)
+                                     : SourcePos{file, 1, 1};
+    check_default_server(ctx, spec, server_pos);
+    if (options.quick) {
+        if (!spec.quick.declared) {
+            out.diagnostics.add(SourcePos{file, 1, 1}, "the experiment has no quick form",
+                                "add a [quick] table (repeat, matrix values) or run it without "
+                                "--quick");
+        } else {
+            apply_quick(spec);
+        }
+    }
+    check_references(ctx, spec);
+    if (out.diagnostics.empty() && options.check_settings) {
+        options.check_settings(setting_refs(spec), out.diagnostics);
+    }
+    if (out.diagnostics.empty()) {
+        out.spec = std::move(spec);
+    }
+    return out;
+}
+
+Result<ExperimentSpec> parse_experiment(std::string_view text, const std::string& file,
+                                        const std::filesystem::path& base_dir,
+                                        const ParseOptions& options) {
+    ParseOutcome out = parse_experiment_text(text, file, base_dir, options);
+    if (!out.spec) {
+        return out.diagnostics.to_error();
+    }
+    return std::move(*out.spec);
+}
+
+Result<ExperimentSpec> parse_experiment_file(const std::filesystem::path& path,
+                                             const ParseOptions& options) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in.is_open()) {
+        return make_error(Error("could not open experiment file \"" + path.string() + "\"")
+                              .with_hint("check the path and that the file is readable"));
+    }
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad()) {
+        return make_error("could not read experiment file \"" + path.string() + "\"");
+    }
+    return parse_experiment(buf.str(), path.string(), path.parent_path(), options);
+}
+
+} // namespace pglab::lab::experiment

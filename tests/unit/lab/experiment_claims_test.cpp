@@ -1,0 +1,210 @@
+// tests/unit/lab: `question`, `[[claims]]` and `[quick]` in experiment files: what is read, the
+// problems reported at their file:line:column, and the quick form applied by ParseOptions::quick.
+#include <gmock/gmock.h>
+
+#include "experiment_test_util.hpp"
+
+namespace pglab::lab::experiment {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::parse_ok;
+using testing::parse_text;
+using testing::problems;
+
+const std::string k_head =
+    "question = \"Does 12 write less WAL?\"\n"
+    "repeat = 3\n"
+    "[servers.pg11]\nversion = \"11\"\n"
+    "[servers.pg12]\nversion = \"12\"\n"
+    "[matrix]\nserver = [\"pg11\", \"pg12\"]\nparams.rows = 10000000\n"
+    "[[steps]]\ntype = \"timed-sql\"\nname = \"build\"\nsql = \"SELECT 1\"\n";
+
+TEST(SpecClaimsTest, RatioValueShapeAndUntestableClaimsAreRead) {
+    const ExperimentSpec spec = parse_ok(k_head + R"(
+[[claims]]
+text = "12 writes 45% less WAL"
+source = "seed 003"
+step = "build"
+metric = "probe:wal.bytes"
+ratio = ["server=pg12", "server=pg11"]
+paper = 0.553
+tolerance = 0.15
+explanation = "smaller table"
+
+[[claims]]
+text = "11 writes at least 100 MB"
+step = "build"
+metric = "probe:wal.bytes"
+cell = "server=pg11"
+at_least = 100
+
+[[claims]]
+text = "flat"
+step = "build"
+metric = "client_ms"
+shape = "flat"
+over = "server"
+
+[[claims]]
+text = "needs ZFS"
+untestable = "no ZFS here"
+)");
+    EXPECT_EQ(spec.question, "Does 12 write less WAL?");
+    ASSERT_EQ(spec.claims.size(), 4U);
+    const Claim& r = spec.claims[0];
+    EXPECT_EQ(r.kind, ClaimKind::ratio);
+    EXPECT_EQ(r.cell, "server=pg12");
+    EXPECT_EQ(r.baseline, "server=pg11");
+    EXPECT_DOUBLE_EQ(*r.paper, 0.553);
+    EXPECT_DOUBLE_EQ(r.tolerance, 0.15);
+    EXPECT_EQ(r.explanation, "smaller table");
+    EXPECT_EQ(r.pos.line, 15U);
+    EXPECT_EQ(spec.claims[1].kind, ClaimKind::value);
+    EXPECT_DOUBLE_EQ(*spec.claims[1].at_least, 100.0);
+    EXPECT_EQ(spec.claims[2].kind, ClaimKind::shape);
+    EXPECT_EQ(spec.claims[2].over, "server");
+    EXPECT_EQ(spec.claims[3].untestable, "no ZFS here");
+}
+
+struct ClaimErrorCase {
+    const char* what;
+    const char* claim;
+    const char* headline; ///< "t.toml:L:C: message"; the claim starts on line 16
+    const char* hint;
+};
+
+const ClaimErrorCase k_errors[] = {
+    {"unknown step", "text = \"x\"\nstep = \"buidl\"\nmetric = \"tps\"\npaper = 1\n",
+     "t.toml:17:9: no step is named \"buidl\" (did you mean \"build\"?)", "\"build\""},
+    {"no figure", "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\n",
+     "t.toml:15:1: claim 1 gives no figure to test", "at_most = 0.6"},
+    {"unknown variable in a selector",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nratio = [\"server=pg12\", \"servr=pg11\"]\n"
+     "paper = 1\n",
+     "t.toml:19:26: \"servr\" is not a matrix variable (did you mean \"server\"?)", "\"server\""},
+    {"unknown value in a selector",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nratio = [\"server=pg13\", "
+     "\"server=pg11\"]\n"
+     "paper = 1\n",
+     "t.toml:19:18: \"pg13\" is not a value of \"server\"", "\"pg11\" or \"pg12\""},
+    {"ratio of one cell",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nratio = [\"server=pg12\"]\npaper = 1\n",
+     "t.toml:19:9: \"ratio\" in claim 1 must be two cell selectors, not an array of 1",
+     "the first over the second"},
+    {"paper is text", "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\npaper = \"0.5\"\n",
+     "t.toml:19:9: \"paper\" in claim 1 must be a finite number, not a string", "paper = 0.553"},
+    {"unknown shape",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nshape = \"flatt\"\nover = \"server\"\n",
+     "t.toml:19:9: invalid value \"flatt\" for \"shape\" in claim 1 (did you mean \"flat\"?)",
+     "\"increasing\""},
+    {"shape along an unknown variable",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nshape = \"flat\"\nover = \"clients\"\n",
+     "t.toml:20:9: \"clients\" is not a matrix variable", "\"server\""},
+    {"no text", "step = \"build\"\nmetric = \"tps\"\npaper = 1\n",
+     "t.toml:15:1: claim 1 has no \"text\"", "say the claim in words"},
+    {"unknown key", "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\npaper = 1\ntolerence = 1\n",
+     "t.toml:20:1: unknown key \"tolerence\" in claim 1 (did you mean \"tolerance\"?)", ""},
+};
+
+TEST(SpecClaimsTest, BadClaimsAreRefusedAtTheirPosition) {
+    for (const auto& c : k_errors) {
+        SCOPED_TRACE(c.what);
+        const std::string all = problems(k_head + "\n[[claims]]\n" + c.claim);
+        const std::string first = all.substr(0, all.find('\n'));
+        EXPECT_THAT(first, HasSubstr(c.headline));
+        EXPECT_THAT(first, HasSubstr(c.hint));
+    }
+}
+
+const std::string k_quick = "\n[quick]\nrepeat = 1\nmatrix.params.rows = 1000000\n";
+
+TEST(SpecClaimsTest, QuickFormReplacesRepeatAndMatrixValuesOnlyWhenAsked) {
+    const ExperimentSpec full = parse_ok(k_head + k_quick);
+    EXPECT_EQ(full.repeat, 3U);
+    EXPECT_TRUE(full.quick.declared);
+    EXPECT_FALSE(full.is_quick);
+    EXPECT_EQ(full.matrix.find("params.rows")->values.at(0).text(), "10000000");
+
+    ParseOptions options;
+    options.quick = true;
+    const ParseOutcome quick = parse_text(k_head + k_quick, options);
+    ASSERT_TRUE(quick.spec.has_value());
+    EXPECT_EQ(quick.spec->repeat, 1U);
+    EXPECT_TRUE(quick.spec->is_quick);
+    EXPECT_EQ(quick.spec->name, "t-quick");
+    const auto& rows = quick.spec->matrix.find("params.rows")->values;
+    ASSERT_EQ(rows.size(), 1U);
+    EXPECT_EQ(rows[0].text(), "1000000");
+    // the other variables keep their values
+    EXPECT_EQ(quick.spec->matrix.find("server")->values.size(), 2U);
+}
+
+TEST(SpecClaimsTest, QuickFormProblems) {
+    ParseOptions options;
+    options.quick = true;
+    const ParseOutcome none = parse_text(k_head, options);
+    ASSERT_FALSE(none.spec.has_value());
+    EXPECT_EQ(none.diagnostics.items().at(0).headline(),
+              "t.toml:1:1: the experiment has no quick form");
+
+    const std::string all = problems(k_head + "\n[quick]\nrepeat = 1\nmatrix.clients = [1]\n");
+    EXPECT_THAT(all, HasSubstr("t.toml:17:8: \"clients\" in [quick.matrix] is not a variable of "
+                               "[matrix]"));
+    EXPECT_THAT(problems(k_head + "\n[quick]\nrepeats = 1\n"),
+                HasSubstr("t.toml:16:1: unknown key \"repeats\" in [quick] (did you mean "
+                          "\"repeat\"?)"));
+}
+
+const std::string k_quick_servers = "\n[quick]\nrepeat = 1\n[quick.servers.pg11]\n"
+                                    "memory_limit = \"384MB\"\nsync_delay = \"2ms\"\n";
+
+TEST(SpecClaimsTest, QuickFormScalesAServersMemoryAndSyncsOnlyWhenAsked) {
+    const ExperimentSpec full = parse_ok(k_head + k_quick_servers);
+    ASSERT_EQ(full.quick.servers.size(), 1U);
+    EXPECT_FALSE(full.servers.at(0).memory_limit_bytes.has_value());
+    EXPECT_FALSE(full.servers.at(0).sync_delay_us.has_value());
+
+    ParseOptions options;
+    options.quick = true;
+    const ParseOutcome quick = parse_text(k_head + k_quick_servers, options);
+    ASSERT_TRUE(quick.spec.has_value());
+    const ServerSpec& pg11 = quick.spec->servers.at(0);
+    ASSERT_EQ(pg11.name, "pg11");
+    EXPECT_EQ(pg11.memory_limit_bytes, 384ULL << 20);
+    EXPECT_EQ(pg11.sync_delay_us, 2000);
+    // where "impossible here" (no root, no cgroup) points: the quick form's value
+    EXPECT_EQ(pg11.memory_limit_pos.line, 18);
+    const ServerSpec& pg12 = quick.spec->servers.at(1);
+    EXPECT_FALSE(pg12.memory_limit_bytes.has_value());
+    EXPECT_FALSE(pg12.sync_delay_us.has_value());
+}
+
+TEST(SpecClaimsTest, EmulationInWords) {
+    EXPECT_EQ(describe_emulation(std::nullopt, std::nullopt), "");
+    EXPECT_EQ(describe_emulation(768ULL << 20, std::nullopt), "memory limit 768 MiB");
+    EXPECT_EQ(describe_emulation(1536ULL << 20, 2000), "memory limit 1.5 GiB, each sync +2 ms");
+    EXPECT_EQ(describe_emulation(std::nullopt, 500), "each sync +500 us");
+    EXPECT_EQ(describe_emulation(std::nullopt, 0), "syncs counted, not slowed");
+}
+
+TEST(SpecClaimsTest, QuickFormServerProblems) {
+    const std::string quick = "\n[quick]\nrepeat = 1\n";
+    EXPECT_THAT(problems(k_head + quick + "[quick.servers.pg13]\nmemory_limit = \"384MB\"\n"),
+                HasSubstr("[quick.servers.pg13] names no server of [servers]"));
+    EXPECT_THAT(problems(k_head + quick + "[quick.servers.pg11]\nversion = \"12\"\n"),
+                HasSubstr("t.toml:18:1: key \"version\" does not apply to [quick.servers.pg11]"));
+    EXPECT_THAT(problems(k_head + quick + "[quick.servers.pg11]\nmemory_limit = \"1MB\"\n"),
+                HasSubstr("t.toml:18:16: invalid \"memory_limit\" in [quick.servers.pg11]: a size "
+                          "of at least 16MB is expected"));
+    EXPECT_THAT(problems(k_head + quick + "[quick.servers.pg11]\nmemry_limit = \"1GB\"\n"),
+                HasSubstr("unknown key \"memry_limit\" in [quick.servers.pg11] (did you mean "
+                          "\"memory_limit\"?)"));
+    const std::string existing = "repeat = 3\n[servers.db]\nconninfo = \"host=db1\"\n"
+                                 "[[steps]]\ntype = \"bench\"\n";
+    EXPECT_THAT(problems(existing + quick + "[quick.servers.db]\nsync_delay = \"1ms\"\n"),
+                HasSubstr("[quick.servers.db] cannot change a server given by \"conninfo\""));
+}
+
+} // namespace
+} // namespace pglab::lab::experiment
