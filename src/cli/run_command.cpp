@@ -31,6 +31,9 @@ Options:
   --quick         run the file's quick form ([quick]: fewer runs, smaller sizes)
   --help          show this help
 
+Exit status: 0 every run ok; 1 a bad experiment, a run that failed or timed out, or a server
+that could not be made; 2 interrupted (SIGINT, SIGTERM): continue with --resume.
+
 A PostgreSQL version that is not installed is fetched first (as "pglab server fetch").
 
 The experiment file format: docs/experiments.md; the results: docs/results-format.md.
@@ -39,6 +42,20 @@ The experiment file format: docs/experiments.md; the results: docs/results-forma
 int usage_error(const std::string& message) {
     log::error("{}", message);
     log::hint("Try \"pglab run --help\" for more information.");
+    return 1;
+}
+
+/// The exit status of a plan that ended as `outcome`.
+int exit_status(lab::run::PlanOutcome outcome) {
+    switch (outcome) {
+    case lab::run::PlanOutcome::complete:
+        return 0;
+    case lab::run::PlanOutcome::interrupted:
+        return 2;
+    case lab::run::PlanOutcome::not_started:
+    case lab::run::PlanOutcome::failed:
+        break;
+    }
     return 1;
 }
 
@@ -114,7 +131,7 @@ int run_command(int argc, char** argv) {
         && (!request.results_dir.empty() || request.seed || request.quick)) {
         return usage_error("--resume cannot be combined with --results, --seed or --quick");
     }
-    return lab::run::run_experiment(request);
+    return exit_status(lab::run::run_experiment(request));
 }
 
 } // namespace pglab::cli

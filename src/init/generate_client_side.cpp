@@ -116,7 +116,7 @@ Status copy_rows(const InitSession& s, const std::string& statement, int64_t tot
     for (int64_t k = 0; k < total; ++k) {
         const int64_t j = k + 1;
         append_row(buf, k);
-        if (pg::InterruptCanceller::interrupt_requested()) {
+        if (util::stop_signalled()) {
             break;
         }
         if (progress.is_checkpoint(j)) {

@@ -9,6 +9,7 @@
 #include "pg/interrupt_canceller.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
+#include "util/stop_signal.hpp"
 
 #include <fmt/format.h>
 
@@ -74,6 +75,10 @@ Status initialize(InitOptions options) {
         log::error("{}", conn.error().message);
         return make_error("could not create connection for initialization");
     }
+    // pgbench's cancel handler: Ctrl-C cancels the running statement and stops the COPY loop;
+    // the step then fails. SIGTERM ends pgbench -i. Inside `pglab run` the lab's scope rules.
+    const util::StopSignals stop(util::StopSignals::Repeat::is_noted,
+                                 util::StopSignals::Which::interrupt_only);
     const pg::InterruptCanceller canceller(*conn);
     const InitSession session{*conn, options};
 

@@ -1,6 +1,7 @@
 // What a harness that calls pgbench by name sees, with pglab in its place: the banner and the -V
 // line byte for byte, no pglab extra on stdout unless asked (--percentiles), death by SIGINT and
-// SIGTERM as pgbench's (an inherited ignored SIGINT stays ignored), and the lag column of skipped
+// SIGTERM as pgbench's (an inherited ignored SIGINT stays ignored), -i stopped by SIGINT (a
+// cancel request, exit 1) or SIGTERM (death) as pgbench's, and the lag column of skipped
 // transactions in -l logs. Each case runs the reference pgbench 15 and pglab against one server.
 #include "support/compat.hpp"
 #include "support/files.hpp"
@@ -213,6 +214,66 @@ TEST_P(DropInSignalTest, BothDieByTheSignalWithTheBannerOnStdout) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, DropInSignalTest, ::testing::Values(SIGINT, SIGTERM),
+                         [](const ::testing::TestParamInfo<int>& p) {
+                             return p.param == SIGINT ? std::string("SIGINT")
+                                                      : std::string("SIGTERM");
+                         });
+
+/// What -i says on stderr that does not depend on timing: no progress lines, no CONTEXT line
+/// (the COPY line the server had reached), the program named pgbench.
+std::string init_messages(const std::string& err) {
+    std::istringstream in(err);
+    std::string kept;
+    for (std::string line; std::getline(in, line);) {
+        if (line.find(" tuples (") != std::string::npos || line.rfind("CONTEXT:", 0) == 0) {
+            continue;
+        }
+        if (line.rfind("pglab: ", 0) == 0) {
+            line.replace(0, 5, "pgbench");
+        }
+        kept += line + "\n";
+    }
+    return kept;
+}
+
+class DropInInitSignalTest : public DropInTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(DropInInitSignalTest, InitStopsAsPgbenchsDoes) {
+    // SIGINT: pgbench's cancel handler sends a cancel request, the COPY fails, exit 1. SIGTERM:
+    // no handler, death by the signal.
+    const int sig = GetParam();
+    for (const bool pglab : {false, true}) {
+        SCOPED_TRACE(pglab ? "pglab" : "pgbench");
+        const std::string name = pglab ? "pglab" : "pgbench";
+        const std::string db = "drop_in_init_" + name;
+        support::run_sql("drop database if exists " + db);
+        support::run_sql("create database " + db);
+        auto child = start(pglab, name, {"-i", "-s", "30", db});
+        ASSERT_TRUE(child) << child.error().message;
+        ASSERT_TRUE(support::wait_for_sql(
+            support::test_server(),
+            "EXISTS (SELECT FROM pg_stat_activity WHERE state = 'active' AND query ILIKE "
+            "'copy pgbench_accounts%')"))
+            << "the COPY never started: " << read_file(err_path(name));
+        child->send_signal(sig);
+        const auto status = child->wait(support::k_event_timeout);
+        ASSERT_TRUE(status) << "still running long after the signal";
+        if (sig == SIGINT) {
+            EXPECT_EQ(status->code, 1) << status->describe();
+        } else {
+            EXPECT_EQ(status->signal, sig) << status->describe();
+        }
+    }
+    EXPECT_EQ(read_file(out_path("pglab")), read_file(out_path("pgbench")));
+    EXPECT_EQ(init_messages(read_file(err_path("pglab"))),
+              init_messages(read_file(err_path("pgbench"))));
+    if (sig == SIGINT) {
+        EXPECT_NE(read_file(err_path("pglab")).find("Cancel request sent\n"), std::string::npos)
+            << read_file(err_path("pglab"));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, DropInInitSignalTest, ::testing::Values(SIGINT, SIGTERM),
                          [](const ::testing::TestParamInfo<int>& p) {
                              return p.param == SIGINT ? std::string("SIGINT")
                                                       : std::string("SIGTERM");

@@ -793,11 +793,11 @@ void fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunReq
 
 } // namespace
 
-int run_experiment(const RunRequest& request) {
+PlanOutcome run_experiment(const RunRequest& request) {
     auto prepared = prepare(request);
     if (!prepared) {
         log::print(prepared.error());
-        return 1;
+        return PlanOutcome::not_started;
     }
     Prepared& p = *prepared;
     bool to_fetch = false; // --dry-run: a version the run would fetch
@@ -808,19 +808,20 @@ int run_experiment(const RunRequest& request) {
                      "run makes them once it has fetched the missing versions");
     } else if (auto st = check_before_start(p.spec, p.plan, servers); !st) {
         log::print(st.error());
-        return 1;
+        return PlanOutcome::not_started;
     }
     if (request.dry_run) {
         print_dry_run(p);
-        return 0;
+        return PlanOutcome::complete;
     }
-    // Installed before any cluster exists, so the cleanup registry leaves them alone and
-    // clusters are removed by their destructors. A bench step's own scope nests inside it.
+    // SIGINT and SIGTERM only ask the plan to stop (however often they come), so that the clusters
+    // are stopped and removed by their destructors. The scopes of a bench or init step nest
+    // inside it and change nothing.
     const util::StopSignals signals(util::StopSignals::Repeat::is_noted);
     server::remove_stale_clusters(std::filesystem::temp_directory_path());
     if (auto st = open_store(request, p); !st) {
         log::print(st.error());
-        return 1;
+        return PlanOutcome::not_started;
     }
     store::ResultsStore& results = *p.store;
     servers.keep_logs([&results](const std::string& server, int cluster) {
@@ -837,7 +838,7 @@ int run_experiment(const RunRequest& request) {
 
     Progress progress(p.plan.runs.size(), already);
     Totals totals;
-    int exit_status = 0;
+    PlanOutcome outcome = PlanOutcome::complete;
     bool interrupted = false;
     {
         PlanRunner runner(p.spec, p.plan, servers, results);
@@ -859,7 +860,7 @@ int run_experiment(const RunRequest& request) {
             if (auto st = results.append_run(*record); !st) {
                 progress.end();
                 log::print(st.error());
-                exit_status = 1;
+                outcome = PlanOutcome::failed;
                 break;
             }
             progress.finished();
@@ -875,7 +876,7 @@ int run_experiment(const RunRequest& request) {
             log::warning("run {} ({}) {}: {}", run.ordinal, util::shorten(cell.label(), 200),
                          status == store::RunStatus::timed_out ? "timed out" : "failed",
                          util::shorten(record->failure ? record->failure->reason : "", 2000));
-            exit_status = 1;
+            outcome = PlanOutcome::failed;
             if (p.spec.on_error == experiment::OnError::stop) {
                 break;
             }
@@ -896,11 +897,11 @@ int run_experiment(const RunRequest& request) {
     if (interrupted) {
         log::warning("interrupted: continue with \"pglab run --resume {}\"",
                      results.dir().string());
-        exit_status = 2;
+        outcome = PlanOutcome::interrupted;
     }
     std::printf("results: %s\n", results.dir().string().c_str());
     std::fflush(stdout);
-    return exit_status;
+    return outcome;
 }
 
 } // namespace pglab::lab::run

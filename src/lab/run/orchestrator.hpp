@@ -26,8 +26,15 @@ struct RunRequest {
     std::function<bool(const std::string& version, bool only_look)> fetch_version;
 };
 
-/// Runs the experiment. Exit status: 0 every run ok; 1 bad experiment (nothing started), a
-/// server that could not be made, or a failed run; 2 interrupted by SIGINT/SIGTERM.
-int run_experiment(const RunRequest& request);
+/// How a plan ended; `pglab run` (src/cli) chooses the exit status of each.
+enum class PlanOutcome {
+    complete,    ///< every run ok (or --dry-run printed the plan)
+    not_started, ///< a bad experiment or results directory: nothing ran
+    failed,      ///< a run failed or timed out, a server could not be made, a line not written
+    interrupted  ///< stopped by SIGINT/SIGTERM: --resume continues
+};
+
+/// Runs the experiment (or with `dry_run` prints its plan).
+PlanOutcome run_experiment(const RunRequest& request);
 
 } // namespace pglab::lab::run

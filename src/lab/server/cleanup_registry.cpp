@@ -1,6 +1,9 @@
-// Fixed-size registry of cluster directories and postmaster pids, read by signal handlers. Only
-// lock-free atomics and system calls here: no allocation, no locks, no stdio in the handler path.
+// Fixed-size registry of cluster directories and postmaster pids, read by the action
+// util/stop_signal takes before a signal ends the process. Only lock-free atomics and system calls
+// here: no allocation, no locks, no stdio in the handler path.
 #include "lab/server/cleanup_registry.hpp"
+
+#include "util/stop_signal.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,8 +29,6 @@ constexpr int k_max_depth = 32;
 constexpr int k_quit_wait_ms = 5000;
 constexpr int k_kill_wait_ms = 2000;
 constexpr int k_poll_ms = 10;
-constexpr int k_signals[] = {SIGINT,  SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
-                             SIGABRT, SIGSEGV, SIGBUS, SIGFPE,  SIGILL};
 
 enum SlotState : int { k_free = 0, k_filling = 1, k_live = 2 };
 
@@ -147,39 +148,12 @@ bool remove_contents(int dir_fd, int depth) {
     }
 }
 
-extern "C" void on_fatal_signal(int sig) {
-    const int saved_errno = errno;
-    cleanup_all();
-
-    struct sigaction dfl {};
-
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    ::sigaction(sig, &dfl, nullptr);
-    ::raise(sig); // delivered with the default action once this handler returns
-    errno = saved_errno;
-}
-
 void at_exit() {
     cleanup_all();
 }
 
-void install_handlers() {
-    for (const int sig : k_signals) {
-        struct sigaction old {};
-
-        if (::sigaction(sig, nullptr, &old) != 0 || (old.sa_flags & SA_SIGINFO) != 0
-            || old.sa_handler != SIG_DFL) {
-            continue;
-        }
-
-        struct sigaction act {};
-
-        act.sa_handler = on_fatal_signal;
-        sigfillset(&act.sa_mask); // no second fatal signal while cleaning up
-        act.sa_flags = 0;
-        ::sigaction(sig, &act, nullptr);
-    }
+void install_cleanup() {
+    util::on_fatal_signal(cleanup_all);
     std::atexit(at_exit);
 }
 
@@ -189,7 +163,7 @@ Result<int> register_dir(const std::string& dir) {
     if (dir.size() >= k_path_max) {
         return make_error("cluster directory path is too long: " + dir);
     }
-    std::call_once(g_install_once, install_handlers);
+    std::call_once(g_install_once, install_cleanup);
     for (int i = 0; i < k_slots; ++i) {
         int expected = k_free;
         if (g_slots[i].state.compare_exchange_strong(expected, k_filling)) {

@@ -10,16 +10,16 @@
 
 namespace pglab::lab::server::cleanup {
 
-/// Records `dir` (removed with everything in it on a fatal signal or at exit) and installs the
-/// signal handlers and the atexit hook on first use. Returns the slot to pass to the functions
-/// below. Error when too many clusters are live at once.
+/// Records `dir` (removed with everything in it on a fatal signal or at exit) and, on first use,
+/// registers cleanup_all with util::on_fatal_signal and as an atexit hook. Returns the slot to
+/// pass to the functions below. Error when too many clusters are live at once.
 ///
-/// The handlers are installed for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGABRT, SIGSEGV,
-/// SIGBUS, SIGFPE and SIGILL, each only where its action is still the default (a program that
-/// handles SIGINT itself keeps its handler and must end normally for destructors to clean up).
-/// A handler sends SIGQUIT (immediate shutdown) to every registered server, waits for them (at
-/// most about 7 s, then SIGKILL), removes the directories, and re-raises the signal with the
-/// default action. It only makes async-signal-safe calls.
+/// A signal ends the process (and cleans up) where util/stop_signal says it does: SIGINT and
+/// SIGTERM outside a StopSignals scope (inside one, the scope's owner stops normally and its
+/// destructors clean up), SIGHUP, SIGQUIT, SIGPIPE, SIGABRT, SIGSEGV, SIGBUS, SIGFPE and SIGILL
+/// where their action was the default. The cleanup sends SIGQUIT (immediate shutdown) to every
+/// registered server, waits for them (at most about 7 s, then SIGKILL) and removes the
+/// directories, with async-signal-safe calls only.
 Result<int> register_dir(const std::string& dir);
 
 /// The postmaster pid of the cluster in `slot` (0: no server runs now).
