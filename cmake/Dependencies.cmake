@@ -4,6 +4,8 @@ find_package(PostgreSQL REQUIRED)
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(tomlplusplus REQUIRED) # Debian libtomlplusplus-dev: a shared library, not header-only
+# Debian libcli11-dev: the lab subcommands' command lines (src/cli/command_line.cpp only)
+find_package(CLI11 CONFIG REQUIRED)
 # liburing (Debian liburing-dev): io_uring batches the benchmark's socket I/O (src/pg/batched_io.cpp)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBURING REQUIRED IMPORTED_TARGET liburing)

@@ -1,6 +1,7 @@
 // Options of `pglab report` and `pglab compare`, where their files go, and exit codes.
 #include "cli/report_command.hpp"
 
+#include "cli/command_line.hpp"
 #include "lab/experiment/parse_experiment.hpp"
 #include "lab/report/chart.hpp"
 #include "lab/report/compare.hpp"
@@ -27,36 +28,23 @@ namespace {
 namespace fs = std::filesystem;
 namespace rp = lab::report;
 
-constexpr std::string_view k_report_help = R"(pglab report writes the report of a results directory.
+constexpr const char* k_report_synopsis =
+    R"(pglab report writes the report of a results directory.
 
 Usage:
   pglab report DIR [OPTION]...
 
 Without --format, writes DIR/report.md and DIR/report.html (self-contained: inline CSS and
 SVG), with the charts' data files, gnuplot scripts and SVGs in DIR/charts/.
+)";
 
-Options:
-  --format FORMAT     one file of: md, html, csv (the aggregated cells), json (the cells,
-                      the question, the claims with their verdicts and the functional
-                      checks), claims-csv (the claims: paper, measured, 95% CI, verdict)
-                      or checks-csv (the checks: step, kind, expected, actual, pass)
-  -o, --output PATH   where the one format goes ("-" for standard output; default
-                      DIR/report.FORMAT, DIR/claims.csv, DIR/checks.csv); charts go to
-                      charts/ next to it
-  --no-charts         tables only, even when gnuplot is installed
-  --claims FILE       answer the question and claims of the experiment FILE instead of
-                      those of DIR/experiment.toml (claims written after the run)
-  --cv-warning PCT    warn when runs of a cell vary more than PCT percent (default 10)
-  --min-runs N        warn when a cell has fewer measured runs (default 3)
-  -?, --help          show this help, then exit
-
-Example:
+constexpr const char* k_report_epilogue = R"(Example:
   pglab report results/quickstart-20240611-101502
   pglab report results/quickstart-20240611-101502 --format csv -o cells.csv
   pglab report results/s4-20240611-101502 --format claims-csv -o -
 )";
 
-constexpr std::string_view k_compare_help = R"(pglab compare tells whether a difference is real.
+constexpr const char* k_compare_synopsis = R"(pglab compare tells whether a difference is real.
 
 Usage:
   pglab compare DIR --by NAME=A,B [OPTION]...    two series of one results directory
@@ -66,22 +54,9 @@ Usage:
 Cells pair up when every matrix variable the selectors do not name has the same value. For each
 pair and metric: the means, B/A and B − A with 95% confidence intervals (Welch's t-test;
 Fieller's interval for the ratio), the p-value and a verdict in words.
+)";
 
-Options:
-  --by NAME=A,B        A = cells with NAME=A, B = cells with NAME=B (e.g. server=pg16,pg17)
-  --a SELECTOR         cells of A: NAME=VALUE[;NAME=VALUE...] (in DIR_A with two directories)
-  --b SELECTOR         cells of B
-  --metric ID          compare this metric (repeatable; default: each step's main metrics:
-                       tps, latency_avg_ms, client_ms, server_ms, execution_ms, ...)
-  --step KEY           only this step (repeatable)
-  --alpha A            significance level (default 0.05)
-  --format FORMAT      text (default), md or json
-  -o, --output PATH    write there instead of standard output
-  --fail-if-slower PCT exit with status 1 when B is significantly slower than A by more than
-                       PCT percent in any compared cell (times: B/A − 1; rates: 1 − B/A)
-  -?, --help           show this help, then exit
-
-Example:
+constexpr const char* k_compare_epilogue = R"(Example:
   pglab compare results/s3-20240611-101502 --by server=pg16,pg17
   pglab compare before/ after/ --metric tps --fail-if-slower 5
 )";
@@ -89,12 +64,6 @@ Example:
 int fail(const Error& e) {
     log::print(e);
     return e.exit_code;
-}
-
-int usage_error(const std::string& message, std::string_view command) {
-    log::error("{}", message);
-    log::hint(fmt::format("Try \"pglab {} --help\" for more information.", command));
-    return 1;
 }
 
 std::optional<double> parse_double(std::string_view text) {
@@ -122,102 +91,90 @@ void print_problems(const rp::ResultsDir& r) {
     }
 }
 
-/// Takes the value of option `name` at argv[i] ("--name VALUE" or "--name=VALUE").
-std::optional<std::string> option_value(int argc, char** argv, int& i, std::string_view name) {
-    const std::string_view arg = argv[i];
-    if (arg == name) {
-        if (i + 1 >= argc) {
-            return std::nullopt;
-        }
-        ++i;
-        return std::string(argv[i]);
-    }
-    if (arg.size() > name.size() && arg.substr(0, name.size()) == name && arg[name.size()] == '=') {
-        return std::string(arg.substr(name.size() + 1));
-    }
-    return std::nullopt;
-}
-
-bool is_option(std::string_view arg, std::string_view name) {
-    return arg == name
-           || (arg.size() > name.size() && arg.substr(0, name.size()) == name
-               && arg[name.size()] == '=');
-}
-
 } // namespace
 
 int report_command(int argc, char** argv) {
     std::vector<std::string> dirs;
-    std::string format;
-    std::string output;
-    bool charts = true;
+    std::optional<std::string> format_given;
+    std::optional<std::string> output_given;
+    std::optional<std::string> claims;
+    std::optional<std::string> cv_warning;
+    std::optional<std::string> min_runs;
+    bool no_charts = false;
     rp::ReportOptions options;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        if (arg == "--help" || arg == "-?") {
-            std::fputs(k_report_help.data(), stdout);
-            return 0;
+    CommandLine line("report", k_report_synopsis, k_report_epilogue);
+    line.option("--format", format_given,
+                {"FORMAT", "a value",
+                 "one file of: md, html, csv (the aggregated cells), json (the cells, the "
+                 "question, the claims with their verdicts and the functional checks), claims-csv "
+                 "(the claims: paper, measured, 95% CI, verdict) or checks-csv (the checks: step, "
+                 "kind, expected, actual, pass)",
+                 "report.md and report.html"});
+    line.option("-o,--output", output_given,
+                {"PATH", "a path",
+                 "where the one format goes (\"-\" for standard output); charts go to charts/ "
+                 "next to it",
+                 "DIR/report.FORMAT, DIR/claims.csv, DIR/checks.csv"});
+    line.flag("--no-charts", no_charts, "tables only, even when gnuplot is installed");
+    line.option("--claims", claims,
+                {"FILE",
+                 "an experiment file",
+                 "answer the question and claims of the experiment FILE instead of those of "
+                 "DIR/experiment.toml (claims written after the run)",
+                 {}});
+    line.option(
+        "--cv-warning", cv_warning,
+        {"PCT", "a percentage", "warn when runs of a cell vary more than PCT percent", "10"});
+    line.option("--min-runs", min_runs,
+                {"N", "a number", "warn when a cell has fewer measured runs", "3"});
+    line.operands(dirs);
+    if (const auto done = line.parse(argc, argv)) {
+        return *done;
+    }
+    std::string format = format_given.value_or("");
+    const std::string output = output_given.value_or("");
+    const bool charts = !no_charts;
+    if (format_given
+        && (format != "md" && format != "html" && format != "csv" && format != "json"
+            && format != "claims-csv" && format != "checks-csv")) {
+        return line.usage_error("--format must be md, html, csv, json, claims-csv or checks-csv");
+    }
+    if (output_given && output.empty()) {
+        return line.usage_error("option --output needs a path");
+    }
+    if (cv_warning) {
+        const auto pct = parse_double(*cv_warning);
+        if (!pct || *pct <= 0) {
+            return line.usage_error("--cv-warning must be a positive percentage");
         }
-        if (arg == "--no-charts") {
-            charts = false;
-        } else if (is_option(arg, "--claims")) {
-            const auto v = option_value(argc, argv, i, "--claims");
-            if (!v || v->empty()) {
-                return usage_error("--claims needs an experiment file", "report");
-            }
-            lab::experiment::ParseOptions parse;
-            parse.read_files = false;
-            auto spec = lab::experiment::parse_experiment_file(*v, parse);
-            if (!spec) {
-                return fail(spec.error());
-            }
-            options.claims = rp::ExperimentClaims{spec->question, spec->claims, {}};
-        } else if (is_option(arg, "--format")) {
-            const auto v = option_value(argc, argv, i, "--format");
-            if (!v
-                || (*v != "md" && *v != "html" && *v != "csv" && *v != "json" && *v != "claims-csv"
-                    && *v != "checks-csv")) {
-                return usage_error("--format must be md, html, csv, json, claims-csv or checks-csv",
-                                   "report");
-            }
-            format = *v;
-        } else if (is_option(arg, "--output") || arg == "-o") {
-            const auto v = option_value(argc, argv, i, arg == "-o" ? "-o" : "--output");
-            if (!v || v->empty()) {
-                return usage_error("--output needs a path", "report");
-            }
-            output = *v;
-        } else if (is_option(arg, "--cv-warning")) {
-            const auto v = option_value(argc, argv, i, "--cv-warning");
-            const auto pct = v ? parse_double(*v) : std::nullopt;
-            if (!pct || *pct <= 0) {
-                return usage_error("--cv-warning must be a positive percentage", "report");
-            }
-            options.high_cv = *pct / 100.0;
-        } else if (is_option(arg, "--min-runs")) {
-            const auto v = option_value(argc, argv, i, "--min-runs");
-            const auto n = v ? parse_double(*v) : std::nullopt;
-            if (!n || *n < 1 || *n != static_cast<double>(static_cast<size_t>(*n))) {
-                return usage_error("--min-runs must be a positive integer", "report");
-            }
-            options.min_repetitions = static_cast<size_t>(*n);
-        } else if (!arg.empty() && arg[0] == '-') {
-            return usage_error(fmt::format("unknown option \"{}\"", arg), "report");
-        } else {
-            dirs.emplace_back(arg);
+        options.high_cv = *pct / 100.0;
+    }
+    if (min_runs) {
+        const auto n = parse_double(*min_runs);
+        if (!n || *n < 1 || *n != static_cast<double>(static_cast<size_t>(*n))) {
+            return line.usage_error("--min-runs must be a positive integer");
         }
+        options.min_repetitions = static_cast<size_t>(*n);
     }
     if (dirs.size() != 1) {
-        return usage_error(dirs.empty() ? "no results directory given"
-                                        : "give exactly one results directory",
-                           "report");
+        return line.usage_error(dirs.empty() ? "no results directory given"
+                                             : "give exactly one results directory");
+    }
+    if (claims) {
+        lab::experiment::ParseOptions parse;
+        parse.read_files = false;
+        auto spec = lab::experiment::parse_experiment_file(*claims, parse);
+        if (!spec) {
+            return fail(spec.error());
+        }
+        options.claims = rp::ExperimentClaims{spec->question, spec->claims, {}};
     }
     if (!output.empty() && format.empty()) {
         const std::string ext = fs::path(output).extension().string();
         if (ext == ".md" || ext == ".html" || ext == ".csv" || ext == ".json") {
             format = ext.substr(1);
         } else {
-            return usage_error("give --format with --output (md, html, csv or json)", "report");
+            return line.usage_error("give --format with --output (md, html, csv or json)");
         }
     }
     auto results = rp::load_results(dirs.front());
@@ -285,72 +242,72 @@ int report_command(int argc, char** argv) {
 
 int compare_command(int argc, char** argv) {
     std::vector<std::string> dirs;
-    std::string by;
-    std::string sel_a;
-    std::string sel_b;
-    std::string format = "text";
-    std::string output = "-";
-    std::optional<double> fail_pct;
+    std::optional<std::string> by_given;
+    std::optional<std::string> a_given;
+    std::optional<std::string> b_given;
+    std::optional<std::string> alpha;
+    std::optional<std::string> format_given;
+    std::optional<std::string> output_given;
+    std::optional<std::string> fail_given;
     rp::CompareOptions options;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        if (arg == "--help" || arg == "-?") {
-            std::fputs(k_compare_help.data(), stdout);
-            return 0;
+    CommandLine line("compare", k_compare_synopsis, k_compare_epilogue);
+    line.option("--by", by_given,
+                {"NAME=A,B",
+                 "a value",
+                 "A = cells with NAME=A, B = cells with NAME=B (e.g. server=pg16,pg17)",
+                 {}});
+    line.option("--a", a_given,
+                {"SELECTOR", "a value",
+                 "cells of A: NAME=VALUE[;NAME=VALUE...] (in DIR_A with two directories)",
+                 "every cell"});
+    line.option("--b", b_given, {"SELECTOR", "a value", "cells of B", "every cell"});
+    line.repeated("--metric", options.metrics,
+                  {"ID", "a value", "compare this metric (repeatable)",
+                   "each step's main metrics: tps, latency_avg_ms, client_ms, server_ms, "
+                   "execution_ms, ..."});
+    line.repeated("--step", options.steps,
+                  {"KEY", "a value", "only this step (repeatable)", "every step"});
+    line.option("--alpha", alpha, {"A", "a value", "significance level", "0.05"});
+    line.option("--format", format_given, {"FORMAT", "a value", "text, md or json", "text"});
+    line.option("-o,--output", output_given,
+                {"PATH", "a path", "write there (\"-\": standard output)", "-"});
+    line.option("--fail-if-slower", fail_given,
+                {"PCT",
+                 "a value",
+                 "exit with status 1 when B is significantly slower than A by more than PCT "
+                 "percent in any compared cell (times: B/A − 1; rates: 1 − B/A)",
+                 {}});
+    line.operands(dirs);
+    if (const auto done = line.parse(argc, argv)) {
+        return *done;
+    }
+    const std::string by = by_given.value_or("");
+    const std::string sel_a = a_given.value_or("");
+    const std::string sel_b = b_given.value_or("");
+    const std::string format = format_given.value_or("text");
+    const std::string output = output_given.value_or("-");
+    std::optional<double> fail_pct;
+    if (alpha) {
+        const auto a = parse_double(*alpha);
+        if (!a || *a <= 0 || *a >= 1) {
+            return line.usage_error("--alpha must be between 0 and 1");
         }
-        std::optional<std::string> v;
-        if (is_option(arg, "--by")) {
-            v = option_value(argc, argv, i, "--by");
-            by = v.value_or("");
-        } else if (is_option(arg, "--a")) {
-            v = option_value(argc, argv, i, "--a");
-            sel_a = v.value_or("");
-        } else if (is_option(arg, "--b")) {
-            v = option_value(argc, argv, i, "--b");
-            sel_b = v.value_or("");
-        } else if (is_option(arg, "--metric")) {
-            v = option_value(argc, argv, i, "--metric");
-            options.metrics.push_back(v.value_or(""));
-        } else if (is_option(arg, "--step")) {
-            v = option_value(argc, argv, i, "--step");
-            options.steps.push_back(v.value_or(""));
-        } else if (is_option(arg, "--alpha")) {
-            v = option_value(argc, argv, i, "--alpha");
-            const auto a = v ? parse_double(*v) : std::nullopt;
-            if (!a || *a <= 0 || *a >= 1) {
-                return usage_error("--alpha must be between 0 and 1", "compare");
-            }
-            options.alpha = *a;
-        } else if (is_option(arg, "--format")) {
-            v = option_value(argc, argv, i, "--format");
-            format = v.value_or("");
-            if (format != "text" && format != "md" && format != "json") {
-                return usage_error("--format must be text, md or json", "compare");
-            }
-        } else if (is_option(arg, "--output") || arg == "-o") {
-            v = option_value(argc, argv, i, arg == "-o" ? "-o" : "--output");
-            output = v.value_or("-");
-        } else if (is_option(arg, "--fail-if-slower")) {
-            v = option_value(argc, argv, i, "--fail-if-slower");
-            fail_pct = v ? parse_double(*v) : std::nullopt;
-            if (!fail_pct || *fail_pct < 0) {
-                return usage_error("--fail-if-slower must be a percentage (0 or more)", "compare");
-            }
-        } else if (!arg.empty() && arg[0] == '-') {
-            return usage_error(fmt::format("unknown option \"{}\"", arg), "compare");
-        } else {
-            dirs.emplace_back(arg);
-            continue;
-        }
-        if (!v) {
-            return usage_error(fmt::format("option \"{}\" needs a value", arg), "compare");
+        options.alpha = *a;
+    }
+    if (format != "text" && format != "md" && format != "json") {
+        return line.usage_error("--format must be text, md or json");
+    }
+    if (fail_given) {
+        fail_pct = parse_double(*fail_given);
+        if (!fail_pct || *fail_pct < 0) {
+            return line.usage_error("--fail-if-slower must be a percentage (0 or more)");
         }
     }
     if (dirs.empty() || dirs.size() > 2) {
-        return usage_error("give one results directory (with --by or --a/--b) or two", "compare");
+        return line.usage_error("give one results directory (with --by or --a/--b) or two");
     }
     if (!by.empty() && (!sel_a.empty() || !sel_b.empty())) {
-        return usage_error("--by cannot be combined with --a/--b", "compare");
+        return line.usage_error("--by cannot be combined with --a/--b");
     }
     rp::Selector a_sel;
     rp::Selector b_sel;
@@ -359,7 +316,7 @@ int compare_command(int argc, char** argv) {
         const size_t comma = by.find(',', eq == std::string::npos ? 0 : eq);
         if (eq == std::string::npos || eq == 0 || comma == std::string::npos
             || by.find(',', comma + 1) != std::string::npos) {
-            return usage_error(fmt::format("invalid --by \"{}\": write NAME=A,B", by), "compare");
+            return line.usage_error(fmt::format("invalid --by \"{}\": write NAME=A,B", by));
         }
         const std::string name = by.substr(0, eq);
         a_sel = {{name, by.substr(eq + 1, comma - eq - 1)}};
@@ -381,9 +338,8 @@ int compare_command(int argc, char** argv) {
         }
     }
     if (dirs.size() == 1 && a_sel.empty() && b_sel.empty()) {
-        return usage_error("with one results directory, say what to compare: --by NAME=A,B or "
-                           "--a SELECTOR --b SELECTOR",
-                           "compare");
+        return line.usage_error("with one results directory, say what to compare: --by NAME=A,B "
+                                "or --a SELECTOR --b SELECTOR");
     }
     auto ra = rp::load_results(dirs[0]);
     if (!ra) {

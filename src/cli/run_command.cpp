@@ -2,48 +2,36 @@
 // docs/results-format.md).
 #include "cli/run_command.hpp"
 
+#include "cli/command_line.hpp"
 #include "cli/server_command.hpp"
 #include "lab/run/orchestrator.hpp"
-#include "util/log.hpp"
 
-#include <cstdio>
-#include <cstdlib>
+#include <charconv>
+#include <cstdint>
+#include <optional>
 #include <string>
-#include <string_view>
+#include <vector>
 
 namespace pglab::cli {
 
 namespace {
 
-constexpr std::string_view k_run_help =
+constexpr const char* k_run_synopsis =
     R"(pglab run executes an experiment file and keeps every result.
 
 Usage:
   pglab run EXPERIMENT.toml [--quick] [--results DIR] [--seed N] [--dry-run]
   pglab run --resume DIR
+)";
 
-Options:
-  --results DIR   write the results into DIR (default: results/<name>-<timestamp>)
-  --resume DIR    continue the interrupted plan recorded in DIR (only unfinished runs)
-  --seed N        seed of random and interleaved orders (overrides the file's seed)
-  --dry-run       check the file, print the plan and an estimate of its time; start
-                  nothing (a missing version is named, not fetched)
-  --quick         run the file's quick form ([quick]: fewer runs, smaller sizes)
-  --help          show this help
-
-Exit status: 0 every run ok; 1 a bad experiment, a run that failed or timed out, or a server
+constexpr const char* k_run_epilogue =
+    R"(Exit status: 0 every run ok; 1 a bad experiment, a run that failed or timed out, or a server
 that could not be made; 2 interrupted (SIGINT, SIGTERM): continue with --resume.
 
 A PostgreSQL version that is not installed is fetched first (as "pglab server fetch").
 
 The experiment file format: docs/experiments.md; the results: docs/results-format.md.
 )";
-
-int usage_error(const std::string& message) {
-    log::error("{}", message);
-    log::hint("Try \"pglab run --help\" for more information.");
-    return 1;
-}
 
 /// The exit status of a plan that ended as `outcome`.
 int exit_status(lab::run::PlanOutcome outcome) {
@@ -59,78 +47,68 @@ int exit_status(lab::run::PlanOutcome outcome) {
     return 1;
 }
 
+/// A seed: a decimal integer from 0 to 2^64 - 1.
+std::optional<std::uint64_t> parse_seed(const std::string& text) {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return n;
+}
+
 } // namespace
 
 int run_command(int argc, char** argv) {
     lab::run::RunRequest request;
-    request.fetch_version = [](const std::string& version, bool only_look) {
-        return only_look ? server_release_exists(version) : fetch_server_version(version) == 0;
-    };
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        auto value = [&](std::string_view name) -> const char* {
-            if (arg.size() > name.size() && arg.substr(0, name.size()) == name
-                && arg[name.size()] == '=') {
-                return argv[i] + name.size() + 1;
-            }
-            if (i + 1 < argc) {
-                return argv[++i];
-            }
-            return nullptr;
-        };
-        auto starts = [&](std::string_view name) {
-            return arg == name
-                   || (arg.substr(0, name.size()) == name && arg.size() > name.size()
-                       && arg[name.size()] == '=');
-        };
-        if (arg == "--help" || arg == "-?") {
-            std::fputs(k_run_help.data(), stdout);
-            return 0;
-        }
-        if (arg == "--dry-run") {
-            request.dry_run = true;
-        } else if (arg == "--quick") {
-            request.quick = true;
-        } else if (starts("--resume")) {
-            const char* v = value("--resume");
-            if (v == nullptr) {
-                return usage_error("option --resume needs a directory");
-            }
-            request.resume_dir = v;
-        } else if (starts("--results")) {
-            const char* v = value("--results");
-            if (v == nullptr) {
-                return usage_error("option --results needs a directory");
-            }
-            request.results_dir = v;
-        } else if (starts("--seed")) {
-            const char* v = value("--seed");
-            char* end = nullptr;
-            if (v == nullptr || *v == '\0' || *v == '-') {
-                return usage_error("option --seed needs a non-negative integer");
-            }
-            const unsigned long long n = std::strtoull(v, &end, 10);
-            if (*end != '\0') {
-                return usage_error(std::string("invalid value \"") + v + "\" for option --seed");
-            }
-            request.seed = n;
-        } else if (!arg.empty() && arg[0] == '-') {
-            return usage_error("unknown option \"" + std::string(arg) + "\"");
-        } else if (request.experiment.empty()) {
-            request.experiment = std::string(arg);
-        } else {
-            return usage_error("too many arguments");
+    std::optional<std::string> results;
+    std::optional<std::string> resume;
+    std::optional<std::string> seed;
+    std::vector<std::string> operands;
+    CommandLine line("run", k_run_synopsis, k_run_epilogue);
+    line.option("--results", results,
+                {"DIR", "a directory", "write the results into DIR", "results/<name>-<timestamp>"});
+    line.option("--resume", resume,
+                {"DIR",
+                 "a directory",
+                 "continue the interrupted plan recorded in DIR (only unfinished runs)",
+                 {}});
+    line.option("--seed", seed,
+                {"N", "a non-negative integer", "seed of random and interleaved orders",
+                 "the file's seed, else a random one; plan.json keeps it"});
+    line.flag("--dry-run", request.dry_run,
+              "check the file, print the plan and an estimate of its time; start nothing (a "
+              "missing version is named, not fetched)");
+    line.flag("--quick", request.quick,
+              "run the file's quick form ([quick]: fewer runs, smaller sizes)");
+    line.operands(operands);
+    if (const auto done = line.parse(argc, argv)) {
+        return *done;
+    }
+    if (seed) {
+        request.seed = parse_seed(*seed);
+        if (!request.seed) {
+            return line.usage_error("invalid value \"" + *seed + "\" for option --seed");
         }
     }
+    if (operands.size() > 1) {
+        return line.usage_error("too many arguments");
+    }
+    request.experiment = operands.empty() ? std::string() : operands.front();
+    request.resume_dir = resume.value_or("");
+    request.results_dir = results.value_or("");
     if (request.resume_dir.empty() == request.experiment.empty()) {
-        return usage_error(request.resume_dir.empty()
-                               ? "no experiment file given"
-                               : "--resume takes the experiment from the results directory");
+        return line.usage_error(request.resume_dir.empty()
+                                    ? "no experiment file given"
+                                    : "--resume takes the experiment from the results directory");
     }
     if (!request.resume_dir.empty()
         && (!request.results_dir.empty() || request.seed || request.quick)) {
-        return usage_error("--resume cannot be combined with --results, --seed or --quick");
+        return line.usage_error("--resume cannot be combined with --results, --seed or --quick");
     }
+    request.fetch_version = [](const std::string& version, bool only_look) {
+        return only_look ? server_release_exists(version) : fetch_server_version(version) == 0;
+    };
     return exit_status(lab::run::run_experiment(request));
 }
 

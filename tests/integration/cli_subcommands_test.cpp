@@ -1,7 +1,9 @@
 // The command lines of `pglab run`, `report`, `compare` and `server` that users and scripts rely
 // on: the forms accepted (--opt VALUE, --opt=VALUE, options before and after the operands) and,
 // for each kind of mistake, the exact message, its hint and exit status 1. No server is needed:
-// the runs are --dry-run, the reports read a stored results directory.
+// the runs are --dry-run, the reports read a stored results directory. (Pinned before the
+// parsers moved to CLI11; since then a missing value is said one way for every option, "option
+// --NAME needs ...", and a value that starts with '-' is a value, not a missing one.)
 #include "support/files.hpp"
 #include "support/run_command.hpp"
 
@@ -90,7 +92,11 @@ TEST_F(CliSubcommands, MistakesAreNamedWithAHintAndStatus1) {
         {"run --results", hinted("option --results needs a directory", run)},
         {"run --resume", hinted("option --resume needs a directory", run)},
         {"run --seed", hinted("option --seed needs a non-negative integer", run)},
-        {"run EXPERIMENT --seed -1", hinted("option --seed needs a non-negative integer", run)},
+        {"run EXPERIMENT --seed -1", hinted("invalid value \"-1\" for option --seed", run)},
+        {"run EXPERIMENT --seed 18446744073709551616",
+         hinted("invalid value \"18446744073709551616\" for option --seed", run)},
+        // An empty value is no value: the next argument is not taken in its place.
+        {"run --results= EXPERIMENT", hinted("option --results needs a directory", run)},
         {"run EXPERIMENT --seed=x", hinted("invalid value \"x\" for option --seed", run)},
         {"run a.toml b.toml", hinted("too many arguments", run)},
         {"run --resume DIR --quick",
@@ -105,14 +111,15 @@ TEST_F(CliSubcommands, MistakesAreNamedWithAHintAndStatus1) {
         {"report a b", hinted("give exactly one results directory", report)},
         {"report RESULTS --format=pdf",
          hinted("--format must be md, html, csv, json, claims-csv or checks-csv", report)},
-        {"report RESULTS -o", hinted("--output needs a path", report)},
-        {"report RESULTS --output=", hinted("--output needs a path", report)},
+        {"report RESULTS -o", hinted("option --output needs a path", report)},
+        {"report RESULTS --output=", hinted("option --output needs a path", report)},
+        {"report RESULTS --format", hinted("option --format needs a value", report)},
         {"report RESULTS --cv-warning 0",
          hinted("--cv-warning must be a positive percentage", report)},
         {"report RESULTS --min-runs 1.5", hinted("--min-runs must be a positive integer", report)},
         {"report RESULTS -o x.txt",
          hinted("give --format with --output (md, html, csv or json)", report)},
-        {"report RESULTS --claims", hinted("--claims needs an experiment file", report)},
+        {"report RESULTS --claims", hinted("option --claims needs an experiment file", report)},
 
         {"compare", hinted("give one results directory (with --by or --a/--b) or two", compare)},
         {"compare a b c",
@@ -121,7 +128,8 @@ TEST_F(CliSubcommands, MistakesAreNamedWithAHintAndStatus1) {
          hinted("with one results directory, say what to compare: --by NAME=A,B or --a SELECTOR "
                 "--b SELECTOR",
                 compare)},
-        {"compare RESULTS --by", hinted("option \"--by\" needs a value", compare)},
+        {"compare RESULTS --by", hinted("option --by needs a value", compare)},
+        {"compare RESULTS RESULTS --metric", hinted("option --metric needs a value", compare)},
         {"compare RESULTS --by x", hinted("invalid --by \"x\": write NAME=A,B", compare)},
         {"compare RESULTS --by server=pg16,pg17 --a server=pg16",
          hinted("--by cannot be combined with --a/--b", compare)},
@@ -132,6 +140,8 @@ TEST_F(CliSubcommands, MistakesAreNamedWithAHintAndStatus1) {
         {"compare RESULTS --bogus", hinted("unknown option \"--bogus\"", compare)},
 
         {"server bogus", hinted("unknown server command \"bogus\"", "server")},
+        {"server --force", hinted("no server command given (list or fetch)", "server")},
+        {"server list --force", hinted("--force and --no-check are options of fetch", "server")},
         {"server list x", "pglab: error: list takes no arguments, got \"x\"\n"},
         {"server fetch", hinted("fetch needs a VERSION, e.g. \"pglab server fetch 17\"", "server")},
         {"server fetch --bogus 17", hinted("unknown option \"--bogus\"", "server")},
@@ -168,6 +178,21 @@ TEST_F(CliSubcommands, EachHelpListsEveryOption) {
                 EXPECT_NE(r.out.find(option), std::string::npos) << option << " in\n" << r.out;
             }
         }
+    }
+}
+
+TEST_F(CliSubcommands, EachHelpGivesTheDefaults) {
+    const std::vector<std::pair<std::string, std::string>> defaults = {
+        {"run", "--results DIR  write the results into DIR (default: results/<name>-<timestamp>)"},
+        {"report", "--cv-warning PCT   warn when runs of a cell vary more than PCT percent "
+                   "(default: 10)"},
+        {"report", "--min-runs N       warn when a cell has fewer measured runs (default: 3)"},
+        {"compare", "--alpha A             significance level (default: 0.05)"},
+        {"compare", "--format FORMAT       text, md or json (default: text)"},
+    };
+    for (const auto& [command, text] : defaults) {
+        const support::CommandResult r = pglab(command + " --help");
+        EXPECT_NE(r.out.find(text), std::string::npos) << text << " in\n" << r.out;
     }
 }
 
