@@ -9,6 +9,7 @@
 #include "output/json_export.hpp"
 #include "output/report.hpp"
 #include "util/log.hpp"
+#include "util/stop_signal.hpp"
 
 #include <fmt/format.h>
 
@@ -79,16 +80,11 @@ bool write_exports(const BenchOptions& options, const bench::RunResult& result) 
 }
 
 /// Ends the process by `sig` with its default action, as pgbench ends on SIGINT or SIGTERM: the
-/// caller (a shell, a harness) sees the signal, not an exit status.
+/// caller (a shell, a harness) sees the signal, not an exit status. A throwaway cluster (pglab
+/// demo's) is removed first.
 [[noreturn]] void die_by_signal(int sig) {
     std::fflush(nullptr);
-    std::signal(sig, SIG_DFL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    sigprocmask(SIG_UNBLOCK, &set, nullptr);
-    std::raise(sig);
-    std::_Exit(128 + sig); // not reached: the default action of SIGINT and SIGTERM ends us
+    util::end_process_by_signal(sig);
 }
 
 /// The report and exports of a finished run. Exit status: 0; 1 when an export could not be

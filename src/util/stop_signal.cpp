@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -186,6 +187,22 @@ OnStopSignal::~OnStopSignal() {
     }
     slot.context.store(nullptr);
     slot.taken.store(false);
+}
+
+void end_process_by_signal(int sig) {
+    run_fatal_actions();
+
+    struct sigaction dfl {};
+
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    ::sigaction(sig, &dfl, nullptr);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    ::raise(sig);
+    std::_Exit(128 + sig); // not reached for a signal whose default action ends the process
 }
 
 void on_fatal_signal(void (*action)() noexcept) {

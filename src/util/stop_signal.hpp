@@ -86,6 +86,11 @@ private:
     int m_slot = -1;
 };
 
+/// Ends the process by `sig` (SIGINT, SIGTERM) as its default action does, after the fatal
+/// actions: for a program that caught the signal, reported what it had, and must now end as
+/// pgbench does, so that its caller (a shell, a harness) sees the signal.
+[[noreturn]] void end_process_by_signal(int sig);
+
 /// Registers `action` for the rest of the process's life: it runs when a signal is about to end
 /// the process, before the signal's default action does. These signals are SIGINT and SIGTERM
 /// outside a scope (or repeated in an ends_process scope), and SIGHUP, SIGQUIT, SIGPIPE, SIGABRT,

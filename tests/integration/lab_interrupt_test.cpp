@@ -2,7 +2,8 @@
 // cancelled, pglab ends within seconds with status 2, the runs finished before are kept and the
 // interrupted one gets no line, and no cluster is left. The same for an init, a sql and a bench
 // step, each run again by --resume to an ok line; a second SIGINT while the clusters are being
-// removed changes nothing.
+// removed changes nothing. `pglab demo` stopped in its benchmark dies by the signal, as pgbench,
+// and its throwaway cluster goes with it.
 #include "support/background.hpp"
 #include "support/processes.hpp"
 #include "support/wait.hpp"
@@ -196,6 +197,25 @@ sql = "DO $$ BEGIN PERFORM pg_sleep(600); END $$"
     ::kill(pglab->pid(), SIGINT);
     expect_interrupted_end(*pglab);
     EXPECT_TRUE(lines(results()).empty());
+    expect_clean();
+}
+
+TEST_F(LabInterrupt, DemoDiesBySigintAndRemovesItsCluster) {
+    support::Background demo({support::pglab_binary(), "demo"}, m_tmp, err_file());
+    ASSERT_GT(demo.pid(), 0);
+    // The benchmark's 4 clients are connected (the initialisation has one connection).
+    ASSERT_TRUE(support::wait_until([&] {
+        const auto titles = support::command_lines_in(m_tmp);
+        return std::count_if(
+                   titles.begin(), titles.end(),
+                   [](const std::string& t) { return t.find("[local]") != std::string::npos; })
+               >= 4;
+    })) << read_file(err_file());
+    ASSERT_EQ(::kill(demo.pid(), SIGINT), 0);
+    const int status = demo.wait();
+    ASSERT_NE(status, -1) << "pglab demo did not end after SIGINT";
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
+        << status << ": " << read_file(err_file());
     expect_clean();
 }
 

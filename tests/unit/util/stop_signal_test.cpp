@@ -146,6 +146,17 @@ TEST(StopSignalDeathTest, AnInterruptOnlyScopeLeavesSigtermFatal) {
         ::testing::KilledBySignal(SIGTERM), "");
 }
 
+TEST(StopSignalDeathTest, EndingByASignalCaughtBeforeRunsTheFatalActions) {
+    EXPECT_EXIT(
+        {
+            pglab::util::on_fatal_signal(say_cleaned_up);
+            const StopSignals scope(StopSignals::Repeat::is_noted);
+            std::raise(SIGINT); // noted: the program reports, then ends as the signal would
+            pglab::util::end_process_by_signal(SIGINT);
+        },
+        ::testing::KilledBySignal(SIGINT), "fatal action ran");
+}
+
 TEST(StopSignal, AForkedChildIsNotInItsParentsScope) {
     const StopSignals scope(StopSignals::Repeat::is_noted);
     const pid_t child = ::fork();
