@@ -2,7 +2,6 @@
 // (Welch's Fieller interval for ratios), and the verdict rules of docs/experiments.md.
 #include "lab/report/claims.hpp"
 
-#include "lab/experiment/parse_experiment.hpp"
 #include "lab/report/cells.hpp"
 #include "lab/report/compare.hpp"
 #include "lab/report/report.hpp"
@@ -364,22 +363,11 @@ Table claims_table(const std::vector<ClaimResult>& results) {
 
 ExperimentClaims read_claims(const ResultsDir& results) {
     ExperimentClaims out;
-    if (results.experiment_toml.empty()) {
-        return out;
+    out.problem = results.experiment_problem;
+    if (results.experiment) {
+        out.question = results.experiment->question;
+        out.claims = results.experiment->claims;
     }
-    experiment::ParseOptions options;
-    options.read_files = false;
-    auto parsed = experiment::parse_experiment_text(results.experiment_toml, "experiment.toml",
-                                                    results.dir, options);
-    if (!parsed.spec) {
-        if (!parsed.diagnostics.items().empty()) {
-            out.problem = "the claims of experiment.toml could not be read: "
-                          + parsed.diagnostics.items().front().headline();
-        }
-        return out;
-    }
-    out.question = parsed.spec->question;
-    out.claims = std::move(parsed.spec->claims);
     return out;
 }
 

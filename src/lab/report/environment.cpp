@@ -4,8 +4,6 @@
 #include "lab/experiment/experiment_spec.hpp"
 #include "util/machine_info.hpp"
 
-#include <toml++/toml.h>
-
 // GCC 12 sees a "potential null pointer dereference" inside nlohmann::json's const iterators
 // (iter_impl's constructor) wherever they are inlined: a false positive of its -O2 analysis.
 #pragma GCC diagnostic ignored "-Wnull-dereference"
@@ -40,88 +38,49 @@ ServerInfo& server_named(Environment& env, const std::string& name) {
 }
 
 /// initdb options of each server, from the experiment file's copy.
-void read_initdb(const std::string& toml_text, Environment& env) {
-    if (toml_text.empty()) {
+void read_initdb(const ResultsDir& results, Environment& env) {
+    if (!results.experiment) {
         return;
     }
-    toml::table doc;
-    try {
-        doc = toml::parse(toml_text);
-    } catch (const toml::parse_error&) {
-        return;
-    }
-    const toml::table* servers = doc["servers"].as_table();
-    if (servers == nullptr) {
-        return;
-    }
-    for (const auto& [name, node] : *servers) {
-        const toml::table* server = node.as_table();
-        if (server == nullptr) {
-            continue;
-        }
+    for (const experiment::ServerSpec& server : results.experiment->servers) {
         std::string initdb;
-        if (const auto* s = (*server)["initdb"].as_string()) {
-            initdb = s->get();
-        } else if (const auto* a = (*server)["initdb"].as_array()) {
-            for (const auto& arg : *a) {
-                if (const auto* text = arg.as_string()) {
-                    initdb += (initdb.empty() ? "" : " ") + text->get();
-                }
-            }
+        for (const experiment::TextField& arg : server.initdb_options) {
+            initdb += (initdb.empty() ? "" : " ") + arg.text;
         }
         if (!initdb.empty()) {
-            server_named(env, std::string(name.str())).initdb = initdb;
+            server_named(env, server.name).initdb = initdb;
         }
     }
 }
 
-void read_plan(const json& plan, Environment& env) {
-    env.pglab_version = string_of(plan, "pglab_version");
-    if (const auto it = plan.find("machine"); it != plan.end() && it->is_object()) {
-        env.machine.cpu_model = string_of(*it, "cpu_model");
-        env.machine.cores = static_cast<int>(int_of(*it, "cores").value_or(0));
-        env.machine.memory_bytes = int_of(*it, "memory_bytes").value_or(0);
-        env.machine.kernel = string_of(*it, "kernel");
-        env.machine.recorded = true;
+void read_plan(const store::PlanRecord& plan, Environment& env) {
+    env.pglab_version = plan.pglab_version;
+    if (plan.machine) {
+        env.machine = *plan.machine;
+        env.machine_recorded = true;
     }
-    env.seed = int_of(plan, "seed");
-    env.seed_source = string_of(plan, "seed_source");
-    env.order = string_of(plan, "order");
-    env.repeat = int_of(plan, "repeat");
-    env.warmup = int_of(plan, "warmup");
-    env.created_at = string_of(plan, "created_at");
-    if (const auto it = plan.find("servers"); it != plan.end() && it->is_array()) {
-        for (const auto& s : *it) {
-            if (s.is_object()) {
-                server_named(env, string_of(s, "name"));
-            }
-        }
+    env.seed = plan.seed;
+    env.seed_source = plan.seed_source;
+    env.order = plan.order;
+    env.repeat = plan.repeat;
+    env.warmup = plan.warmup;
+    env.created_at = plan.created_at;
+    for (const store::PlanServer& s : plan.servers) {
+        server_named(env, s.name);
     }
-    if (const auto it = plan.find("runs"); it != plan.end() && it->is_array()) {
-        env.planned_runs = static_cast<int64_t>(it->size());
-    }
+    env.planned_runs = static_cast<int64_t>(plan.runs.size());
 }
 
 } // namespace
-
-MachineInfo local_machine(const std::filesystem::path& proc_root) {
-    const util::MachineInfo here = util::read_machine_info(proc_root);
-    MachineInfo m;
-    m.cpu_model = here.cpu_model;
-    m.cores = here.cores;
-    m.memory_bytes = here.memory_bytes;
-    m.kernel = here.kernel;
-    return m;
-}
 
 Environment gather_environment(const ResultsDir& results, const std::filesystem::path& proc_root) {
     Environment env;
     if (results.plan) {
         read_plan(*results.plan, env);
     }
-    read_initdb(results.experiment_toml, env);
-    if (!env.machine.recorded) {
-        env.machine = local_machine(proc_root);
+    read_initdb(results, env);
+    if (!env.machine_recorded) {
+        env.machine = util::read_machine_info(proc_root);
     }
     std::set<int64_t> finished;
     for (const auto& run : results.runs) {
@@ -181,10 +140,10 @@ Environment gather_environment(const ResultsDir& results, const std::filesystem:
         }
     }
     if (results.plan && env.planned_runs >= 0) {
-        for (const auto& r : (*results.plan)["runs"]) {
-            const auto n = int_of(r, "run");
-            if (n && finished.count(*n) == 0) {
-                env.missing_runs.push_back(*n);
+        for (const store::PlanRun& r : results.plan->runs) {
+            const auto n = static_cast<int64_t>(r.run);
+            if (finished.count(n) == 0) {
+                env.missing_runs.push_back(n);
             }
         }
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lab/report/results.hpp"
+#include "util/machine_info.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -13,15 +14,6 @@
 #include <vector>
 
 namespace pglab::lab::report {
-
-struct MachineInfo {
-    std::string cpu_model;
-    int cores = 0;
-    int64_t memory_bytes = 0;
-    std::string kernel;
-    /// True when the results recorded it; false when read from the machine making the report.
-    bool recorded = false;
-};
 
 struct ServerInfo {
     std::string name;
@@ -34,9 +26,11 @@ struct ServerInfo {
 
 struct Environment {
     std::string pglab_version; ///< "" when not recorded
-    MachineInfo machine;
+    util::MachineInfo machine;
+    /// True when the results recorded the machine; false when it is the one making the report.
+    bool machine_recorded = false;
     std::vector<ServerInfo> servers;
-    std::optional<int64_t> seed;
+    std::optional<std::uint64_t> seed;
     std::string seed_source;
     std::string order;
     std::optional<int64_t> repeat;
@@ -52,11 +46,8 @@ struct Environment {
 
 /// Gathers the environment. Machine facts come from plan.json's optional `machine` object
 /// (`cpu_model`, `cores`, `memory_bytes`, `kernel`), else from `proc_root` and uname() of this
-/// machine (MachineInfo::recorded = false).
+/// machine (machine_recorded = false).
 Environment gather_environment(const ResultsDir& results,
                                const std::filesystem::path& proc_root = "/proc");
-
-/// This machine's CPU model, cores, memory and kernel.
-MachineInfo local_machine(const std::filesystem::path& proc_root = "/proc");
 
 } // namespace pglab::lab::report

@@ -365,19 +365,26 @@ void fill_unseen_waits(StepData& step) {
     }
 }
 
-StepData& step_for(std::vector<StepData>& steps, const json& s) {
-    const std::string key = s.value("key", std::string());
+/// The entry of step `key`, added (with its plan index and type) when it has none yet.
+StepData& step_for(std::vector<StepData>& steps, const std::string& key, int64_t index,
+                   const std::string& type) {
     for (auto& st : steps) {
         if (st.key == key) {
             return st;
         }
     }
     StepData st;
-    st.index = s.value("index", static_cast<int64_t>(steps.size()));
+    st.index = index;
     st.key = key;
-    st.type = s.value("type", std::string());
+    st.type = type;
     steps.push_back(std::move(st));
     return steps.back();
+}
+
+StepData& step_for(std::vector<StepData>& steps, const json& s) {
+    return step_for(steps, s.value("key", std::string()),
+                    s.value("index", static_cast<int64_t>(steps.size())),
+                    s.value("type", std::string()));
 }
 
 } // namespace
@@ -386,12 +393,9 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
     std::vector<StepData> steps;
     // Every step of the plan gets an entry, even when no run measured it yet.
     if (results.plan) {
-        if (const auto it = results.plan->find("steps");
-            it != results.plan->end() && it->is_array()) {
-            for (const auto& s : *it) {
-                if (s.is_object() && s.contains("key")) {
-                    step_for(steps, s);
-                }
+        for (const store::PlanStep& s : results.plan->steps) {
+            if (!s.key.empty()) {
+                step_for(steps, s.key, static_cast<int64_t>(s.index), s.type);
             }
         }
     }

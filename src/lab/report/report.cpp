@@ -131,7 +131,7 @@ private:
             m_claimed_metrics.insert(c.step + "\n" + c.metric);
         }
         m_once = once_steps();
-        if (m_results.plan && m_results.plan->value("quick", false)) {
+        if (m_results.plan && m_results.plan->quick) {
             doc.paragraph("This is the experiment's quick form (`pglab run --quick`): fewer or "
                           "shorter runs than the study; read its figures as shapes.");
         }
@@ -148,9 +148,9 @@ private:
     std::set<std::string> once_steps() const {
         std::set<std::string> out;
         if (m_results.plan) {
-            for (const auto& s : m_results.plan->value("steps", nlohmann::json::array())) {
-                if (s.is_object() && s.value("once", false)) {
-                    out.insert(s.value("key", std::string()));
+            for (const store::PlanStep& s : m_results.plan->steps) {
+                if (s.once) {
+                    out.insert(s.key);
                 }
             }
         }
@@ -184,15 +184,15 @@ private:
         std::vector<std::string> items;
         items.push_back(fmt::format("pglab: {}", env.pglab_version.empty() ? "version not recorded"
                                                                            : env.pglab_version));
-        const MachineInfo& m = env.machine;
+        const util::MachineInfo& m = env.machine;
         items.push_back(fmt::format(
             "machine: {}, {} cores, {:.1f} GiB memory, {}{}",
             m.cpu_model.empty() ? "CPU model unknown" : m.cpu_model, m.cores,
             static_cast<double>(m.memory_bytes) / k_bytes_per_gib,
             m.kernel.empty() ? "kernel unknown" : m.kernel,
-            m.recorded ? ""
-                       : " (not recorded with the results: this is the machine that made "
-                         "the report)"));
+            env.machine_recorded ? ""
+                                 : " (not recorded with the results: this is the machine that made "
+                                   "the report)"));
         items.emplace_back("units: MB = 10⁶ bytes, GiB = 2³⁰ bytes, a block = 8192 bytes");
         if (m_results.plan) {
             items.push_back(
@@ -263,11 +263,11 @@ private:
         const Environment& env = m_report.environment;
         if (!env.missing_runs.empty()) {
             std::set<int64_t> incomplete;
-            for (const auto& r : m_results.plan.value()["runs"]) {
-                const int64_t n = r.value("run", int64_t{-1});
+            for (const store::PlanRun& r : m_results.plan.value().runs) {
+                const auto n = static_cast<int64_t>(r.run);
                 if (std::find(env.missing_runs.begin(), env.missing_runs.end(), n)
                     != env.missing_runs.end()) {
-                    incomplete.insert(r.value("cell", int64_t{-1}));
+                    incomplete.insert(static_cast<int64_t>(r.cell));
                 }
             }
             std::vector<std::string> cells; // in plan order

@@ -1,6 +1,7 @@
 // Tolerant reader of results directories: a report of what is there beats no report.
 #include "lab/report/results.hpp"
 
+#include "lab/experiment/parse_experiment.hpp"
 #include "lab/store/results_store.hpp"
 #include "lab/store/run_record.hpp"
 #include "util/text_file.hpp"
@@ -16,7 +17,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr std::string_view k_plan_version = "pglab.plan/1";
 constexpr std::string_view k_run_version = "pglab.run/1";
 
 int64_t int_field(const json& doc, const char* name, int64_t fallback) {
@@ -37,44 +37,23 @@ void read_plan(ResultsDir& r) {
             "are rebuilt from the finished runs");
         return;
     }
-    json plan = json::parse(*text, nullptr, false);
-    if (plan.is_discarded() || !plan.is_object()) {
+    auto plan = store::plan_record_from_json(json::parse(*text, nullptr, false));
+    if (!plan) {
         r.problems.emplace_back("plan.json is not valid JSON: the plan is unknown; cells are "
                                 "rebuilt from the finished runs");
         return;
     }
-    const std::string version = string_field(plan, "version");
-    if (version != k_plan_version) {
+    if (plan->version != store::k_plan_version) {
         r.problems.push_back(fmt::format(
             "plan.json has version \"{}\", this pglab reads \"{}\": fields it does not know are "
             "left out",
-            version.empty() ? "(none)" : version, k_plan_version));
+            plan->version.empty() ? "(none)" : plan->version, store::k_plan_version));
     }
-    r.name = string_field(plan, "experiment");
-    r.description = string_field(plan, "description");
-    if (const auto it = plan.find("variables"); it != plan.end() && it->is_array()) {
-        for (const auto& v : *it) {
-            if (v.is_string()) {
-                r.variables.push_back(v.get<std::string>());
-            }
-        }
-    }
-    if (const auto it = plan.find("cells"); it != plan.end() && it->is_array()) {
-        for (const auto& c : *it) {
-            if (!c.is_object()) {
-                continue;
-            }
-            Cell cell;
-            cell.index = int_field(c, "index", static_cast<int64_t>(r.cells.size()));
-            cell.label = string_field(c, "label");
-            cell.server = string_field(c, "server");
-            if (const auto v = c.find("values"); v != c.end() && v->is_object()) {
-                cell.values = *v;
-            }
-            r.cells.push_back(std::move(cell));
-        }
-    }
-    r.plan = std::move(plan);
+    r.name = plan->experiment;
+    r.description = plan->description;
+    r.variables = plan->variables;
+    r.cells = plan->cells;
+    r.plan = std::move(*plan);
 }
 
 /// results.jsonl through the store's reader (the same torn-line rule as --resume) and its typed
@@ -164,6 +143,23 @@ void rebuild_cells(ResultsDir& r) {
               [](const Cell& a, const Cell& b) { return a.index < b.index; });
 }
 
+/// experiment.toml, parsed with the lab's own parser; a file it refuses is a problem of the claims.
+void read_experiment(ResultsDir& r) {
+    const auto text = util::read_text_file(r.dir / "experiment.toml");
+    if (!text || text->empty()) {
+        return;
+    }
+    experiment::ParseOptions options;
+    options.read_files = false;
+    auto parsed = experiment::parse_experiment_text(*text, "experiment.toml", r.dir, options);
+    if (parsed.spec) {
+        r.experiment = std::move(*parsed.spec);
+    } else if (!parsed.diagnostics.items().empty()) {
+        r.experiment_problem = "the claims of experiment.toml could not be read: "
+                               + parsed.diagnostics.items().front().headline();
+    }
+}
+
 } // namespace
 
 Result<ResultsDir> load_results(const fs::path& dir) {
@@ -188,7 +184,7 @@ Result<ResultsDir> load_results(const fs::path& dir) {
     if (r.cells.empty()) {
         rebuild_cells(r);
     }
-    r.experiment_toml = util::read_text_file(dir / "experiment.toml").value_or("");
+    read_experiment(r);
     if (r.name.empty()) {
         r.name = dir.filename().string();
     }
@@ -196,12 +192,7 @@ Result<ResultsDir> load_results(const fs::path& dir) {
 }
 
 const Cell* find_cell(const ResultsDir& results, int64_t index) {
-    for (const auto& c : results.cells) {
-        if (c.index == index) {
-            return &c;
-        }
-    }
-    return nullptr;
+    return store::find_cell(results.cells, index);
 }
 
 std::string value_text(const json& value) {

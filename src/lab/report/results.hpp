@@ -3,6 +3,8 @@
 // that reports say what is missing instead of failing or silently dropping data.
 #pragma once
 
+#include "lab/experiment/experiment_spec.hpp"
+#include "lab/store/plan_record.hpp"
 #include "util/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -28,23 +30,22 @@ struct RunRecord {
 };
 
 /// A cell of the plan (or, without plan.json, rebuilt from the runs' values).
-struct Cell {
-    int64_t index = 0;
-    std::string label;
-    std::string server;
-    nlohmann::json values = nlohmann::json::object(); ///< NAME -> value, typed
-};
+using store::Cell;
 
 /// Everything read from one results directory.
 struct ResultsDir {
     std::filesystem::path dir;
     std::string name; ///< the experiment's name
     std::string description;
-    std::optional<nlohmann::json> plan; ///< plan.json, when readable
-    std::vector<std::string> variables; ///< matrix variable names in matrix order
-    std::vector<Cell> cells;            ///< in plan order
-    std::vector<RunRecord> runs;        ///< in file order
-    std::string experiment_toml;        ///< experiment.toml's text ("" when missing)
+    std::optional<store::PlanRecord> plan; ///< plan.json, when readable
+    std::vector<std::string> variables;    ///< matrix variable names in matrix order
+    std::vector<Cell> cells;               ///< in plan order
+    std::vector<RunRecord> runs;           ///< in file order
+    /// experiment.toml, parsed once (its files not read): the question, the claims, the servers'
+    /// initdb options. None when it is missing or cannot be parsed; then `experiment_problem`
+    /// says why ("" when the file is missing: older results have none).
+    std::optional<experiment::ExperimentSpec> experiment;
+    std::string experiment_problem;
     /// What could not be read, one sentence each ("results.jsonl line 7: not valid JSON (...);
     /// the line is skipped"), in the order found.
     std::vector<std::string> problems;

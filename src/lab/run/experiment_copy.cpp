@@ -43,7 +43,7 @@ fs::path resume_experiment(const store::ResultsStore& store) {
     if (!copy_text) {
         return copy; // the parser says what is wrong with it
     }
-    const std::string file = store.plan().value("file", std::string());
+    const std::string& file = store.plan().file;
     if (!file.empty()) {
         const auto original = util::read_text_file(file);
         if (original && *original != *copy_text) {

@@ -79,76 +79,45 @@ std::string step_key(const experiment::Step& step, std::size_t index) {
                              : step.name;
 }
 
-/// The machine the plan runs on; null for what could not be read.
-nlohmann::json machine_json(const util::MachineInfo& m) {
-    const auto text = [](const std::string& s) {
-        return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
-    };
-    const auto count = [](std::int64_t n) {
-        return n > 0 ? nlohmann::json(n) : nlohmann::json(nullptr);
-    };
-    return {{"cpu_model", text(m.cpu_model)},
-            {"cores", count(m.cores)},
-            {"memory_bytes", count(m.memory_bytes)},
-            {"kernel", text(m.kernel)}};
-}
-
-nlohmann::json plan_json(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
-                         const std::string& file, const char* seed_source) {
-    nlohmann::json j;
-    j["version"] = "pglab.plan/1";
-    j["experiment"] = spec.name;
-    j["description"] = spec.description;
-    j["file"] = file;
-    j["pglab_version"] = PGLAB_VERSION;
-    j["created_at"] = iso_now();
-    j["machine"] = machine_json(util::read_machine_info());
-    j["seed"] = plan.seed;
-    j["seed_source"] = seed_source;
-    j["order"] = experiment::run_order_name(plan.order);
-    j["repeat"] = spec.repeat;
-    j["warmup"] = spec.warmup;
-    j["quick"] = spec.is_quick;
-    j["on_error"] = spec.on_error == experiment::OnError::stop ? "stop" : "continue";
-    j["variables"] = nlohmann::json::array();
+/// The record of the plan, as plan.json keeps it; `file` is the experiment file as given.
+store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
+                              const std::string& file, const char* seed_source) {
+    store::PlanRecord r;
+    r.experiment = spec.name;
+    r.description = spec.description;
+    r.file = file;
+    r.pglab_version = PGLAB_VERSION;
+    r.created_at = iso_now();
+    r.machine = util::read_machine_info();
+    r.seed = plan.seed;
+    r.seed_source = seed_source;
+    r.order = experiment::run_order_name(plan.order);
+    r.repeat = spec.repeat;
+    r.warmup = spec.warmup;
+    r.quick = spec.is_quick;
+    r.on_error = spec.on_error == experiment::OnError::stop ? "stop" : "continue";
     for (const auto& v : spec.matrix.variables) {
-        j["variables"].push_back(v.name);
+        r.variables.push_back(v.name);
     }
-    j["servers"] = nlohmann::json::array();
     for (const auto& s : spec.servers) {
-        j["servers"].push_back({{"name", s.name},
-                                {"version", s.version},
-                                {"bin_dir", s.bin_dir},
-                                {"existing", s.is_existing()}});
+        r.servers.push_back({s.name, s.version, s.bin_dir, s.is_existing()});
     }
-    j["steps"] = nlohmann::json::array();
     for (std::size_t i = 0; i < spec.steps.size(); ++i) {
         const auto& st = spec.steps[i];
-        j["steps"].push_back({{"index", i},
-                              {"key", step_key(st, i)},
-                              {"name", st.name},
-                              {"type", experiment::step_type_name(st.type)},
-                              {"measure", st.measure},
-                              {"once", st.once}});
+        r.steps.push_back({i, step_key(st, i), st.name, experiment::step_type_name(st.type),
+                           st.measure, st.once});
     }
-    j["cells"] = nlohmann::json::array();
     for (const auto& c : plan.cells) {
         nlohmann::json values = nlohmann::json::object();
         for (const auto& b : c.bindings) {
             values[b.name] = scalar_json(b.value);
         }
-        j["cells"].push_back(
-            {{"index", c.index}, {"label", c.label()}, {"server", c.server}, {"values", values}});
+        r.cells.push_back({static_cast<std::int64_t>(c.index), c.label(), c.server, values});
     }
-    j["runs"] = nlohmann::json::array();
-    for (const auto& r : plan.runs) {
-        j["runs"].push_back({{"run", r.ordinal},
-                             {"cell", r.cell},
-                             {"repetition", r.repetition},
-                             {"warmup", r.warmup},
-                             {"round", r.round}});
+    for (const auto& run : plan.runs) {
+        r.runs.push_back({run.ordinal, run.cell, run.repetition, run.warmup, run.round});
     }
-    return j;
+    return r;
 }
 
 /// Progress on stderr: one rewritten line on a terminal, plain lines otherwise.
@@ -283,11 +252,11 @@ Result<Prepared> prepare(const RunRequest& request) {
         p.experiment = resume_experiment(*p.store);
     }
     experiment::ParseOptions parse_options;
-    parse_options.quick = request.quick || (resume && p.store->plan().value("quick", false));
+    parse_options.quick = request.quick || (resume && p.store->plan().quick);
     PGLAB_TRY_ASSIGN(p.spec, experiment::parse_experiment_file(p.experiment, parse_options));
     std::uint64_t seed = 0;
     if (resume) {
-        seed = p.store->plan().value("seed", std::uint64_t{0});
+        seed = p.store->plan().seed.value_or(0);
         p.seed_source = "resumed";
     } else if (request.seed) {
         seed = *request.seed;
@@ -301,8 +270,7 @@ Result<Prepared> prepare(const RunRequest& request) {
     }
     PGLAB_TRY_ASSIGN(p.plan, plan::build_plan(p.spec, seed));
     if (resume) {
-        const nlohmann::json fresh = plan_json(p.spec, p.plan, "", p.seed_source);
-        if (fresh["runs"] != p.store->plan()["runs"]) {
+        if (plan_record(p.spec, p.plan, "", p.seed_source).runs != p.store->plan().runs) {
             return make_error(fmt::format("\"{}\" no longer gives the plan recorded in \"{}\"",
                                           p.experiment.string(),
                                           (request.resume_dir / "plan.json").string()));
@@ -343,7 +311,7 @@ Status open_store(const RunRequest& request, Prepared& p) {
     PGLAB_TRY_ASSIGN(
         store::ResultsStore created,
         store::ResultsStore::create(
-            dir, copy, plan_json(p.spec, p.plan, p.experiment.string(), p.seed_source)));
+            dir, copy, plan_record(p.spec, p.plan, p.experiment.string(), p.seed_source)));
     p.store.emplace(std::move(created));
     return {};
 }

@@ -195,7 +195,7 @@ Status ResultsStore::open_jsonl() {
 }
 
 Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view experiment_text,
-                                          const nlohmann::json& plan) {
+                                          const PlanRecord& plan) {
     std::error_code ec;
     if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
         if (fs::exists(dir / ".lock", ec)) {
@@ -232,7 +232,7 @@ Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view 
         st = write_file_synced(partial / "experiment.toml", experiment_text);
     }
     if (st) {
-        st = write_file_synced(partial / "plan.json", plan.dump(2) + "\n");
+        st = write_file_synced(partial / "plan.json", to_json(plan).dump(2) + "\n");
     }
     if (st && ::rename(partial.c_str(), dir.c_str()) != 0) {
         st = make_error(fmt::format("could not rename \"{}\" to \"{}\": {}", partial.string(),
@@ -258,10 +258,11 @@ Result<ResultsStore> ResultsStore::open(const fs::path& dir) {
     }
     PGLAB_TRY(store.lock());
     PGLAB_TRY_ASSIGN(const std::string plan_text, util::read_text_file(dir / "plan.json"));
-    store.m_plan = nlohmann::json::parse(plan_text, nullptr, false);
-    if (store.m_plan.is_discarded() || !store.m_plan.is_object()) {
+    auto plan = plan_record_from_json(nlohmann::json::parse(plan_text, nullptr, false));
+    if (!plan) {
         return make_error(fmt::format("\"{}\" is not a pglab plan", (dir / "plan.json").string()));
     }
+    store.m_plan = std::move(*plan);
     const fs::path jsonl = dir / "results.jsonl";
     PGLAB_TRY_ASSIGN(JsonlContents contents, read_jsonl(jsonl));
     if (contents.torn) {

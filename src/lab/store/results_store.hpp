@@ -4,6 +4,7 @@
 // torn last line. One runner at a time: an open store holds an exclusive lock on the directory.
 #pragma once
 
+#include "lab/store/plan_record.hpp"
 #include "lab/store/run_record.hpp"
 #include "util/result.hpp"
 
@@ -55,8 +56,7 @@ public:
     /// writes plan.json. The directory is made under a temporary name beside `dir` and renamed
     /// when complete, so a failure (a full disk) leaves no half-made `dir` behind.
     static Result<ResultsStore> create(const std::filesystem::path& dir,
-                                       std::string_view experiment_text,
-                                       const nlohmann::json& plan);
+                                       std::string_view experiment_text, const PlanRecord& plan);
 
     /// Opens an existing directory for --resume: reads plan.json and results.jsonl; a torn last
     /// line is cut off (with a warning on stderr) so that new lines follow the good ones. Error,
@@ -71,7 +71,7 @@ public:
 
     const std::filesystem::path& dir() const { return m_dir; }
 
-    const nlohmann::json& plan() const { return m_plan; }
+    const PlanRecord& plan() const { return m_plan; }
 
     /// The copy of the experiment file.
     std::filesystem::path experiment_copy() const { return m_dir / "experiment.toml"; }
@@ -114,7 +114,7 @@ private:
     Status lock();
 
     std::filesystem::path m_dir;
-    nlohmann::json m_plan;
+    PlanRecord m_plan;
     std::set<std::size_t> m_finished;
     int m_fd = -1;
     int m_lock_fd = -1; ///< DIR/.lock, flock()ed while the store is open

@@ -168,9 +168,9 @@ TEST(ReportClaimsTest, OnceStepsAreNotCreditedToACell) {
     ResultsDir r;
     r.name = "gin";
     r.variables = {"server"};
-    r.plan = json{
-        {"steps", json::array({{{"index", 0}, {"key", "load"}, {"type", "sql"}, {"once", true}},
-                               {{"index", 1}, {"key", "build"}, {"type", "timed-sql"}}})}};
+    r.plan.emplace();
+    r.plan->steps = {{0, "load", "", "sql", false, true},
+                     {1, "build", "", "timed-sql", false, false}};
     for (int64_t i = 0; i < 2; ++i) {
         Cell c;
         c.index = i;

@@ -87,7 +87,7 @@ TEST_F(StoreJsonl, ResumeCutsTheTornLineAndAppendsAfterTheGoodOnes) {
     const std::string experiment = "[[steps]]\ntype = \"bench\"\n";
     const fs::path dir = m_dir / "results";
     {
-        auto created = store::ResultsStore::create(dir, experiment, {{"version", "pglab.plan/1"}});
+        auto created = store::ResultsStore::create(dir, experiment, store::PlanRecord{});
         ASSERT_TRUE(created) << created.error().message;
         ASSERT_TRUE(created->append({{"run", 0}}));
     }
@@ -106,13 +106,13 @@ TEST_F(StoreJsonl, ResumeCutsTheTornLineAndAppendsAfterTheGoodOnes) {
 
 TEST_F(StoreJsonl, AnOpenStoreLocksItsDirectoryAgainstASecondRunner) {
     const fs::path dir = m_dir / "results";
-    auto created = store::ResultsStore::create(dir, "", {{"version", "pglab.plan/1"}});
+    auto created = store::ResultsStore::create(dir, "", store::PlanRecord{});
     ASSERT_TRUE(created) << created.error().message;
     const std::string in_use = "is in use by pglab (pid " + std::to_string(::getpid()) + ")";
     auto second = store::ResultsStore::open(dir);
     ASSERT_FALSE(second);
     EXPECT_NE(second.error().message.find(in_use), std::string::npos) << second.error().message;
-    auto again = store::ResultsStore::create(dir, "", {{"version", "pglab.plan/1"}});
+    auto again = store::ResultsStore::create(dir, "", store::PlanRecord{});
     ASSERT_FALSE(again);
     EXPECT_NE(again.error().message.find(in_use), std::string::npos) << again.error().message;
     { const store::ResultsStore released = std::move(*created); }
@@ -123,7 +123,7 @@ TEST_F(StoreJsonl, AnOpenStoreLocksItsDirectoryAgainstASecondRunner) {
 TEST_F(StoreJsonl, ACreatedDirectoryAppearsWholeOrNotAtAll) {
     const fs::path dir = m_dir / "results";
     {
-        auto created = store::ResultsStore::create(dir, "x", {{"version", "pglab.plan/1"}});
+        auto created = store::ResultsStore::create(dir, "x", store::PlanRecord{});
         ASSERT_TRUE(created) << created.error().message;
         EXPECT_TRUE(fs::exists(dir / "plan.json"));
         EXPECT_TRUE(fs::exists(dir / "experiment.toml"));
@@ -139,7 +139,7 @@ TEST_F(StoreJsonl, ACreatedDirectoryAppearsWholeOrNotAtAll) {
 TEST_F(StoreJsonl, ServerLogsOfAResumedSessionDoNotReplaceTheFirstOnes) {
     const fs::path dir = m_dir / "results";
     {
-        auto created = store::ResultsStore::create(dir, "", {{"version", "pglab.plan/1"}});
+        auto created = store::ResultsStore::create(dir, "", store::PlanRecord{});
         ASSERT_TRUE(created);
         EXPECT_EQ(created->server_log("default", 1), dir / "servers/default/1-postgresql.log");
         std::ofstream(created->server_log("default", 1)) << "first\n";

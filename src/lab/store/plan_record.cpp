@@ -1,0 +1,199 @@
+// lab/store: PlanRecord to and from plan.json.
+#include "lab/store/plan_record.hpp"
+
+#include "lab/store/json_fields.hpp"
+
+#include <utility>
+
+namespace pglab::lab::store {
+
+namespace {
+
+using nlohmann::json;
+namespace f = fields;
+
+json machine_json(const util::MachineInfo& m) {
+    return {{"cpu_model", f::text_or_null(m.cpu_model)},
+            {"cores", f::count_or_null(m.cores)},
+            {"memory_bytes", f::count_or_null(m.memory_bytes)},
+            {"kernel", f::text_or_null(m.kernel)}};
+}
+
+std::optional<util::MachineInfo> machine_from(const json& j) {
+    if (!j.is_object()) {
+        return std::nullopt;
+    }
+    util::MachineInfo m;
+    m.cpu_model = f::text(j, "cpu_model");
+    m.cores = static_cast<int>(f::integer(j, "cores").value_or(0));
+    m.memory_bytes = f::integer(j, "memory_bytes").value_or(0);
+    m.kernel = f::text(j, "kernel");
+    return m;
+}
+
+/// The objects of the array `j[key]`, each read by `read(object, position)`.
+template <typename T, typename Read>
+std::vector<T> list_from(const json& j, const char* key, Read read) {
+    std::vector<T> out;
+    const json list = f::value(j, key);
+    if (!list.is_array()) {
+        return out;
+    }
+    for (const auto& item : list) {
+        if (item.is_object()) {
+            out.push_back(read(item, out.size()));
+        }
+    }
+    return out;
+}
+
+std::size_t index_of(const json& j, const char* key, std::size_t fallback) {
+    const auto v = f::integer(j, key);
+    return v && *v >= 0 ? static_cast<std::size_t>(*v) : fallback;
+}
+
+std::uint32_t small_count(const json& j, const char* key) {
+    const auto v = f::integer(j, key);
+    return v && *v >= 0 ? static_cast<std::uint32_t>(*v) : 0;
+}
+
+json lists_json(const PlanRecord& p, json j) {
+    j["variables"] = p.variables;
+    j["servers"] = json::array();
+    for (const auto& s : p.servers) {
+        j["servers"].push_back({{"name", s.name},
+                                {"version", s.version},
+                                {"bin_dir", s.bin_dir},
+                                {"existing", s.existing}});
+    }
+    j["steps"] = json::array();
+    for (const auto& s : p.steps) {
+        j["steps"].push_back({{"index", s.index},
+                              {"key", s.key},
+                              {"name", s.name},
+                              {"type", s.type},
+                              {"measure", s.measure},
+                              {"once", s.once}});
+    }
+    j["cells"] = json::array();
+    for (const auto& c : p.cells) {
+        j["cells"].push_back(
+            {{"index", c.index}, {"label", c.label}, {"server", c.server}, {"values", c.values}});
+    }
+    j["runs"] = json::array();
+    for (const auto& r : p.runs) {
+        j["runs"].push_back({{"run", r.run},
+                             {"cell", r.cell},
+                             {"repetition", r.repetition},
+                             {"warmup", r.warmup},
+                             {"round", r.round}});
+    }
+    return j;
+}
+
+void read_lists(const json& j, PlanRecord& p) {
+    p.variables = f::texts(j, "variables");
+    p.servers = list_from<PlanServer>(j, "servers", [](const json& s, std::size_t) {
+        return PlanServer{f::text(s, "name"), f::text(s, "version"), f::text(s, "bin_dir"),
+                          f::boolean(s, "existing", false)};
+    });
+    p.steps = list_from<PlanStep>(j, "steps", [](const json& s, std::size_t i) {
+        return PlanStep{index_of(s, "index", i),
+                        f::text(s, "key"),
+                        f::text(s, "name"),
+                        f::text(s, "type"),
+                        f::boolean(s, "measure", false),
+                        f::boolean(s, "once", false)};
+    });
+    p.cells = list_from<Cell>(j, "cells", [](const json& c, std::size_t i) {
+        const json values = f::value(c, "values");
+        return Cell{f::integer(c, "index").value_or(static_cast<std::int64_t>(i)),
+                    f::text(c, "label"), f::text(c, "server"),
+                    values.is_object() ? values : json::object()};
+    });
+    p.runs = list_from<PlanRun>(j, "runs", [](const json& r, std::size_t i) {
+        return PlanRun{index_of(r, "run", i), index_of(r, "cell", 0), small_count(r, "repetition"),
+                       f::boolean(r, "warmup", false), small_count(r, "round")};
+    });
+}
+
+bool same_machine(const std::optional<util::MachineInfo>& a,
+                  const std::optional<util::MachineInfo>& b) {
+    if (!a || !b) {
+        return a.has_value() == b.has_value();
+    }
+    return a->cpu_model == b->cpu_model && a->cores == b->cores
+           && a->memory_bytes == b->memory_bytes && a->kernel == b->kernel;
+}
+
+} // namespace
+
+bool PlanRecord::operator==(const PlanRecord& o) const {
+    return version == o.version && experiment == o.experiment && description == o.description
+           && file == o.file && pglab_version == o.pglab_version && created_at == o.created_at
+           && same_machine(machine, o.machine) && seed == o.seed && seed_source == o.seed_source
+           && order == o.order && repeat == o.repeat && warmup == o.warmup && quick == o.quick
+           && on_error == o.on_error && variables == o.variables && servers == o.servers
+           && steps == o.steps && cells == o.cells && runs == o.runs;
+}
+
+json to_json(const PlanRecord& p) {
+    json j;
+    j["version"] = p.version;
+    j["experiment"] = p.experiment;
+    j["description"] = p.description;
+    j["file"] = p.file;
+    j["pglab_version"] = p.pglab_version;
+    j["created_at"] = p.created_at;
+    if (p.machine) {
+        j["machine"] = machine_json(*p.machine);
+    }
+    if (p.seed) {
+        j["seed"] = *p.seed;
+    }
+    j["seed_source"] = p.seed_source;
+    j["order"] = p.order;
+    if (p.repeat) {
+        j["repeat"] = *p.repeat;
+    }
+    if (p.warmup) {
+        j["warmup"] = *p.warmup;
+    }
+    j["quick"] = p.quick;
+    j["on_error"] = p.on_error;
+    return lists_json(p, std::move(j));
+}
+
+Result<PlanRecord> plan_record_from_json(const json& j) {
+    if (!j.is_object()) {
+        return make_error("not a JSON object");
+    }
+    PlanRecord p;
+    p.version = f::text(j, "version");
+    p.experiment = f::text(j, "experiment");
+    p.description = f::text(j, "description");
+    p.file = f::text(j, "file");
+    p.pglab_version = f::text(j, "pglab_version");
+    p.created_at = f::text(j, "created_at");
+    p.machine = machine_from(f::value(j, "machine"));
+    p.seed = f::unsigned_integer(j, "seed");
+    p.seed_source = f::text(j, "seed_source");
+    p.order = f::text(j, "order");
+    p.repeat = f::integer(j, "repeat");
+    p.warmup = f::integer(j, "warmup");
+    p.quick = f::boolean(j, "quick", false);
+    p.on_error = f::text(j, "on_error");
+    read_lists(j, p);
+    return p;
+}
+
+const Cell* find_cell(const std::vector<Cell>& cells, std::int64_t index) {
+    for (const auto& c : cells) {
+        if (c.index == index) {
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace pglab::lab::store

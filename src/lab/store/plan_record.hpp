@@ -1,0 +1,97 @@
+// lab/store: plan.json (`pglab.plan/1`, docs/results-format.md) as a typed record: built once by
+// the orchestrator before the first run and written through to_json; read by --resume, the
+// report and compare through plan_record_from_json.
+#pragma once
+
+#include "util/machine_info.hpp"
+#include "util/result.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::store {
+
+constexpr const char* k_plan_version = "pglab.plan/1";
+
+struct PlanServer {
+    std::string name;
+    std::string version; ///< as the experiment file gives it; "" none
+    std::string bin_dir; ///< as the experiment file gives it; "" none
+    bool existing = false;
+
+    bool operator==(const PlanServer&) const = default;
+};
+
+struct PlanStep {
+    std::size_t index = 0;
+    std::string key; ///< its name, or "<index>:<type>"
+    std::string name;
+    std::string type;
+    bool measure = false;
+    bool once = false;
+
+    bool operator==(const PlanStep&) const = default;
+};
+
+/// A cell of the plan: a server and a value for each matrix variable.
+struct Cell {
+    std::int64_t index = 0;
+    std::string label;
+    std::string server;
+    nlohmann::json values = nlohmann::json::object(); ///< NAME -> value, its TOML type kept
+
+    bool operator==(const Cell&) const = default;
+};
+
+struct PlanRun {
+    std::size_t run = 0; ///< the run's ordinal
+    std::size_t cell = 0;
+    std::uint32_t repetition = 0;
+    bool warmup = false;
+    std::uint32_t round = 0;
+
+    bool operator==(const PlanRun&) const = default;
+};
+
+struct PlanRecord {
+    std::string version = k_plan_version; ///< as read ("" when plan.json had none)
+    std::string experiment;
+    std::string description;
+    std::string file; ///< the experiment file as given on the command line
+    std::string pglab_version;
+    std::string created_at;
+    /// The machine that ran the plan; none in plans written before pglab recorded it.
+    std::optional<util::MachineInfo> machine;
+    std::optional<std::uint64_t> seed;
+    std::string seed_source; ///< "file", "command line" or "chosen"
+    std::string order;       ///< "as-written", "random" or "interleaved"
+    std::optional<std::int64_t> repeat;
+    std::optional<std::int64_t> warmup;
+    bool quick = false;   ///< the file's quick form ran
+    std::string on_error; ///< "stop" or "continue"
+    std::vector<std::string> variables;
+    std::vector<PlanServer> servers;
+    std::vector<PlanStep> steps;
+    std::vector<Cell> cells;
+    std::vector<PlanRun> runs;
+
+    bool operator==(const PlanRecord&) const;
+};
+
+/// plan.json's object. Keys whose value the record does not have (an older plan's machine,
+/// seed, repeat) are left out.
+nlohmann::json to_json(const PlanRecord& plan);
+
+/// The record of a plan.json object. Error when `j` is not an object; a field of another type
+/// than the format's reads as absent.
+Result<PlanRecord> plan_record_from_json(const nlohmann::json& j);
+
+/// The cell with index `index`, or nullptr.
+const Cell* find_cell(const std::vector<Cell>& cells, std::int64_t index);
+
+} // namespace pglab::lab::store

@@ -1,0 +1,130 @@
+// lab/store/plan_record: plan.json read into the typed record and written back. The stored
+// plans (the report's fixtures) keep every field and value; a whole record comes back equal;
+// what an older plan lacks stays absent; a field of the wrong type reads as absent.
+#include "lab/store/plan_record.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using pglab::lab::store::plan_record_from_json;
+using pglab::lab::store::PlanRecord;
+
+json read_json(const fs::path& path) {
+    std::ifstream in(path);
+    return json::parse(in);
+}
+
+/// Whether `written` has every value of `stored`: the same scalars, arrays of the same length
+/// item by item, objects with at least the stored keys (a newer writer adds keys, such as a
+/// step's "once"). The path of the first difference goes to `where`.
+bool keeps_everything(const json& stored, const json& written, std::string& where) {
+    if (stored.is_object()) {
+        for (const auto& [key, value] : stored.items()) {
+            if (!written.is_object() || !written.contains(key)
+                || !keeps_everything(value, written[key], where)) {
+                where = "." + key + where;
+                return false;
+            }
+        }
+        return true;
+    }
+    if (stored.is_array()) {
+        if (!written.is_array() || written.size() != stored.size()) {
+            return false;
+        }
+        for (std::size_t i = 0; i < stored.size(); ++i) {
+            if (!keeps_everything(stored[i], written[i], where)) {
+                where = "[" + std::to_string(i) + "]" + where;
+                return false;
+            }
+        }
+        return true;
+    }
+    return stored == written;
+}
+
+class StoredPlan : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(StoredPlan, ReadsAndWritesBackEveryField) {
+    const json stored =
+        read_json(fs::path(PGLAB_SOURCE_DIR) / "tests/golden/report" / GetParam() / "plan.json");
+    const auto record = plan_record_from_json(stored);
+    ASSERT_TRUE(record) << record.error().message;
+    const json written = to_json(*record);
+    std::string where;
+    EXPECT_TRUE(keeps_everything(stored, written, where)) << "at " << where;
+    const auto again = plan_record_from_json(written);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(*again, *record);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, StoredPlan,
+                         ::testing::Values("results-fixture", "checks-fixture"),
+                         [](const auto& param_info) {
+                             std::string name = param_info.param;
+                             return name.substr(0, name.find('-'));
+                         });
+
+TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
+    PlanRecord p;
+    p.experiment = "e";
+    p.description = "d";
+    p.file = "experiments/e.toml";
+    p.pglab_version = "0.1.0";
+    p.created_at = "2026-12-04T20:00:00+00:00";
+    p.machine = pglab::util::MachineInfo{"cpu", 2, 1 << 30, "Linux 6.1 x86_64"};
+    p.seed = 18446744073709551615ULL; // the largest seed
+    p.seed_source = "command line";
+    p.order = "interleaved";
+    p.repeat = 3;
+    p.warmup = 1;
+    p.quick = true;
+    p.on_error = "continue";
+    p.variables = {"server", "clients"};
+    p.servers = {{"pg16", "16", "", false}, {"ext", "", "", true}};
+    p.steps = {{0, "0:init", "", "init", false, true}, {1, "tps", "tps", "bench", true, false}};
+    p.cells = {{0, "server=pg16, clients=1", "pg16", json{{"server", "pg16"}, {"clients", 1}}},
+               {1, "server=pg16, clients=2.5", "pg16", json{{"clients", 2.5}}}};
+    p.runs = {{0, 1, 1, true, 0}, {1, 0, 2, false, 3}};
+    const json written = to_json(p);
+    const auto read = plan_record_from_json(written);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(*read, p);
+    EXPECT_EQ(to_json(*read).dump(), written.dump());
+    EXPECT_EQ(written["machine"]["cores"], 2);
+}
+
+TEST(PlanRecord, WhatAnOlderPlanLacksStaysAbsent) {
+    const auto read = plan_record_from_json(json{{"version", "pglab.plan/1"}, {"experiment", "e"}});
+    ASSERT_TRUE(read);
+    EXPECT_FALSE(read->machine);
+    EXPECT_FALSE(read->seed);
+    EXPECT_FALSE(read->repeat);
+    const json written = to_json(*read);
+    EXPECT_FALSE(written.contains("machine"));
+    EXPECT_FALSE(written.contains("seed"));
+    EXPECT_FALSE(written.contains("repeat"));
+}
+
+TEST(PlanRecord, AFieldOfTheWrongTypeReadsAsAbsent) {
+    const auto read = plan_record_from_json(json{{"seed", "7"},
+                                                 {"cells", 3},
+                                                 {"runs", json::array({1, json{{"run", 4}}})},
+                                                 {"machine", json{{"cores", "two"}}}});
+    ASSERT_TRUE(read);
+    EXPECT_FALSE(read->seed);
+    EXPECT_TRUE(read->cells.empty());
+    ASSERT_EQ(read->runs.size(), 1u);
+    EXPECT_EQ(read->runs[0].run, 4u);
+    ASSERT_TRUE(read->machine);
+    EXPECT_EQ(read->machine->cores, 0);
+    EXPECT_FALSE(plan_record_from_json(json::array()));
+}
+
+} // namespace
