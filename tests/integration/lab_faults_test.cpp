@@ -375,10 +375,10 @@ command = "if [ -e ')toml" + (results / "runs" / "0001").string()
     EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
     const std::string text = read_file(results / "results.jsonl");
     EXPECT_TRUE(text.empty() || text.back() == '\n') << "a half line is left";
-    auto c = pglab::lab::store::read_jsonl(results / "results.jsonl");
+    auto c = pglab::lab::store::read_results(results / "results.jsonl");
     ASSERT_TRUE(c);
     EXPECT_FALSE(c->torn);
-    EXPECT_EQ(c->lines.size(), 1u);
+    EXPECT_EQ(c->runs.size(), 1u);
 
     // A report on the full disk: an error with the reason, and no empty report.md.
     const auto rep = support::run_command(

@@ -176,8 +176,8 @@ TEST_F(LabRun, SigkillMidPlanThenResume) {
     // Kill it mid-plan, in the middle of a later run: once two runs are recorded and the third
     // has begun (its directory of raw logs exists).
     EXPECT_TRUE(support::wait_until([&] {
-        auto c = pglab::lab::store::read_jsonl(results / "results.jsonl");
-        return c && c->lines.size() >= 2 && fs::exists(results / "runs" / "0002");
+        auto c = pglab::lab::store::read_results(results / "results.jsonl");
+        return c && c->runs.size() >= 2 && fs::exists(results / "runs" / "0002");
     }));
     ::kill(pid, SIGKILL);
     int status = 0;

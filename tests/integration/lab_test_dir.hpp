@@ -2,7 +2,7 @@
 // for the throwaway clusters, so that a test can check that nothing is left behind.
 #pragma once
 
-#include "lab/store/results_store.hpp"
+#include "lab/store/results_file.hpp"
 #include "support/processes.hpp"
 #include "support/run_command.hpp"
 
@@ -54,9 +54,16 @@ protected:
     }
 
     std::vector<nlohmann::json> lines(const std::filesystem::path& results) {
-        auto c = pglab::lab::store::read_jsonl(results / "results.jsonl");
+        auto c = pglab::lab::store::read_results(results / "results.jsonl");
         EXPECT_TRUE(c) << (c ? "" : c.error().message);
-        return c ? c->lines : std::vector<nlohmann::json>{};
+        std::vector<nlohmann::json> docs;
+        if (c) {
+            EXPECT_TRUE(c->problems.empty()) << c->problems.front().what;
+            for (const auto& run : c->runs) {
+                docs.push_back(run.doc);
+            }
+        }
+        return docs;
     }
 
     static std::string read_file(const std::filesystem::path& path) {

@@ -2,7 +2,7 @@
 #include "lab/report/results.hpp"
 
 #include "lab/experiment/parse_experiment.hpp"
-#include "lab/store/results_store.hpp"
+#include "lab/store/results_file.hpp"
 #include "lab/store/run_record.hpp"
 #include "util/text_file.hpp"
 
@@ -16,13 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-constexpr std::string_view k_run_version = "pglab.run/1";
-
-int64_t int_field(const json& doc, const char* name, int64_t fallback) {
-    const auto it = doc.find(name);
-    return it != doc.end() && it->is_number_integer() ? it->get<int64_t>() : fallback;
-}
 
 std::string string_field(const json& doc, const char* name) {
     const auto it = doc.find(name);
@@ -56,63 +49,32 @@ void read_plan(ResultsDir& r) {
     r.plan = std::move(*plan);
 }
 
-/// results.jsonl through the store's reader (the same torn-line rule as --resume) and its typed
-/// records; a line that cannot be used is skipped with a problem saying why.
+/// results.jsonl through the store's one reader (the rule --resume follows too); every line
+/// it skips or keeps with a reservation becomes a problem.
 void read_runs(ResultsDir& r) {
     const auto text = util::read_text_file(r.dir / "results.jsonl");
     if (!text) {
         r.problems.emplace_back("results.jsonl is missing: no run has finished");
         return;
     }
-    std::vector<int64_t> seen_runs;
-    for (store::JsonlLine& line : store::split_jsonl(*text)) {
-        const auto number = static_cast<int64_t>(line.number);
-        if (!line.valid) {
-            r.problems.push_back(fmt::format(
-                "results.jsonl line {}: {}; the line is skipped", number,
-                line.torn ? "incomplete last line (the run was probably killed while writing it)"
-                          : "not valid JSON"));
-            continue;
-        }
-        json& doc = line.value;
-        const std::string version = string_field(doc, "version");
-        if (version != k_run_version) {
-            r.problems.push_back(fmt::format(
-                "results.jsonl line {}: version \"{}\", this pglab reads \"{}\": fields it does "
-                "not know are left out",
-                number, version.empty() ? "(none)" : version, k_run_version));
-        }
-        if (int_field(doc, "run", -1) < 0 || int_field(doc, "cell", -1) < 0) {
-            r.problems.push_back(fmt::format(
-                "results.jsonl line {}: no \"run\" or \"cell\" number; the line is skipped",
-                number));
-            continue;
-        }
-        auto record = store::run_record_from_json(doc);
-        if (!record) {
-            r.problems.push_back(fmt::format("results.jsonl line {}: {}; the line is skipped",
-                                             number, record.error().message));
-            continue;
-        }
+    store::ResultsFile file = store::parse_results(*text);
+    for (const store::LineProblem& p : file.problems) {
+        r.problems.push_back(fmt::format("results.jsonl line {}: {}{}", p.line, p.what,
+                                         p.skipped ? "; the line is skipped" : ""));
+    }
+    for (store::FinishedRun& run : file.runs) {
         RunRecord rec;
-        rec.line = number;
-        rec.run = static_cast<int64_t>(record->run);
-        rec.cell = static_cast<int64_t>(record->cell);
-        if (std::find(seen_runs.begin(), seen_runs.end(), rec.run) != seen_runs.end()) {
-            r.problems.push_back(fmt::format(
-                "results.jsonl line {}: run {} appears a second time; the line is skipped", number,
-                rec.run));
-            continue;
-        }
-        seen_runs.push_back(rec.run);
-        rec.repetition = record->repetition;
-        rec.warmup = record->warmup;
-        rec.ok = record->status() == store::RunStatus::ok;
-        rec.label = record->label;
+        rec.line = static_cast<int64_t>(run.line);
+        rec.run = static_cast<int64_t>(run.record.run);
+        rec.cell = static_cast<int64_t>(run.record.cell);
+        rec.repetition = run.record.repetition;
+        rec.warmup = run.record.warmup;
+        rec.ok = run.record.status() == store::RunStatus::ok;
+        rec.label = run.record.label;
         if (r.name.empty()) {
-            r.name = record->experiment;
+            r.name = run.record.experiment;
         }
-        rec.doc = std::move(doc);
+        rec.doc = std::move(run.doc);
         r.runs.push_back(std::move(rec));
     }
 }

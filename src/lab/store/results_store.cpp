@@ -100,53 +100,6 @@ fs::path default_results_dir(std::string_view name, std::int64_t epoch_s) {
     return fs::path("results") / fmt::format("{}-{}", clean, stamp);
 }
 
-std::vector<JsonlLine> split_jsonl(std::string_view text) {
-    std::vector<JsonlLine> lines;
-    std::size_t pos = 0;
-    std::size_t number = 0;
-    while (pos < text.size()) {
-        ++number;
-        const std::size_t nl = text.find('\n', pos);
-        const bool has_newline = nl != std::string_view::npos;
-        const std::string_view line = text.substr(pos, (has_newline ? nl : text.size()) - pos);
-        JsonlLine l;
-        l.number = number;
-        l.end = has_newline ? nl + 1 : text.size();
-        pos = l.end;
-        if (line.empty()) {
-            continue;
-        }
-        l.value = nlohmann::json::parse(line, nullptr, false);
-        l.valid = has_newline && !l.value.is_discarded() && l.value.is_object();
-        // Only the last line can be torn (a write cut short); a bad line before it is not.
-        l.torn = !l.valid && (!has_newline || nl + 1 == text.size());
-        lines.push_back(std::move(l));
-    }
-    return lines;
-}
-
-Result<JsonlContents> read_jsonl(const fs::path& path) {
-    JsonlContents out;
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        return out;
-    }
-    PGLAB_TRY_ASSIGN(const std::string text, util::read_text_file(path));
-    for (JsonlLine& line : split_jsonl(text)) {
-        if (!line.valid) {
-            if (line.torn) {
-                out.torn = true;
-                break;
-            }
-            return make_error(
-                fmt::format("\"{}\" line {}: not a JSON object", path.string(), line.number));
-        }
-        out.lines.push_back(std::move(line.value));
-        out.valid_bytes = line.end;
-    }
-    return out;
-}
-
 ResultsStore::ResultsStore(ResultsStore&& other) noexcept
     : m_dir(std::move(other.m_dir)), m_plan(std::move(other.m_plan)),
       m_finished(std::move(other.m_finished)), m_fd(other.m_fd), m_lock_fd(other.m_lock_fd),
@@ -264,20 +217,21 @@ Result<ResultsStore> ResultsStore::open(const fs::path& dir) {
     }
     store.m_plan = std::move(*plan);
     const fs::path jsonl = dir / "results.jsonl";
-    PGLAB_TRY_ASSIGN(JsonlContents contents, read_jsonl(jsonl));
+    PGLAB_TRY_ASSIGN(const ResultsFile contents, read_results(jsonl));
+    for (const LineProblem& p : contents.problems) {
+        log::warning("\"{}\" line {}: {}{}", jsonl.string(), p.line, p.what,
+                     p.skipped ? "; the line is skipped (its run runs again)" : "");
+    }
     if (contents.torn) {
-        log::warning("\"{}\": ignoring an incomplete last line (the run it belonged to runs again)",
-                     jsonl.string());
-        fs::resize_file(jsonl, contents.valid_bytes, ec);
+        // New lines follow the complete ones.
+        fs::resize_file(jsonl, contents.complete_bytes, ec);
         if (ec) {
             return make_error(
                 fmt::format("could not truncate \"{}\": {}", jsonl.string(), ec.message()));
         }
     }
-    for (const auto& line : contents.lines) {
-        if (line.contains("run") && line["run"].is_number_unsigned()) {
-            store.m_finished.insert(line["run"].get<std::size_t>());
-        }
+    for (const FinishedRun& run : contents.runs) {
+        store.m_finished.insert(run.record.run);
     }
     fs::create_directories(dir / "runs", ec);
     store.m_session = last_session(dir) + 1;

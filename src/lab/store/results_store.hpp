@@ -5,6 +5,7 @@
 #pragma once
 
 #include "lab/store/plan_record.hpp"
+#include "lab/store/results_file.hpp"
 #include "lab/store/run_record.hpp"
 #include "util/result.hpp"
 
@@ -23,30 +24,6 @@ namespace pglab::lab::store {
 /// "results/<name>-<YYYYMMDD-HHMMSS>" for an experiment named `name` at local time `epoch_s`
 /// (characters other than letters, digits, `_`, `-` and `.` become `_`).
 std::filesystem::path default_results_dir(std::string_view name, std::int64_t epoch_s);
-
-/// What results.jsonl holds: the complete lines, parsed, and whether a torn last line (no final
-/// newline, or not a JSON object) was found and how many bytes precede it.
-struct JsonlContents {
-    std::vector<nlohmann::json> lines;
-    bool torn = false;
-    std::uintmax_t valid_bytes = 0; ///< length of the file up to the end of the last good line
-};
-
-/// One line of a results.jsonl text, as every reader sees it (the one rule for torn lines).
-struct JsonlLine {
-    std::size_t number = 0; ///< from 1
-    nlohmann::json value;   ///< the object; discarded when not `valid`
-    bool valid = false;     ///< a JSON object ending with a newline
-    bool torn = false;      ///< not valid, and the last line (a write cut short)
-    std::uintmax_t end = 0; ///< offset just after its newline (or the text's end)
-};
-
-/// Splits a results.jsonl text into its lines (empty lines left out).
-std::vector<JsonlLine> split_jsonl(std::string_view text);
-
-/// Reads a results.jsonl. Error only when the file cannot be read or a line other than the last
-/// is not valid JSON (then the file was not written by pglab).
-Result<JsonlContents> read_jsonl(const std::filesystem::path& path);
 
 /// An open results directory.
 class ResultsStore {

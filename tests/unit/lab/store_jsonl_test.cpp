@@ -1,5 +1,7 @@
-// lab/store: reading results.jsonl (complete lines, a torn last line, a corrupt line in the
-// middle) and reopening a results directory for --resume, which cuts a torn last line off.
+// lab/store: reading results.jsonl by the one rule (complete lines, a torn last line, each kind
+// of damaged line) and reopening a results directory for --resume, which finishes exactly the
+// runs the reader gives and cuts a torn last line off.
+#include "lab/report/results.hpp"
 #include "lab/store/results_store.hpp"
 
 #include <gtest/gtest.h>
@@ -8,8 +10,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -45,42 +49,123 @@ protected:
     fs::path m_dir;
 };
 
-constexpr const char* k_two = "{\"run\":0}\n{\"run\":1}\n";
+/// A results.jsonl line of run `run` (cell 0, status ok), as pglab writes it.
+std::string run_line(std::size_t run) {
+    store::RunRecord r;
+    r.run = run;
+    return to_json(r).dump() + "\n";
+}
+
+const std::string k_two = run_line(0) + run_line(1);
+
+std::set<std::size_t> ordinals(const store::ResultsFile& file) {
+    std::set<std::size_t> out;
+    for (const auto& run : file.runs) {
+        out.insert(run.record.run);
+    }
+    return out;
+}
 
 TEST_F(StoreJsonl, CompleteLines) {
-    const auto c = store::read_jsonl(write(k_two));
+    const auto c = store::read_results(write(k_two));
     ASSERT_TRUE(c) << c.error().message;
-    ASSERT_EQ(c->lines.size(), 2u);
-    EXPECT_EQ(c->lines[1]["run"], 1);
+    ASSERT_EQ(c->runs.size(), 2u);
+    EXPECT_EQ(c->runs[1].record.run, 1u);
+    EXPECT_EQ(c->runs[1].line, 2u);
+    EXPECT_TRUE(c->problems.empty());
     EXPECT_FALSE(c->torn);
-    EXPECT_EQ(c->valid_bytes, std::string(k_two).size());
+    EXPECT_EQ(c->complete_bytes, k_two.size());
 }
 
 TEST_F(StoreJsonl, MissingFileIsEmpty) {
-    const auto c = store::read_jsonl(m_dir / "none.jsonl");
+    const auto c = store::read_results(m_dir / "none.jsonl");
     ASSERT_TRUE(c);
-    EXPECT_TRUE(c->lines.empty());
+    EXPECT_FALSE(c->exists);
+    EXPECT_TRUE(c->runs.empty());
     EXPECT_FALSE(c->torn);
 }
 
 TEST_F(StoreJsonl, TornLastLineIsIgnored) {
-    for (const std::string tail : {"{\"run\":2,\"st", "{\"run\":2}", "[1,2]\n", "not json\n"}) {
+    const std::string whole = run_line(2);
+    for (const std::string& tail : {whole.substr(0, 20), whole.substr(0, whole.size() - 1),
+                                    std::string("[1,2]\n"), std::string("not json\n")}) {
         SCOPED_TRACE(tail);
-        const auto c = store::read_jsonl(write(k_two + tail));
+        const auto c = store::read_results(write(k_two + tail));
         ASSERT_TRUE(c) << c.error().message;
-        EXPECT_EQ(c->lines.size(), 2u);
+        EXPECT_EQ(c->runs.size(), 2u);
         EXPECT_TRUE(c->torn);
-        EXPECT_EQ(c->valid_bytes, std::string(k_two).size());
+        EXPECT_EQ(c->complete_bytes, k_two.size());
+        ASSERT_EQ(c->problems.size(), 1u);
+        EXPECT_EQ(c->problems[0].line, 3u);
     }
 }
 
-TEST_F(StoreJsonl, CorruptLineInTheMiddleNamesItsLine) {
-    const fs::path p = write("{\"run\":0}\n{\"run\":1}\n{\"run\":\n{\"run\":3}\n");
-    const auto c = store::read_jsonl(p);
-    ASSERT_FALSE(c);
-    EXPECT_NE(c.error().message.find("\"" + p.string() + "\" line 3: not a JSON object"),
-              std::string::npos)
-        << c.error().message;
+/// One line of each kind the rule names, with the runs it finishes: 0, 3 and 4.
+std::string damaged_corpus() {
+    std::string unknown_status = run_line(1);
+    unknown_status.replace(unknown_status.find("\"status\":\"ok\""), 13, "\"status\":\"lost\"");
+    nlohmann::json no_cell = nlohmann::json::parse(run_line(2));
+    no_cell.erase("cell");
+    nlohmann::json extra = nlohmann::json::parse(run_line(3));
+    extra["a_field_of_tomorrow"] = {{"x", 1}};
+    store::RunRecord strange;
+    strange.run = 4;
+    strange.steps.push_back({});
+    nlohmann::json strange_step = to_json(strange);
+    strange_step["steps"][0]["type"] = "quantum";
+    nlohmann::json wrong_type = nlohmann::json::parse(run_line(5));
+    wrong_type["repetition"] = "first";
+    return run_line(0)                  // line 1: finished
+           + unknown_status             // line 2: an unknown status
+           + no_cell.dump() + "\n"      // line 3: no cell
+           + run_line(0)                // line 4: run 0 again
+           + "{\"run\": 6, \"cell\n"    // line 5: a corrupt line in the middle
+           + extra.dump() + "\n"        // line 6: finished, with an unknown field
+           + strange_step.dump() + "\n" // line 7: finished, with an unknown step type
+           + wrong_type.dump() + "\n"   // line 8: a field of the wrong type
+           + run_line(7).substr(0, 30); // line 9: torn
+}
+
+TEST_F(StoreJsonl, EachKindOfDamagedLineHasOneMeaning) {
+    const auto c = store::read_results(write(damaged_corpus()));
+    ASSERT_TRUE(c) << c.error().message;
+    EXPECT_EQ(ordinals(*c), (std::set<std::size_t>{0, 3, 4}));
+    std::vector<std::size_t> skipped;
+    for (const auto& p : c->problems) {
+        EXPECT_TRUE(p.skipped) << p.line << ": " << p.what;
+        skipped.push_back(p.line);
+    }
+    EXPECT_EQ(skipped, (std::vector<std::size_t>{2, 3, 4, 5, 8, 9}));
+    EXPECT_TRUE(c->torn);
+    EXPECT_NE(c->problems[3].what.find("not valid JSON"), std::string::npos);
+    EXPECT_NE(c->problems[2].what.find("run 0 appears a second time"), std::string::npos);
+    EXPECT_EQ(c->runs[1].doc["a_field_of_tomorrow"]["x"], 1);
+    EXPECT_EQ(c->runs[2].record.steps.at(0).type, "quantum");
+}
+
+TEST_F(StoreJsonl, ResumeFinishesExactlyTheRunsTheReportShows) {
+    const fs::path dir = m_dir / "results";
+    { ASSERT_TRUE(store::ResultsStore::create(dir, "", store::PlanRecord{})); }
+    std::ofstream(dir / "results.jsonl", std::ios::binary | std::ios::trunc) << damaged_corpus();
+    const auto read = store::read_results(dir / "results.jsonl");
+    ASSERT_TRUE(read);
+    // What the report shows, before --resume cuts the torn line off.
+    const auto reported = pglab::lab::report::load_results(dir);
+    ASSERT_TRUE(reported) << reported.error().message;
+    std::set<std::size_t> shown;
+    for (const auto& run : reported->runs) {
+        shown.insert(static_cast<std::size_t>(run.run));
+    }
+    auto opened = store::ResultsStore::open(dir);
+    ASSERT_TRUE(opened) << opened.error().message;
+    EXPECT_EQ(opened->finished(), ordinals(*read));
+    EXPECT_EQ(opened->finished(), shown);
+    // The torn line is cut off; the damaged lines before it stay, new lines follow them.
+    ASSERT_TRUE(opened->append(nlohmann::json::parse(run_line(1))));
+    const auto after = store::read_results(dir / "results.jsonl");
+    ASSERT_TRUE(after);
+    EXPECT_FALSE(after->torn);
+    EXPECT_EQ(ordinals(*after), (std::set<std::size_t>{0, 1, 3, 4}));
 }
 
 TEST_F(StoreJsonl, ResumeCutsTheTornLineAndAppendsAfterTheGoodOnes) {
@@ -89,19 +174,19 @@ TEST_F(StoreJsonl, ResumeCutsTheTornLineAndAppendsAfterTheGoodOnes) {
     {
         auto created = store::ResultsStore::create(dir, experiment, store::PlanRecord{});
         ASSERT_TRUE(created) << created.error().message;
-        ASSERT_TRUE(created->append({{"run", 0}}));
+        ASSERT_TRUE(created->append(nlohmann::json::parse(run_line(0))));
     }
     EXPECT_EQ(read_text(dir / "experiment.toml"), experiment);
-    std::ofstream(dir / "results.jsonl", std::ios::app) << "{\"run\":1,\"sta";
+    std::ofstream(dir / "results.jsonl", std::ios::app) << run_line(1).substr(0, 25);
     auto opened = store::ResultsStore::open(dir);
     ASSERT_TRUE(opened) << opened.error().message;
     EXPECT_EQ(opened->finished(), (std::set<std::size_t>{0}));
-    ASSERT_TRUE(opened->append({{"run", 1}}));
-    const auto c = store::read_jsonl(dir / "results.jsonl");
+    ASSERT_TRUE(opened->append(nlohmann::json::parse(run_line(1))));
+    const auto c = store::read_results(dir / "results.jsonl");
     ASSERT_TRUE(c);
-    ASSERT_EQ(c->lines.size(), 2u);
+    ASSERT_EQ(c->runs.size(), 2u);
     EXPECT_FALSE(c->torn);
-    EXPECT_EQ(c->lines[1]["run"], 1);
+    EXPECT_EQ(c->runs[1].record.run, 1u);
 }
 
 TEST_F(StoreJsonl, AnOpenStoreLocksItsDirectoryAgainstASecondRunner) {

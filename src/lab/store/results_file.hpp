@@ -1,0 +1,63 @@
+// lab/store: results.jsonl read by the one rule every reader follows (--resume, the report,
+// compare and the exports): which lines are finished runs, and what each kind of damaged line
+// means (docs/results-format.md, "Damaged lines").
+#pragma once
+
+#include "lab/store/run_record.hpp"
+#include "util/result.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pglab::lab::store {
+
+/// A line that is a finished run.
+struct FinishedRun {
+    std::size_t line = 0; ///< from 1
+    RunRecord record;
+    /// The whole line, for the report's readers that still look fields up by name (to go with
+    /// issue 38's typed step results).
+    nlohmann::json doc;
+};
+
+/// Something to say about a line: why it was skipped, or (`skipped` false) a run kept with a
+/// reservation.
+struct LineProblem {
+    std::size_t line = 0;
+    std::string what; ///< "not valid JSON", "run 3 appears a second time"...
+    bool skipped = true;
+};
+
+/// What results.jsonl holds.
+struct ResultsFile {
+    bool exists = false;
+    std::vector<FinishedRun> runs;     ///< in file order, one per run ordinal
+    std::vector<LineProblem> problems; ///< in file order
+    /// The last line was cut short (no final newline, or not a JSON object): a write that a
+    /// kill interrupted. --resume cuts it off.
+    bool torn = false;
+    std::uintmax_t complete_bytes = 0; ///< the file's length without a torn last line
+};
+
+/// The finished runs of a results.jsonl text, by the rule:
+/// - a complete line (ending with a newline) that is a JSON object of a run (`pglab.run/1`,
+///   with `run` and `cell` numbers and a known status) is a finished run, unless an earlier line
+///   already finished the same run ordinal (then it is skipped);
+/// - a last line that is cut short is torn: skipped, the run it belonged to runs again;
+/// - any other line (not JSON, not a run's object, an unknown status) is skipped with its
+///   reason: the run it held counts as not finished, so --resume runs it again and the report
+///   says it is missing;
+/// - a line of another format version is read for what this pglab knows (a problem not skipped).
+ResultsFile parse_results(std::string_view text);
+
+/// parse_results() of the file at `path`; a missing file holds no run. Error only when the file
+/// exists and cannot be read.
+Result<ResultsFile> read_results(const std::filesystem::path& path);
+
+} // namespace pglab::lab::store
