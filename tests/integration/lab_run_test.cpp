@@ -95,6 +95,9 @@ void check_line(const nlohmann::json& l) {
     EXPECT_GT(bench["bench"]["totals"]["transactions"].get<long long>(), 0);
     EXPECT_TRUE(bench["probes"].is_object());
     EXPECT_GT(bench["probes"].value("wal.bytes", 0.0), 0.0) << bench["probes"].dump();
+    // Each probe with the unit it was read in.
+    EXPECT_EQ(bench["probe_units"].value("wal.bytes", ""), "bytes") << bench.dump();
+    EXPECT_EQ(bench["probe_units"].value("elapsed_s", ""), "s") << bench.dump();
     const auto& vacuum = steps[2];
     EXPECT_EQ(vacuum["key"], "vacuum");
     EXPECT_EQ(vacuum["status"], "ok") << vacuum.dump();

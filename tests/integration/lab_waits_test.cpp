@@ -71,6 +71,7 @@ TEST_F(LabWaits, ASampledStepRecordsItsSessionsByWaitEvent) {
     // Blocked on the holder's lock from before the step to after it: in every sample.
     ASSERT_TRUE(p.contains("wait.Lock.relation")) << p.dump();
     EXPECT_DOUBLE_EQ(p["wait.Lock.relation"].get<double>(), 1.0);
+    EXPECT_EQ(sampled["probe_units"].value("wait.Lock.relation", ""), "sessions");
     // The holder waits for its client inside its transaction, also in every sample.
     ASSERT_TRUE(p.contains("wait.idle_in_transaction")) << p.dump();
     EXPECT_GE(p["wait.idle_in_transaction"].get<double>(), 1.0);

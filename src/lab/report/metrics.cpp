@@ -1,6 +1,8 @@
 // Metric extraction by step type (docs/results-format.md, docs/json-schema.md) and probe deltas.
 #include "lab/report/metrics.hpp"
 
+#include "lab/store/probe_value.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -201,26 +203,37 @@ void collect_replication(StepCollector& c, const json& s, const RunRecord& run) 
     c.add(k_behind, behind ? std::optional<double>(*behind / k_bytes_per_mb) : std::nullopt, run);
 }
 
-/// A probe's value in report units, with its MetricInfo.
-std::pair<MetricInfo, double> probe_metric(const std::string& name, double value) {
+/// A probe's value in report units, with its MetricInfo; `unit` is the probe's own (recorded, or
+/// implied by its name in older results: store::probe_unit).
+std::pair<MetricInfo, double> probe_metric(const std::string& name, double value,
+                                           const std::string& unit) {
     MetricInfo info{"probe:" + name, name, "", Direction::neutral, false};
-    if (ends_with(name, "bytes")) {
+    if (unit == "bytes") {
         info.unit = "MB";
         value /= k_bytes_per_mb;
         info.direction = Direction::lower_is_better;
         info.headline = name == "wal.bytes" || name == "wal_bytes";
-    } else if (ends_with(name, "_ms") || ends_with(name, ".ms")) {
-        info.unit = "ms";
-        info.title = name.substr(0, name.size() - 3);
-    } else if (ends_with(name, "_s") || ends_with(name, ".s")) {
-        info.unit = "s";
-        info.title = name.substr(0, name.size() - 2);
-    } else if (name.starts_with("wait.") && name != "wait.samples") {
-        info.unit = "sessions"; // averaged over the samples (docs/probes.md, "Wait events")
-    } else if (name == "host.runnable") {
-        info.unit = "processes";
+    } else if (unit == "ms" || unit == "s") {
+        info.unit = unit;
+        const std::string suffix = unit == "ms" ? "ms" : "s";
+        if (ends_with(name, "_" + suffix) || ends_with(name, "." + suffix)) {
+            info.title = name.substr(0, name.size() - suffix.size() - 1);
+        }
+    } else if (unit == "sessions" || unit == "processes") {
+        info.unit = unit;
     }
     return {info, value};
+}
+
+/// The unit of probe `name` of step object `s`: its `probe_units` entry, else the name's.
+std::string probe_unit_of(const json& s, const std::string& name) {
+    const auto units = s.find("probe_units");
+    if (units != s.end() && units->is_object()) {
+        if (const auto u = units->find(name); u != units->end() && u->is_string()) {
+            return u->get<std::string>();
+        }
+    }
+    return store::unit_by_name(name);
 }
 
 double to_seconds(const std::string& name, double value) {
@@ -307,7 +320,7 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
         // CPU probes are shown as the server/client CPU sums. A 0 is a value like any other
         // (heap fetches after VACUUM): leaving it out would drop the answer and bias the mean.
         if (!contains(name, "cpu")) {
-            const auto [info, value] = probe_metric(name, v);
+            const auto [info, value] = probe_metric(name, v, probe_unit_of(s, name));
             c.add(info, value, run);
         }
     }

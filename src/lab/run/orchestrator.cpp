@@ -170,12 +170,18 @@ private:
     Clock::time_point m_start;
 };
 
-nlohmann::json deltas_json(const probe::Deltas& deltas) {
-    nlohmann::json j = nlohmann::json::object();
+/// `deltas` into `probes`, each with its unit; a name already there takes the new value.
+void add_probes(std::vector<store::ProbeValue>& probes, const probe::Deltas& deltas) {
     for (const auto& d : deltas) {
-        j[d.name] = d.value;
+        const auto same =
+            std::find_if(probes.begin(), probes.end(),
+                         [&d](const store::ProbeValue& p) { return p.name == d.name; });
+        if (same != probes.end()) {
+            *same = {d.name, d.value, d.unit};
+        } else {
+            probes.push_back({d.name, d.value, d.unit});
+        }
     }
-    return j;
 }
 
 Result<probe::Snapshot> snapshot(ServerSet& servers, const std::string& server) {
@@ -577,11 +583,12 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     }
     if (before) {
         if (auto after = snapshot(m_servers, server)) {
-            s.probes = deltas_json(probe::diff(*before, *after));
+            s.probes.emplace();
+            add_probes(*s.probes, probe::diff(*before, *after));
         }
     }
-    for (const probe::Delta& d : wait_averages) {
-        s.probes[d.name] = d.value;
+    if (!wait_averages.empty()) {
+        add_probes(s.probes ? *s.probes : s.probes.emplace(), wait_averages);
     }
     if (measured && m_servers.has_standbys(server)) {
         s.replication = replication_lag(m_servers, server);

@@ -38,15 +38,61 @@ std::string text_or_empty(const json& j, const char* key) {
 
 /// The fields every step object has; the others are the type's own.
 bool is_common_step_field(const std::string& key) {
-    static constexpr std::array<const char*, 11> k_common = {
-        "index", "key",        "type", "server", "status",     "skip_reason",
-        "error", "elapsed_ms", "log",  "probes", "replication"};
+    static constexpr std::array<const char*, 12> k_common = {
+        "index", "key",        "type", "server", "status",      "skip_reason",
+        "error", "elapsed_ms", "log",  "probes", "probe_units", "replication"};
     for (const char* k : k_common) {
         if (key == k) {
             return true;
         }
     }
     return false;
+}
+
+json probes_json(const std::optional<std::vector<ProbeValue>>& probes) {
+    if (!probes) {
+        return nullptr;
+    }
+    json j = json::object();
+    for (const ProbeValue& p : *probes) {
+        j[p.name] = p.value;
+    }
+    return j;
+}
+
+/// {name: unit} of the probes whose unit was recorded; empty when none was.
+json probe_units_json(const std::optional<std::vector<ProbeValue>>& probes) {
+    json j = json::object();
+    for (const ProbeValue& p : probes.value_or(std::vector<ProbeValue>{})) {
+        if (!p.unit.empty()) {
+            j[p.name] = p.unit;
+        }
+    }
+    return j;
+}
+
+/// A step's `probes` with their `probe_units` (none when `probes` is not an object); values
+/// that are not numbers are left out.
+std::optional<std::vector<ProbeValue>> probes_from(const json& step) {
+    const auto it = step.find("probes");
+    if (it == step.end() || !it->is_object()) {
+        return std::nullopt;
+    }
+    const auto units = step.find("probe_units");
+    std::vector<ProbeValue> out;
+    for (const auto& [name, value] : it->items()) {
+        if (!value.is_number()) {
+            continue;
+        }
+        ProbeValue p{name, value.get<double>(), {}};
+        if (units != step.end() && units->is_object()) {
+            if (const auto u = units->find(name); u != units->end() && u->is_string()) {
+                p.unit = u->get<std::string>();
+            }
+        }
+        out.push_back(std::move(p));
+    }
+    return out;
 }
 
 json step_json(const StepRecord& s) {
@@ -62,7 +108,10 @@ json step_json(const StepRecord& s) {
     j["error"] = optional_text(s.error);
     j["elapsed_ms"] = s.elapsed_ms ? json(*s.elapsed_ms) : json(nullptr);
     j["log"] = optional_text(s.log);
-    j["probes"] = s.probes;
+    j["probes"] = probes_json(s.probes);
+    if (auto units = probe_units_json(s.probes); !units.empty()) {
+        j["probe_units"] = std::move(units);
+    }
     if (s.replication) {
         j["replication"] = *s.replication;
     }
@@ -93,9 +142,7 @@ Result<StepRecord> step_from_json(const json& j, std::size_t position) {
         s.elapsed_ms = it->get<double>();
     }
     s.log = text_or_empty(j, "log");
-    if (const auto it = j.find("probes"); it != j.end()) {
-        s.probes = *it;
-    }
+    s.probes = probes_from(j);
     if (const auto it = j.find("replication"); it != j.end()) {
         s.replication = *it;
     }

@@ -4,6 +4,7 @@
 // from what its steps did, never from an empty message.
 #pragma once
 
+#include "lab/store/probe_value.hpp"
 #include "util/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -46,11 +47,12 @@ struct StepRecord {
     std::string type;   ///< "bench", "timed-sql"...
     std::string server; ///< the server it ran on
     StepStatus status = StepStatus::not_run;
-    std::string skip_reason;                   ///< skipped: "when" or "once"
-    std::string error;                         ///< not ok: why ("" for ok, skipped, not-run)
-    std::optional<double> elapsed_ms;          ///< client wall time; none when not run
-    std::string log;                           ///< the raw log relative to the results dir; "" none
-    nlohmann::json probes = nullptr;           ///< probe deltas (object) or null
+    std::string skip_reason;          ///< skipped: "when" or "once"
+    std::string error;                ///< not ok: why ("" for ok, skipped, not-run)
+    std::optional<double> elapsed_ms; ///< client wall time; none when not run
+    std::string log;                  ///< the raw log relative to the results dir; "" none
+    /// The probes' differences over the step, by name; none when it was not measured (null).
+    std::optional<std::vector<ProbeValue>> probes;
     std::optional<nlohmann::json> replication; ///< replication_lag probe, when asked
     /// The type's own fields (`bench`, `exit_status`, `statements`, `result`...), by name.
     nlohmann::json fields = nlohmann::json::object();

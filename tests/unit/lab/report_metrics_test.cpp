@@ -63,6 +63,28 @@ ResultsDir results_of(std::vector<RunRecord> runs) {
     return r;
 }
 
+TEST(ReportMetricsTest, AProbeIsShownInItsOwnUnit) {
+    // Recorded units win over the name: a *.bytes probe that counts is not shown as MB, a time
+    // whose name does not say "ms" is. Without probe_units (older lines) the name decides.
+    json step = bench_step(100, {1000}, {{"x.bytes", 5000}, {"db.blk_read_time", 4.5}});
+    step["probe_units"] = {{"x.bytes", "count"}, {"db.blk_read_time", "ms"}};
+    const auto recorded = collect_steps(results_of({run_of(0, 0, json::array({step}))}), 2);
+    ASSERT_EQ(recorded.size(), 1U);
+    const MetricValues* counted = find_metric(recorded[0], "probe:x.bytes");
+    ASSERT_NE(counted, nullptr);
+    EXPECT_EQ(counted->info.unit, "");
+    EXPECT_DOUBLE_EQ(counted->by_cell.at(0)[0], 5000);
+    ASSERT_NE(find_metric(recorded[0], "probe:db.blk_read_time"), nullptr);
+    EXPECT_EQ(find_metric(recorded[0], "probe:db.blk_read_time")->info.unit, "ms");
+
+    const json older = bench_step(100, {1000}, {{"x.bytes", 5000}, {"db.blk_read_time", 4.5}});
+    const auto named = collect_steps(results_of({run_of(0, 0, json::array({older}))}), 2);
+    ASSERT_EQ(named.size(), 1U);
+    EXPECT_EQ(find_metric(named[0], "probe:x.bytes")->info.unit, "MB");
+    EXPECT_DOUBLE_EQ(find_metric(named[0], "probe:x.bytes")->by_cell.at(0)[0], 0.005);
+    EXPECT_EQ(find_metric(named[0], "probe:db.blk_read_time")->info.unit, "");
+}
+
 TEST(ReportMetricsTest, BenchValuesHistogramsAndSeries) {
     const json probes = {{"elapsed_s", 10.0},
                          {"wal.bytes", 2500000},

@@ -1,8 +1,12 @@
 // lab/store: the typed run record: statuses derived from step outcomes (a step that failed with
 // no message still fails the run), and the JSON line read back as it was written.
+#include "lab/store/results_file.hpp"
 #include "lab/store/run_record.hpp"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
 
 namespace {
 
@@ -48,7 +52,7 @@ TEST(RunRecord, StatusComesFromTheSteps) {
 TEST(RunRecord, ALineReadsBackAsWritten) {
     auto r = record_with({StepStatus::ok, StepStatus::failed});
     r.steps[0].fields["exit_status"] = 0;
-    r.steps[0].probes = {{"wal.bytes", 100}};
+    r.steps[0].probes = {{{"wal.bytes", 100, "bytes"}, {"db.blks_read", 7, ""}}};
     r.steps[1].error = "invalid options: unrecognized option '--bogus'";
     r.steps[1].fields["exit_status"] = 1;
     r.failure = store::RunFailure{1, "1:bench", r.steps[1].error, false};
@@ -58,6 +62,10 @@ TEST(RunRecord, ALineReadsBackAsWritten) {
     EXPECT_EQ(line["error"]["step"], 1);
     EXPECT_EQ(line["steps"][1]["status"], "failed");
     EXPECT_EQ(line["steps"][0]["exit_status"], 0);
+    EXPECT_EQ(line["steps"][0]["probes"]["wal.bytes"], 100);
+    EXPECT_EQ(line["steps"][0]["probe_units"], (nlohmann::json{{"wal.bytes", "bytes"}}));
+    EXPECT_EQ(line["steps"][1]["probes"], nullptr);
+    EXPECT_FALSE(line["steps"][1].contains("probe_units"));
     auto back = store::run_record_from_json(line);
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(store::to_json(*back), line);
@@ -70,5 +78,41 @@ TEST(RunRecord, ALineWithAnUnknownStatusIsRefused) {
     ASSERT_FALSE(back);
     EXPECT_NE(back.error().message.find("\"fine\""), std::string::npos);
 }
+
+TEST(RunRecord, ProbeUnitsAreRecordedElseImpliedByTheName) {
+    auto line = store::to_json(record_with({StepStatus::ok}));
+    line["steps"][0]["probes"] = {{"wal.bytes", 1e6}, {"io.op_bytes", 8192}, {"wait.IO", 1.5}};
+    line["steps"][0]["probe_units"] = {{"io.op_bytes", "count"}};
+    const auto back = store::run_record_from_json(line);
+    ASSERT_TRUE(back) << back.error().message;
+    const auto& probes = back->steps[0].probes.value();
+    ASSERT_EQ(probes.size(), 3u);
+    EXPECT_EQ(probes[0].name, "io.op_bytes"); // by name, as the line keeps them
+    EXPECT_EQ(store::probe_unit(probes[0]), "count");
+    EXPECT_EQ(store::probe_unit(probes[1]), "sessions");
+    EXPECT_EQ(store::probe_unit(probes[2]), "bytes");
+    EXPECT_EQ(probes[2].unit, ""); // not recorded: written back without a unit
+    EXPECT_EQ(store::to_json(*back), line);
+}
+
+class StoredLines : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(StoredLines, EveryFinishedRunReadsAndWritesBackEqual) {
+    const auto file = store::read_results(std::filesystem::path(PGLAB_SOURCE_DIR)
+                                          / "tests/golden/report" / GetParam() / "results.jsonl");
+    ASSERT_TRUE(file) << file.error().message;
+    ASSERT_FALSE(file->runs.empty());
+    for (const store::FinishedRun& run : file->runs) {
+        SCOPED_TRACE("line " + std::to_string(run.line));
+        EXPECT_EQ(store::to_json(run.record), run.doc);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, StoredLines,
+                         ::testing::Values("results-fixture", "checks-fixture"),
+                         [](const auto& param_info) {
+                             std::string name = param_info.param;
+                             return name.substr(0, name.find('-'));
+                         });
 
 } // namespace
