@@ -13,6 +13,8 @@ struct MachineInfo {
     int cores = 0;                 ///< online CPUs (sysconf); 0 when unknown
     std::int64_t memory_bytes = 0; ///< MemTotal of meminfo; 0 when unknown
     std::string kernel;            ///< uname "sysname release machine"; "" when unknown
+
+    bool operator==(const MachineInfo&) const = default;
 };
 
 /// This machine, with cpuinfo and meminfo read under `proc_root` (tests give a directory of

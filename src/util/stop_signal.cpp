@@ -57,19 +57,6 @@ void run_fatal_actions() {
     }
 }
 
-/// The signal's default action, after the fatal actions: delivered once the handler returns
-/// (the signal is blocked until then).
-void end_process_by(int sig) {
-    run_fatal_actions();
-
-    struct sigaction dfl {};
-
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    ::sigaction(sig, &dfl, nullptr);
-    ::raise(sig);
-}
-
 /// Whether a live scope of this process turns `sig` into a stop request.
 bool scope_takes(int sig) {
     if (g_scopes.load() == 0 || g_scope_pid.load() != ::getpid()) {
@@ -82,12 +69,10 @@ bool scope_takes(int sig) {
 }
 
 extern "C" void on_stop_signal(int sig) {
-    const int saved_errno = errno;
     if (!scope_takes(sig)) {
-        end_process_by(sig);
-        errno = saved_errno;
-        return;
+        end_process_by_signal(sig);
     }
+    const int saved_errno = errno;
     g_stop_signal.store(sig);
     g_running_stop_actions.fetch_add(1);
     for (StopSlot& slot : g_stop_actions) {
@@ -100,9 +85,7 @@ extern "C" void on_stop_signal(int sig) {
 }
 
 extern "C" void on_fatal_signal_caught(int sig) {
-    const int saved_errno = errno;
-    end_process_by(sig);
-    errno = saved_errno;
+    end_process_by_signal(sig);
 }
 
 /// Installs `handler` for `sig` when its current action passes `keep_current` (false: replace).
@@ -150,7 +133,6 @@ StopSignals::StopSignals(Repeat repeat, Which which) {
         g_scopes.fetch_add(1);
         return; // an outer scope owns the rules and the request
     }
-    m_outermost = true;
     g_stop_signal.store(0);
     g_scope_ends_process.store(repeat == Repeat::ends_process);
     g_scope_interrupt_only.store(which == Which::interrupt_only);
@@ -189,6 +171,8 @@ OnStopSignal::~OnStopSignal() {
     slot.taken.store(false);
 }
 
+// Also the handlers' way out: every call here is async-signal-safe, and unblocking the signal
+// inside its handler delivers it at once with the default action.
 void end_process_by_signal(int sig) {
     run_fatal_actions();
 

@@ -61,9 +61,6 @@ public:
 
     StopSignals(const StopSignals&) = delete;
     StopSignals& operator=(const StopSignals&) = delete;
-
-private:
-    bool m_outermost = false;
 };
 
 /// An action taken inside the signal handler: async-signal-safe calls only (write, PQcancel,

@@ -1,7 +1,7 @@
 // Metric extraction by step type (docs/results-format.md, docs/json-schema.md) and probe deltas.
 #include "lab/report/metrics.hpp"
 
-#include "lab/store/probe_value.hpp"
+#include "lab/store/run_record.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -215,25 +215,13 @@ std::pair<MetricInfo, double> probe_metric(const std::string& name, double value
         info.headline = name == "wal.bytes" || name == "wal_bytes";
     } else if (unit == "ms" || unit == "s") {
         info.unit = unit;
-        const std::string suffix = unit == "ms" ? "ms" : "s";
-        if (ends_with(name, "_" + suffix) || ends_with(name, "." + suffix)) {
-            info.title = name.substr(0, name.size() - suffix.size() - 1);
+        if (ends_with(name, "_" + unit) || ends_with(name, "." + unit)) {
+            info.title = name.substr(0, name.size() - unit.size() - 1);
         }
     } else if (unit == "sessions" || unit == "processes") {
         info.unit = unit;
     }
     return {info, value};
-}
-
-/// The unit of probe `name` of step object `s`: its `probe_units` entry, else the name's.
-std::string probe_unit_of(const json& s, const std::string& name) {
-    const auto units = s.find("probe_units");
-    if (units != s.end() && units->is_object()) {
-        if (const auto u = units->find(name); u != units->end() && u->is_string()) {
-            return u->get<std::string>();
-        }
-    }
-    return store::unit_by_name(name);
 }
 
 double to_seconds(const std::string& name, double value) {
@@ -298,12 +286,9 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
     std::optional<double> blks_read;
     std::optional<double> checkpoints_done;
     double checkpoints = 0;
-    for (const auto& item : it->items()) {
-        if (!item.value().is_number()) {
-            continue;
-        }
-        const std::string& name = item.key();
-        const double v = item.value().get<double>();
+    for (const store::ProbeValue& p : store::step_probes(s).value_or(store::ProbeValues{})) {
+        const std::string& name = p.name;
+        const double v = p.value;
         if (name == "elapsed_s") {
             continue;
         }
@@ -320,7 +305,7 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
         // CPU probes are shown as the server/client CPU sums. A 0 is a value like any other
         // (heap fetches after VACUUM): leaving it out would drop the answer and bias the mean.
         if (!contains(name, "cpu")) {
-            const auto [info, value] = probe_metric(name, v, probe_unit_of(s, name));
+            const auto [info, value] = probe_metric(name, v, store::probe_unit(p));
             c.add(info, value, run);
         }
     }

@@ -23,14 +23,15 @@ std::string string_field(const json& doc, const char* name) {
 }
 
 void read_plan(ResultsDir& r) {
-    const auto text = util::read_text_file(r.dir / "plan.json");
-    if (!text) {
+    const fs::path path = r.dir / "plan.json";
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
         r.problems.emplace_back(
             "plan.json is missing: the plan (seed, order, cells not yet run) is unknown; cells "
             "are rebuilt from the finished runs");
         return;
     }
-    auto plan = store::plan_record_from_json(json::parse(*text, nullptr, false));
+    auto plan = store::read_plan(path);
     if (!plan) {
         r.problems.emplace_back("plan.json is not valid JSON: the plan is unknown; cells are "
                                 "rebuilt from the finished runs");
@@ -52,17 +53,16 @@ void read_plan(ResultsDir& r) {
 /// results.jsonl through the store's one reader (the rule --resume follows too); every line
 /// it skips or keeps with a reservation becomes a problem.
 void read_runs(ResultsDir& r) {
-    const auto text = util::read_text_file(r.dir / "results.jsonl");
-    if (!text) {
+    auto file = store::read_results(r.dir / "results.jsonl");
+    if (!file || !file->exists) {
         r.problems.emplace_back("results.jsonl is missing: no run has finished");
         return;
     }
-    store::ResultsFile file = store::parse_results(*text);
-    for (const store::LineProblem& p : file.problems) {
+    for (const store::LineProblem& p : file->problems) {
         r.problems.push_back(fmt::format("results.jsonl line {}: {}{}", p.line, p.what,
                                          p.skipped ? "; the line is skipped" : ""));
     }
-    for (store::FinishedRun& run : file.runs) {
+    for (store::FinishedRun& run : file->runs) {
         RunRecord rec;
         rec.line = static_cast<int64_t>(run.line);
         rec.run = static_cast<int64_t>(run.record.run);

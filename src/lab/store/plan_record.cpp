@@ -2,6 +2,9 @@
 #include "lab/store/plan_record.hpp"
 
 #include "lab/store/json_fields.hpp"
+#include "util/text_file.hpp"
+
+#include <fmt/format.h>
 
 #include <utility>
 
@@ -117,25 +120,7 @@ void read_lists(const json& j, PlanRecord& p) {
     });
 }
 
-bool same_machine(const std::optional<util::MachineInfo>& a,
-                  const std::optional<util::MachineInfo>& b) {
-    if (!a || !b) {
-        return a.has_value() == b.has_value();
-    }
-    return a->cpu_model == b->cpu_model && a->cores == b->cores
-           && a->memory_bytes == b->memory_bytes && a->kernel == b->kernel;
-}
-
 } // namespace
-
-bool PlanRecord::operator==(const PlanRecord& o) const {
-    return version == o.version && experiment == o.experiment && description == o.description
-           && file == o.file && pglab_version == o.pglab_version && created_at == o.created_at
-           && same_machine(machine, o.machine) && seed == o.seed && seed_source == o.seed_source
-           && order == o.order && repeat == o.repeat && warmup == o.warmup && quick == o.quick
-           && on_error == o.on_error && variables == o.variables && servers == o.servers
-           && steps == o.steps && cells == o.cells && runs == o.runs;
-}
 
 json to_json(const PlanRecord& p) {
     json j;
@@ -185,6 +170,15 @@ Result<PlanRecord> plan_record_from_json(const json& j) {
     p.on_error = f::text(j, "on_error");
     read_lists(j, p);
     return p;
+}
+
+Result<PlanRecord> read_plan(const std::filesystem::path& path) {
+    PGLAB_TRY_ASSIGN(const std::string text, util::read_text_file(path));
+    auto plan = plan_record_from_json(json::parse(text, nullptr, false));
+    if (!plan) {
+        return make_error(fmt::format("\"{}\" is not a pglab plan", path.string()));
+    }
+    return plan;
 }
 
 const Cell* find_cell(const std::vector<Cell>& cells, std::int64_t index) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,7 +81,7 @@ struct PlanRecord {
     std::vector<Cell> cells;
     std::vector<PlanRun> runs;
 
-    bool operator==(const PlanRecord&) const;
+    bool operator==(const PlanRecord&) const = default;
 };
 
 /// plan.json's object. Keys whose value the record does not have (an older plan's machine,
@@ -90,6 +91,10 @@ nlohmann::json to_json(const PlanRecord& plan);
 /// The record of a plan.json object. Error when `j` is not an object; a field of another type
 /// than the format's reads as absent.
 Result<PlanRecord> plan_record_from_json(const nlohmann::json& j);
+
+/// The plan.json at `path`, for every reader (--resume, the report, compare). Error when it
+/// cannot be read or is not a JSON object.
+Result<PlanRecord> read_plan(const std::filesystem::path& path);
 
 /// The cell with index `index`, or nullptr.
 const Cell* find_cell(const std::vector<Cell>& cells, std::int64_t index);

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pglab::lab::store {
 
@@ -18,6 +19,9 @@ struct ProbeValue {
 
     bool operator==(const ProbeValue&) const = default;
 };
+
+/// The probes of a step, in name order (as the line keeps them).
+using ProbeValues = std::vector<ProbeValue>;
 
 /// The unit of `p`: as recorded, else the one its name implies.
 std::string probe_unit(const ProbeValue& p);

@@ -27,13 +27,7 @@ void judge(nlohmann::json doc, std::size_t number, std::set<std::size_t>& finish
                          v.empty() ? "(none)" : v, k_run_version),
              false});
     }
-    Result<RunRecord> record = make_error("");
-    try {
-        record = run_record_from_json(doc);
-    } catch (const nlohmann::json::exception& e) {
-        // A field of another type than the format's (json::value() throws on one).
-        record = make_error(fmt::format("a field has the wrong type ({})", e.what()));
-    }
+    auto record = run_record_from_json(doc);
     if (!record) {
         out.problems.push_back({number, record.error().message, true});
         return;

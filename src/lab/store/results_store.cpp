@@ -2,7 +2,6 @@
 #include "lab/store/results_store.hpp"
 
 #include "util/log.hpp"
-#include "util/text_file.hpp"
 
 #include <fmt/format.h>
 
@@ -210,12 +209,7 @@ Result<ResultsStore> ResultsStore::open(const fs::path& dir) {
         return make_error(fmt::format("results directory \"{}\" does not exist", dir.string()));
     }
     PGLAB_TRY(store.lock());
-    PGLAB_TRY_ASSIGN(const std::string plan_text, util::read_text_file(dir / "plan.json"));
-    auto plan = plan_record_from_json(nlohmann::json::parse(plan_text, nullptr, false));
-    if (!plan) {
-        return make_error(fmt::format("\"{}\" is not a pglab plan", (dir / "plan.json").string()));
-    }
-    store.m_plan = std::move(*plan);
+    PGLAB_TRY_ASSIGN(store.m_plan, read_plan(dir / "plan.json"));
     const fs::path jsonl = dir / "results.jsonl";
     PGLAB_TRY_ASSIGN(const ResultsFile contents, read_results(jsonl));
     for (const LineProblem& p : contents.problems) {

@@ -1,6 +1,8 @@
 // lab/store: RunRecord to and from its results.jsonl object.
 #include "lab/store/run_record.hpp"
 
+#include "lab/store/json_fields.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -27,14 +29,7 @@ constexpr std::array<std::pair<RunStatus, const char*>, 3> k_run_names = {{
     {RunStatus::timed_out, "timed-out"},
 }};
 
-json optional_text(const std::string& s) {
-    return s.empty() ? json(nullptr) : json(s);
-}
-
-std::string text_or_empty(const json& j, const char* key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+using fields::text_or_null;
 
 /// The fields every step object has; the others are the type's own.
 bool is_common_step_field(const std::string& key) {
@@ -49,7 +44,7 @@ bool is_common_step_field(const std::string& key) {
     return false;
 }
 
-json probes_json(const std::optional<std::vector<ProbeValue>>& probes) {
+json probes_json(const std::optional<ProbeValues>& probes) {
     if (!probes) {
         return nullptr;
     }
@@ -61,38 +56,17 @@ json probes_json(const std::optional<std::vector<ProbeValue>>& probes) {
 }
 
 /// {name: unit} of the probes whose unit was recorded; empty when none was.
-json probe_units_json(const std::optional<std::vector<ProbeValue>>& probes) {
+json probe_units_json(const std::optional<ProbeValues>& probes) {
     json j = json::object();
-    for (const ProbeValue& p : probes.value_or(std::vector<ProbeValue>{})) {
+    if (!probes) {
+        return j;
+    }
+    for (const ProbeValue& p : *probes) {
         if (!p.unit.empty()) {
             j[p.name] = p.unit;
         }
     }
     return j;
-}
-
-/// A step's `probes` with their `probe_units` (none when `probes` is not an object); values
-/// that are not numbers are left out.
-std::optional<std::vector<ProbeValue>> probes_from(const json& step) {
-    const auto it = step.find("probes");
-    if (it == step.end() || !it->is_object()) {
-        return std::nullopt;
-    }
-    const auto units = step.find("probe_units");
-    std::vector<ProbeValue> out;
-    for (const auto& [name, value] : it->items()) {
-        if (!value.is_number()) {
-            continue;
-        }
-        ProbeValue p{name, value.get<double>(), {}};
-        if (units != step.end() && units->is_object()) {
-            if (const auto u = units->find(name); u != units->end() && u->is_string()) {
-                p.unit = u->get<std::string>();
-            }
-        }
-        out.push_back(std::move(p));
-    }
-    return out;
 }
 
 json step_json(const StepRecord& s) {
@@ -105,9 +79,9 @@ json step_json(const StepRecord& s) {
     if (s.status == StepStatus::skipped) {
         j["skip_reason"] = s.skip_reason;
     }
-    j["error"] = optional_text(s.error);
+    j["error"] = text_or_null(s.error);
     j["elapsed_ms"] = s.elapsed_ms ? json(*s.elapsed_ms) : json(nullptr);
-    j["log"] = optional_text(s.log);
+    j["log"] = text_or_null(s.log);
     j["probes"] = probes_json(s.probes);
     if (auto units = probe_units_json(s.probes); !units.empty()) {
         j["probe_units"] = std::move(units);
@@ -127,22 +101,22 @@ Result<StepRecord> step_from_json(const json& j, std::size_t position) {
     }
     StepRecord s;
     s.index = j.value("index", position);
-    s.key = text_or_empty(j, "key");
-    s.type = text_or_empty(j, "type");
-    s.server = text_or_empty(j, "server");
-    const auto status = parse_step_status(text_or_empty(j, "status"));
+    s.key = fields::text(j, "key");
+    s.type = fields::text(j, "type");
+    s.server = fields::text(j, "server");
+    const auto status = parse_step_status(fields::text(j, "status"));
     if (!status) {
         return make_error(fmt::format("steps[{}]: unknown status {}", position,
                                       j.contains("status") ? j["status"].dump() : "(none)"));
     }
     s.status = *status;
-    s.skip_reason = text_or_empty(j, "skip_reason");
-    s.error = text_or_empty(j, "error");
+    s.skip_reason = fields::text(j, "skip_reason");
+    s.error = fields::text(j, "error");
     if (const auto it = j.find("elapsed_ms"); it != j.end() && it->is_number()) {
         s.elapsed_ms = it->get<double>();
     }
-    s.log = text_or_empty(j, "log");
-    s.probes = probes_from(j);
+    s.log = fields::text(j, "log");
+    s.probes = step_probes(j);
     if (const auto it = j.find("replication"); it != j.end()) {
         s.replication = *it;
     }
@@ -224,7 +198,7 @@ json to_json(const RunRecord& r) {
         j["error"] = nullptr;
     } else {
         j["error"] = {{"step", r.failure->step ? json(*r.failure->step) : json(nullptr)},
-                      {"step_key", optional_text(r.failure->step_key)},
+                      {"step_key", text_or_null(r.failure->step_key)},
                       {"reason", r.failure->reason}};
     }
     j["started_at"] = r.started_at;
@@ -253,7 +227,10 @@ json to_json(const RunRecord& r) {
     return j;
 }
 
-Result<RunRecord> run_record_from_json(const json& j) {
+namespace {
+
+/// run_record_from_json() without the guard against wrong-typed fields.
+Result<RunRecord> read_run(const json& j) {
     if (!j.is_object()) {
         return make_error("not a JSON object");
     }
@@ -263,18 +240,18 @@ Result<RunRecord> run_record_from_json(const json& j) {
         }
     }
     RunRecord r;
-    r.experiment = text_or_empty(j, "experiment");
+    r.experiment = fields::text(j, "experiment");
     r.run = j["run"].get<std::size_t>();
     r.cell = j["cell"].get<std::size_t>();
     if (const auto it = j.find("values"); it != j.end() && it->is_object()) {
         r.values = *it;
     }
-    r.label = text_or_empty(j, "label");
+    r.label = fields::text(j, "label");
     r.repetition = j.value("repetition", 0U);
     r.warmup = j.value("warmup", false);
     r.round = j.value("round", 0U);
     r.seed = j.value("seed", std::uint64_t{0});
-    r.started_at = text_or_empty(j, "started_at");
+    r.started_at = fields::text(j, "started_at");
     r.start_time_us = j.value("start_time_us", std::int64_t{0});
     if (const auto it = j.find("server"); it != j.end() && it->is_object()) {
         r.server = *it;
@@ -297,11 +274,11 @@ Result<RunRecord> run_record_from_json(const json& j) {
     }
     if (const auto it = j.find("recoveries"); it != j.end() && it->is_array()) {
         for (const auto& rec : *it) {
-            r.recoveries.push_back({text_or_empty(rec, "server"), text_or_empty(rec, "reason"),
-                                    text_or_empty(rec, "log_tail")});
+            r.recoveries.push_back({fields::text(rec, "server"), fields::text(rec, "reason"),
+                                    fields::text(rec, "log_tail")});
         }
     }
-    const auto status = parse_run_status(text_or_empty(j, "status"));
+    const auto status = parse_run_status(fields::text(j, "status"));
     if (!status) {
         return make_error(
             fmt::format("unknown status {}", j.contains("status") ? j["status"].dump() : "(none)"));
@@ -311,8 +288,8 @@ Result<RunRecord> run_record_from_json(const json& j) {
         if (const auto st = it->find("step"); st != it->end() && st->is_number_unsigned()) {
             f.step = st->get<std::size_t>();
         }
-        f.step_key = text_or_empty(*it, "step_key");
-        f.reason = text_or_empty(*it, "reason");
+        f.step_key = fields::text(*it, "step_key");
+        f.reason = fields::text(*it, "reason");
         r.failure = std::move(f);
     } else if (*status != RunStatus::ok) {
         r.failure = RunFailure{std::nullopt, "", "(no reason recorded)"};
@@ -326,6 +303,39 @@ Result<RunRecord> run_record_from_json(const json& j) {
         r.failure->timed_out = true;
     }
     return r;
+}
+
+} // namespace
+
+std::optional<ProbeValues> step_probes(const json& step) {
+    const auto it = step.find("probes");
+    if (it == step.end() || !it->is_object()) {
+        return std::nullopt;
+    }
+    const auto units = step.find("probe_units");
+    std::vector<ProbeValue> out;
+    for (const auto& [name, value] : it->items()) {
+        if (!value.is_number()) {
+            continue;
+        }
+        ProbeValue p{name, value.get<double>(), {}};
+        if (units != step.end() && units->is_object()) {
+            if (const auto u = units->find(name); u != units->end() && u->is_string()) {
+                p.unit = u->get<std::string>();
+            }
+        }
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+Result<RunRecord> run_record_from_json(const json& j) {
+    try {
+        return read_run(j);
+    } catch (const json::exception& e) {
+        // json::value() throws on a field of another type than its default's.
+        return make_error(fmt::format("a field has the wrong type ({})", e.what()));
+    }
 }
 
 } // namespace pglab::lab::store

@@ -52,7 +52,7 @@ struct StepRecord {
     std::optional<double> elapsed_ms; ///< client wall time; none when not run
     std::string log;                  ///< the raw log relative to the results dir; "" none
     /// The probes' differences over the step, by name; none when it was not measured (null).
-    std::optional<std::vector<ProbeValue>> probes;
+    std::optional<ProbeValues> probes;
     std::optional<nlohmann::json> replication; ///< replication_lag probe, when asked
     /// The type's own fields (`bench`, `exit_status`, `statements`, `result`...), by name.
     nlohmann::json fields = nlohmann::json::object();
@@ -110,6 +110,10 @@ struct RunRecord {
 
 /// The run as one results.jsonl object (`"version": "pglab.run/1"`).
 nlohmann::json to_json(const RunRecord& record);
+
+/// The `probes` of a step object of a line, each with its unit from `probe_units` (none when
+/// `probes` is not an object; values that are not numbers are left out).
+std::optional<ProbeValues> step_probes(const nlohmann::json& step);
 
 /// A results.jsonl object back as a RunRecord. Error (naming the field) when a field the
 /// format requires is missing or has another type.
