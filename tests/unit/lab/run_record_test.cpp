@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -95,11 +96,14 @@ TEST(RunRecord, ProbeUnitsAreRecordedElseImpliedByTheName) {
     EXPECT_EQ(store::to_json(*back), line);
 }
 
+// Stored results.jsonl files, under tests/golden: the report's fixtures, and step-kinds (written
+// by `pglab run experiment.toml` of its directory: every step kind, ok, failed, timed out,
+// skipped and not run).
 class StoredLines : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(StoredLines, EveryFinishedRunReadsAndWritesBackEqual) {
-    const auto file = store::read_results(std::filesystem::path(PGLAB_SOURCE_DIR)
-                                          / "tests/golden/report" / GetParam() / "results.jsonl");
+    const auto file = store::read_results(std::filesystem::path(PGLAB_SOURCE_DIR) / "tests/golden"
+                                          / GetParam() / "results.jsonl");
     ASSERT_TRUE(file) << file.error().message;
     ASSERT_FALSE(file->runs.empty());
     for (const store::FinishedRun& run : file->runs) {
@@ -109,10 +113,14 @@ TEST_P(StoredLines, EveryFinishedRunReadsAndWritesBackEqual) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, StoredLines,
-                         ::testing::Values("results-fixture", "checks-fixture"),
+                         ::testing::Values("report/results-fixture", "report/checks-fixture",
+                                           "store/step-kinds"),
                          [](const auto& param_info) {
                              std::string name = param_info.param;
-                             return name.substr(0, name.find('-'));
+                             std::replace_if(
+                                 name.begin(), name.end(),
+                                 [](char c) { return c == '/' || c == '-'; }, '_');
+                             return name;
                          });
 
 } // namespace
