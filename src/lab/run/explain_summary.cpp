@@ -1,6 +1,8 @@
 // lab/run: EXPLAIN JSON summary.
 #include "lab/run/explain_summary.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -29,14 +31,19 @@ void walk(const nlohmann::json& node, std::vector<std::string>& types, long long
     }
 }
 
-nlohmann::json number_or_null(const nlohmann::json& obj, const char* key) {
-    auto it = obj.find(key);
-    return it != obj.end() && it->is_number() ? *it : nlohmann::json();
+std::optional<double> number(const nlohmann::json& obj, const char* key) {
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_number() ? std::optional(it->get<double>()) : std::nullopt;
+}
+
+std::int64_t blocks(const nlohmann::json& obj, const char* key) {
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_number() ? it->get<std::int64_t>() : 0;
 }
 
 } // namespace
 
-Result<nlohmann::json> summarize_explain(std::string_view explain_json) {
+Result<store::ExplainSummary> summarize_explain(std::string_view explain_json) {
     const nlohmann::json doc = nlohmann::json::parse(explain_json, nullptr, false);
     const nlohmann::json* top = nullptr;
     if (doc.is_array() && !doc.empty() && doc[0].is_object()) {
@@ -48,20 +55,16 @@ Result<nlohmann::json> summarize_explain(std::string_view explain_json) {
         return make_error("EXPLAIN did not return a JSON plan");
     }
     const nlohmann::json& plan = (*top)["Plan"];
-    std::vector<std::string> types;
+    store::ExplainSummary out;
     long long heap_fetches = 0;
-    walk(plan, types, heap_fetches);
-    nlohmann::json out;
-    out["execution_ms"] = number_or_null(*top, "Execution Time");
-    out["planning_ms"] = number_or_null(*top, "Planning Time");
-    out["total_cost"] = number_or_null(plan, "Total Cost");
-    out["node_types"] = types;
-    const nlohmann::json hit = number_or_null(plan, "Shared Hit Blocks");
-    const nlohmann::json read = number_or_null(plan, "Shared Read Blocks");
-    out["shared_hit_blocks"] = hit.is_null() ? nlohmann::json(0) : hit;
-    out["shared_read_blocks"] = read.is_null() ? nlohmann::json(0) : read;
-    out["heap_fetches"] = heap_fetches;
-    out["rows"] = number_or_null(plan, "Actual Rows");
+    walk(plan, out.node_types, heap_fetches);
+    out.execution_ms = number(*top, "Execution Time");
+    out.planning_ms = number(*top, "Planning Time");
+    out.total_cost = number(plan, "Total Cost");
+    out.shared_hit_blocks = blocks(plan, "Shared Hit Blocks");
+    out.shared_read_blocks = blocks(plan, "Shared Read Blocks");
+    out.heap_fetches = heap_fetches;
+    out.rows = number(plan, "Actual Rows");
     return out;
 }
 

@@ -44,11 +44,12 @@ std::string StatementOutcome::error_text() const {
     return sqlstate.empty() ? message : sqlstate + ": " + message;
 }
 
-std::string CheckResult::failure_text() const {
+std::string failure_text(const CheckResult& check) {
     const auto text = [](const nlohmann::json& j) {
         return j.is_string() ? "\"" + j.get<std::string>() + "\"" : j.dump();
     };
-    return fmt::format("{}: expected {}, got {}", kind, text(expected), text(actual));
+    return fmt::format("{}: expected {}, got {}", check.kind, text(check.expected),
+                       text(check.actual));
 }
 
 bool is_sqlstate(std::string_view text) {
@@ -144,18 +145,17 @@ std::string outcome_summary(const StatementOutcome& got) {
     return fmt::format("{} row{}", got.row_count, got.row_count == 1 ? "" : "s");
 }
 
-void put_outcome(nlohmann::json& fields, const StatementOutcome& got) {
+store::StatementRecord statement_record(const StatementOutcome& got) {
+    store::StatementRecord r;
     if (!got.columns.empty()) {
-        fields["columns"] = got.columns;
-        fields["rows"] = rows_json(got.rows);
-        fields["row_count"] = got.row_count;
+        r.columns = got.columns;
+        r.rows = got.rows;
+        r.row_count = got.row_count;
     }
-    fields["sql_error"] =
-        got.failed
-            ? nlohmann::json{{"sqlstate", got.sqlstate.empty() ? nlohmann::json(nullptr)
-                                                               : nlohmann::json(got.sqlstate)},
-                             {"message", got.message}}
-            : nlohmann::json(nullptr);
+    if (got.failed) {
+        r.sql_error = store::SqlError{got.sqlstate, got.message};
+    }
+    return r;
 }
 
 std::string late_text(const LateOutcome& late) {
@@ -169,49 +169,30 @@ std::string late_text(const LateOutcome& late) {
     return fmt::format("then completed {}: {}", when, outcome_summary(late.outcome));
 }
 
-void add_late_outcome(nlohmann::json& fields, const LateOutcome& late) {
-    nlohmann::json j = {{"status", !late.cancelled.empty() ? "cancelled"
-                                   : late.outcome.failed   ? "failed"
-                                                           : "completed"},
-                        {"waited_ms", late.waited_ms},
-                        {"cancelled_because", late.cancelled.empty()
-                                                  ? nlohmann::json(nullptr)
-                                                  : nlohmann::json(late.cancelled)}};
-    put_outcome(j, late.outcome);
-    fields["late_result"] = std::move(j);
-    auto checks = fields.find("checks");
-    if (checks == fields.end() || !checks->is_array()) {
-        return;
-    }
-    for (auto& c : *checks) {
-        if (c.is_object() && c.value("kind", std::string()) == "expect_blocked"
-            && c.contains("actual") && c["actual"].is_string()) {
-            c["actual"] = c["actual"].get<std::string>() + "; " + late_text(late);
+void add_late_outcome(store::SqlStep& step, const LateOutcome& late) {
+    step.late_result =
+        store::LateResult{!late.cancelled.empty() ? "cancelled"
+                          : late.outcome.failed   ? "failed"
+                                                  : "completed",
+                          late.waited_ms, late.cancelled, statement_record(late.outcome)};
+    for (CheckResult& c : step.checks) {
+        if (c.kind == "expect_blocked" && c.actual.is_string()) {
+            c.actual = c.actual.get<std::string>() + "; " + late_text(late);
         }
     }
 }
 
-CheckResult check_plan(const std::vector<std::string>& expected, const nlohmann::json& node_types) {
+CheckResult check_plan(const std::vector<std::string>& expected,
+                       const std::vector<std::string>& node_types) {
     CheckResult c{"expect_plan", expected, node_types, true};
     for (const auto& want : expected) {
-        const bool found =
-            node_types.is_array()
-            && std::any_of(node_types.begin(), node_types.end(), [&](const nlohmann::json& t) {
-                   return t.is_string() && t.get<std::string>() == want;
-               });
-        c.pass = c.pass && found;
+        c.pass =
+            c.pass && std::find(node_types.begin(), node_types.end(), want) != node_types.end();
     }
     if (expected.size() == 1) {
         c.expected = expected[0];
     }
     return c;
-}
-
-nlohmann::json to_json(const CheckResult& check) {
-    return {{"kind", check.kind},
-            {"expected", check.expected},
-            {"actual", check.actual},
-            {"pass", check.pass}};
 }
 
 } // namespace pglab::lab::run

@@ -3,6 +3,8 @@
 // expected, actual and pass/fail. Pure: no libpq, no clock.
 #pragma once
 
+#include "lab/store/step_record.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -30,18 +32,13 @@ struct StatementOutcome {
     std::string error_text() const;
 };
 
-/// One check of a step: its kind ("expect", "expect_rows", "expect_error", "expect_blocked",
-/// "expect_plan"), what was expected and what happened (JSON: text, or lists of rows or node
-/// types), and whether it passed.
-struct CheckResult {
-    std::string kind;
-    nlohmann::json expected;
-    nlohmann::json actual;
-    bool pass = false;
+/// One check of a step, as the step's record keeps it: its kind ("expect", "expect_rows",
+/// "expect_error", "expect_blocked", "expect_plan"), what was expected and what happened (text,
+/// or lists of rows or node types), and whether it passed.
+using CheckResult = store::CheckRecord;
 
-    /// "expect_error: expected \"23P01\", got \"no error\"" (the step's error when it fails).
-    std::string failure_text() const;
-};
+/// "expect_error: expected \"23P01\", got \"no error\"" (the step's error when it fails).
+std::string failure_text(const CheckResult& check);
 
 /// An SQLSTATE as written in `expect_error`: five digits or upper-case letters ("23P01").
 bool is_sqlstate(std::string_view text);
@@ -66,9 +63,9 @@ CheckResult check_blocked(std::int64_t bound_ms, std::optional<double> completed
 /// "1 row", "3 rows", "no rows", "no rows (a command)", "error 57014: canceling statement ...".
 std::string outcome_summary(const StatementOutcome& got);
 
-/// Sets `fields`' "sql_error" (null when none) and, for a result with columns, "columns", "rows"
-/// (the kept ones) and "row_count": how a `sql` step records its last statement.
-void put_outcome(nlohmann::json& fields, const StatementOutcome& got);
+/// How a step records what a statement gave: its rows (the kept ones) and count when it returned
+/// columns, and its error.
+store::StatementRecord statement_record(const StatementOutcome& got);
 
 /// How a statement left waiting by `expect_blocked` ended, later (when its session's next step
 /// needed it, or at the end of the run).
@@ -83,16 +80,14 @@ struct LateOutcome {
 /// 57014: ...", "never released: cancelled 3.4 s after it was sent (...)".
 std::string late_text(const LateOutcome& late);
 
-/// Records `late` in the fields of the `expect_blocked` step: "late_result" (status completed,
-/// failed or cancelled, waited_ms, cancelled_because, and the statement's rows or error as
-/// put_outcome writes them), and late_text() added to the actual of its expect_blocked check
-/// (its pass stays: it was judged at the bound).
-void add_late_outcome(nlohmann::json& fields, const LateOutcome& late);
+/// Records `late` in the `expect_blocked` step's record: its late_result (completed, failed or
+/// cancelled, the time waited, why it was cancelled, and what the statement gave), and
+/// late_text() added to the actual of its expect_blocked check (its pass stays: it was judged at
+/// the bound).
+void add_late_outcome(store::SqlStep& step, const LateOutcome& late);
 
 /// `expect_plan`: every node type of `expected` is among the plan's `node_types`.
-CheckResult check_plan(const std::vector<std::string>& expected, const nlohmann::json& node_types);
-
-/// The check as the step object's `checks` array holds it.
-nlohmann::json to_json(const CheckResult& check);
+CheckResult check_plan(const std::vector<std::string>& expected,
+                       const std::vector<std::string>& node_types);
 
 } // namespace pglab::lab::run

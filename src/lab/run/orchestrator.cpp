@@ -200,12 +200,12 @@ Result<probe::Snapshot> snapshot(ServerSet& servers, const std::string& server) 
 }
 
 /// The replication_lag probe of a primary: its standbys in pg_stat_replication and, over them,
-/// the largest write/flush/replay lag (ms; null when the standby has caught up and reported no
-/// lag since) and the bytes the slowest one has yet to replay. Null when the query fails.
-nlohmann::json replication_lag(ServerSet& servers, const std::string& server) {
+/// the largest write/flush/replay lag (ms; none when the standby has caught up and reported no
+/// lag since) and the bytes the slowest one has yet to replay. No lag when the query fails.
+store::ReplicationProbe replication_lag(ServerSet& servers, const std::string& server) {
     auto conn = servers.probe_connection(server);
     if (!conn) {
-        return nullptr;
+        return {};
     }
     auto r = (*conn)->exec(
         "SELECT count(*), max(extract(epoch FROM write_lag)) * 1000, "
@@ -213,20 +213,20 @@ nlohmann::json replication_lag(ServerSet& servers, const std::string& server) {
         "max(pg_wal_lsn_diff(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() "
         "ELSE pg_current_wal_lsn() END, replay_lsn))::bigint FROM pg_stat_replication");
     if (!r || r->ntuples() != 1) {
-        return nullptr;
+        return {};
     }
     auto number = [&](int col) {
-        return r->is_null(0, col) ? nlohmann::json(nullptr)
-                                  : nlohmann::json(std::atof(r->value(0, col)));
+        return r->is_null(0, col) ? std::nullopt : std::optional(std::atof(r->value(0, col)));
     };
-    nlohmann::json j;
-    j["standbys"] = std::atoi(r->value(0, 0));
-    j["write_lag_ms"] = number(1);
-    j["flush_lag_ms"] = number(2);
-    j["replay_lag_ms"] = number(3);
-    j["bytes_behind"] =
-        r->is_null(0, 4) ? nlohmann::json(nullptr) : nlohmann::json(std::atoll(r->value(0, 4)));
-    return j;
+    store::ReplicationLag lag;
+    lag.standbys = std::atoi(r->value(0, 0));
+    lag.write_lag_ms = number(1);
+    lag.flush_lag_ms = number(2);
+    lag.replay_lag_ms = number(3);
+    if (!r->is_null(0, 4)) {
+        lag.bytes_behind = std::atoll(r->value(0, 4));
+    }
+    return {lag};
 }
 
 struct Totals {
@@ -491,8 +491,8 @@ bool PlanRunner::run_steps(RunRecord& record, const plan::RunValues& values, boo
 void PlanRunner::add_late_outcomes(RunRecord& record) {
     for (const auto& e : m_left_waiting.take_ended()) {
         for (auto& s : record.steps) {
-            if (s.index == e.step) {
-                add_late_outcome(s.fields, e.late);
+            if (auto* sql = s.as<store::SqlStep>(); sql != nullptr && s.index == e.step) {
+                add_late_outcome(*sql, e.late);
             }
         }
     }
@@ -596,7 +596,7 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     if (outcome.wrote_log) {
         s.log = m_store.relative(log);
     }
-    s.fields = std::move(outcome.fields);
+    s.details = std::move(outcome.details);
     s.status = outcome.status;
     s.error = std::move(outcome.error);
     // The watchdog notices the deadline within moments; a shell command killed at it may end

@@ -271,7 +271,8 @@ StepOutcome run_sql(const experiment::Step& step, StepContext& ctx) {
         return out;
     }
     pg::Connection& conn = *session->conn;
-    out.fields["session"] = session->name;
+    auto& record = out.details.emplace<store::SqlStep>();
+    record.session = session->name;
     std::vector<std::string> statements;
     for (const auto& f : step.statements) {
         auto text = ctx.values.expand(f);
@@ -281,8 +282,7 @@ StepOutcome run_sql(const experiment::Step& step, StepContext& ctx) {
         }
         statements.push_back(*text);
     }
-    out.fields["statements"] = statements;
-    out.fields["result"] = nullptr;
+    record.statements = statements;
     if (step.timeout_ms > 0) {
         if (auto st = conn.exec_command(fmt::format("SET statement_timeout = {}", step.timeout_ms));
             !st) {
@@ -348,9 +348,9 @@ StepOutcome run_sql(const experiment::Step& step, StepContext& ctx) {
     append_log(ctx.log, log);
     out.wrote_log = true;
     if (!last.rows.empty() && !last.rows[0].empty() && last.rows[0][0]) {
-        out.fields["result"] = *last.rows[0][0];
+        record.result = *last.rows[0][0];
     }
-    put_outcome(out.fields, last);
+    record.last = statement_record(last);
     std::string problem;
     std::vector<CheckResult> checks = evaluate_checks(step, ctx, last, problem);
     if (blocked_check && !blocked) { // an earlier statement failed: the last was never sent
@@ -364,14 +364,10 @@ StepOutcome run_sql(const experiment::Step& step, StepContext& ctx) {
         return out;
     }
     if (!checks.empty()) {
-        nlohmann::json rows = nlohmann::json::array();
-        for (const auto& c : checks) {
-            rows.push_back(to_json(c));
-        }
-        out.fields["checks"] = std::move(rows);
-        for (const auto& c : checks) {
+        record.checks = std::move(checks);
+        for (const auto& c : record.checks) {
             if (!c.pass) {
-                out.fail_check(c.failure_text());
+                out.fail_check(failure_text(c));
                 return out;
             }
         }

@@ -219,8 +219,10 @@ Status check_action(const options::BenchOptions& parsed, bool init) {
     return {};
 }
 
-Result<options::BenchOptions> parse_step_options(const experiment::Step& step, StepContext& ctx,
-                                                 bool init, nlohmann::json& fields) {
+/// The step's options parsed; `arguments` gets them as given (a password masked) once made.
+Result<options::BenchOptions>
+parse_step_options(const experiment::Step& step, StepContext& ctx, bool init,
+                   std::optional<std::vector<std::string>>& arguments) {
     PGLAB_TRY_ASSIGN(const pg::ConnParams params, ctx.servers.params(ctx.server, ""));
     PGLAB_TRY_ASSIGN(std::vector<std::string> args, ctx.values.arguments(step));
     // A database argument may be a conninfo or URI with a password: recorded masked.
@@ -228,7 +230,7 @@ Result<options::BenchOptions> parse_step_options(const experiment::Step& step, S
     for (const auto& arg : args) {
         shown.push_back(pg::redact_conninfo(arg));
     }
-    fields["arguments"] = shown;
+    arguments = std::move(shown);
     auto parsed = parse_keeping_complaints(full_arguments(step, params, init, args),
                                            lab_parse_env(ctx.spec, params), ctx.log);
     if (!parsed) {
@@ -251,10 +253,11 @@ Result<options::BenchOptions> parse_step_options(const experiment::Step& step, S
 
 StepOutcome run_init(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
-    auto parsed = parse_step_options(step, ctx, true, out.fields);
+    auto& record = out.details.emplace<store::InitStep>();
+    auto parsed = parse_step_options(step, ctx, true, record.arguments);
     if (!parsed) {
         out.fail(error_text(parsed.error()));
-        out.fields["exit_status"] = 1;
+        record.exit_status = 1;
         return out;
     }
     Status st;
@@ -263,7 +266,7 @@ StepOutcome run_init(const experiment::Step& step, StepContext& ctx) {
         st = init::initialize(std::move(parsed->init));
     }
     out.wrote_log = true;
-    out.fields["exit_status"] = st ? 0 : 1;
+    record.exit_status = st ? 0 : 1;
     if (!st) {
         out.fail(error_text(st.error()));
     }
@@ -273,9 +276,10 @@ StepOutcome run_init(const experiment::Step& step, StepContext& ctx) {
 /// A bench step with `processes` > 1: the options, checked in-process, go to `pglab bench`
 /// under mpirun (fleet_step.hpp); its scripts ([scripts.NAME]) as files in a temporary directory.
 StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx, StepOutcome out) {
-    const auto failed = [&out](const std::string& why) {
+    auto& record = std::get<store::BenchStep>(out.details);
+    const auto failed = [&out, &record](const std::string& why) {
         out.fail(why);
-        out.fields["exit_status"] = 1;
+        record.exit_status = 1;
         return out;
     };
     auto params = ctx.servers.params(ctx.server, "");
@@ -324,8 +328,8 @@ StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx, Step
         run_fleet_step(step, bench_args, env, ctx.log, [] { return util::stop_requested(); });
     std::filesystem::remove_all(dir);
     out.wrote_log = true;
-    out.fields["bench"] = fleet.bench;
-    out.fields["exit_status"] = fleet.exit_code;
+    record.document = fleet.bench;
+    record.exit_status = fleet.exit_code;
     if (util::stop_requested()) {
         out.stop(util::stop_signalled() ? store::StepStatus::interrupted
                                         : store::StepStatus::timed_out,
@@ -342,11 +346,11 @@ StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx, Step
 
 StepOutcome run_bench(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
-    out.fields["bench"] = nullptr;
-    auto parsed = parse_step_options(step, ctx, false, out.fields);
+    auto& record = out.details.emplace<store::BenchStep>();
+    auto parsed = parse_step_options(step, ctx, false, record.arguments);
     if (!parsed) {
         out.fail(error_text(parsed.error()));
-        out.fields["exit_status"] = 1;
+        record.exit_status = 1;
         return out;
     }
     if (step.processes > 1) {
@@ -365,10 +369,10 @@ StepOutcome run_bench(const experiment::Step& step, StepContext& ctx) {
     out.wrote_log = true;
     if (!result) {
         out.fail(error_text(result.error()));
-        out.fields["exit_status"] = 1;
+        record.exit_status = 1;
         return out;
     }
-    out.fields["bench"] = output::to_json(config, *result);
+    record.document = output::to_json(config, *result);
     int status = 0;
     if (result->aborted_clients > 0) {
         status = 2;
@@ -382,7 +386,7 @@ StepOutcome run_bench(const experiment::Step& step, StepContext& ctx) {
             out.stop(store::StepStatus::interrupted, "interrupted by signal");
         }
     }
-    out.fields["exit_status"] = status;
+    record.exit_status = status;
     return out;
 }
 
@@ -441,11 +445,9 @@ StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
         out.fail(error_text(text.error()));
         return out;
     }
-    out.fields["session"] = session->name;
-    out.fields["statement"] = *text;
-    out.fields["client_ms"] = nullptr;
-    out.fields["server_ms"] = nullptr;
-    out.fields["rows"] = nullptr;
+    auto& record = out.details.emplace<store::TimedSqlStep>();
+    record.session = session->name;
+    record.statement = *text;
     if (step.timeout_ms > 0) {
         if (auto st = set_timeout(conn, step.timeout_ms); !st) {
             out.fail(error_text(st.error()));
@@ -472,18 +474,19 @@ StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
         (void)conn.exec_command("RESET statement_timeout");
     }
     const double client_ms = std::chrono::duration<double, std::milli>(stmt.done - t0).count();
-    out.fields["client_ms"] = client_ms;
+    record.client_ms = client_ms;
     if (before.error.empty() && after.error.empty() && !before.first_value.empty()
         && !after.first_value.empty()) {
         const long long b = std::atoll(before.first_value.c_str());
         const long long a = std::atoll(after.first_value.c_str());
-        out.fields["server_ms"] = static_cast<double>(a - b) / 1000.0;
+        record.server_ms = static_cast<double>(a - b) / 1000.0;
     }
     if (!stmt.cmd_tuples.empty()) {
-        out.fields["rows"] = std::atoll(stmt.cmd_tuples.c_str());
+        record.rows = std::atoll(stmt.cmd_tuples.c_str());
     }
     append_log(ctx.log, fmt::format("{}\n-- client {:.3f} ms, server {} ms{}\n", *text, client_ms,
-                                    out.fields["server_ms"].dump(),
+                                    record.server_ms ? nlohmann::json(*record.server_ms).dump()
+                                                     : std::string("null"),
                                     stmt.error.empty() ? "" : "\n-- error: " + stmt.error));
     out.wrote_log = true;
     if (const std::string& e = stmt.error.empty() ? before.error : stmt.error; !e.empty()) {
@@ -506,9 +509,9 @@ StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
         out.fail(error_text(text.error()));
         return out;
     }
-    out.fields["session"] = session->name;
-    out.fields["statement"] = *text;
-    out.fields["explain"] = nullptr;
+    auto& record = out.details.emplace<store::ExplainStep>();
+    record.session = session->name;
+    record.statement = *text;
     const std::string sql =
         (step.analyze ? "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " : "EXPLAIN (FORMAT JSON) ")
         + *text;
@@ -534,12 +537,12 @@ StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
         out.fail(summary.error().message);
         return out;
     }
-    out.fields["explain"] = *summary;
+    record.explain = std::move(*summary);
     if (!step.expect_plan.empty()) {
-        const CheckResult check = check_plan(step.expect_plan, (*summary)["node_types"]);
-        out.fields["checks"] = nlohmann::json::array({to_json(check)});
+        const CheckResult check = check_plan(step.expect_plan, record.explain->node_types);
+        record.checks.push_back(check);
         if (!check.pass) {
-            out.fail_check(check.failure_text());
+            out.fail_check(failure_text(check));
         }
     }
     return out;
@@ -552,8 +555,8 @@ StepOutcome run_shell(const experiment::Step& step, StepContext& ctx) {
         out.fail(error_text(cmd.error()));
         return out;
     }
-    out.fields["command"] = *cmd;
-    out.fields["exit_status"] = nullptr;
+    auto& record = out.details.emplace<store::ShellStep>();
+    record.command = *cmd;
     util::SpawnOptions opts;
     opts.argv = {"/bin/sh", "-c", *cmd};
     // Its own process group: a timeout kills the command's children too (`sleep` under sh),
@@ -590,8 +593,9 @@ StepOutcome run_shell(const experiment::Step& step, StepContext& ctx) {
     append_log(ctx.log,
                fmt::format("$ {}\n{}{}-- {}\n", *cmd, res->out, res->err, res->status.describe()));
     out.wrote_log = true;
-    out.fields["exit_status"] =
-        res->status.exited() ? nlohmann::json(res->status.code) : nlohmann::json(nullptr);
+    if (res->status.exited()) {
+        record.exit_status = res->status.code;
+    }
     if (res->stopped) {
         if (util::stop_signalled()) {
             out.stop(store::StepStatus::interrupted,
@@ -628,7 +632,7 @@ StepOutcome run_server_control(const experiment::Step& step, StepContext& ctx) {
     Status st;
     switch (step.type) {
     case experiment::StepType::restart:
-        out.fields["mode"] = step.mode;
+        out.details = store::ShutdownStep{step.mode};
         st = ctx.servers.restart(ctx.server, shutdown_mode(step.mode));
         if (st) {
             ++ctx.restarts;
@@ -646,7 +650,7 @@ StepOutcome run_server_control(const experiment::Step& step, StepContext& ctx) {
             st = state.cluster->running() ? Status{} : state.cluster->start_server();
             break;
         }
-        out.fields["mode"] = step.mode;
+        out.details = store::ShutdownStep{step.mode};
         state.drop_connections();
         st = state.cluster->stop_server(shutdown_mode(step.mode));
         break;
@@ -673,7 +677,7 @@ StepOutcome run_server_control(const experiment::Step& step, StepContext& ctx) {
 
 StepOutcome run_sleep(const experiment::Step& step, StepContext& /*ctx*/) {
     StepOutcome out;
-    out.fields["duration_ms"] = step.duration_ms;
+    out.details = store::SleepStep{step.duration_ms};
     const auto end = Clock::now() + std::chrono::milliseconds(step.duration_ms);
     while (Clock::now() < end && !util::stop_requested()) {
         std::this_thread::sleep_for(

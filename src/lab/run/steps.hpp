@@ -21,7 +21,7 @@ namespace pglab::lab::run {
 struct StepOutcome {
     store::StepStatus status = store::StepStatus::ok;
     std::string error;
-    nlohmann::json fields = nlohmann::json::object(); ///< added to its step object
+    store::StepDetails details; ///< what the step recorded of its own
     bool wrote_log = false;
 
     /// The step failed only because a functional check did not pass: the statements ran as

@@ -1,6 +1,8 @@
 // lab/store: field access for the serialisers.
 #include "lab/store/json_fields.hpp"
 
+#include <fmt/format.h>
+
 namespace pglab::lab::store::fields {
 
 namespace {
@@ -32,6 +34,11 @@ std::optional<std::int64_t> integer(const json& j, const char* key) {
                : std::nullopt;
 }
 
+std::optional<double> number(const json& j, const char* key) {
+    const json* v = find(j, key);
+    return v != nullptr && v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
+}
+
 std::optional<std::uint64_t> unsigned_integer(const json& j, const char* key) {
     const json* v = find(j, key);
     return v != nullptr && v->is_number_unsigned()
@@ -44,18 +51,22 @@ bool boolean(const json& j, const char* key, bool fallback) {
     return v != nullptr && v->is_boolean() ? v->get<bool>() : fallback;
 }
 
-std::vector<std::string> texts(const json& j, const char* key) {
-    std::vector<std::string> out;
+std::optional<std::vector<std::string>> optional_texts(const json& j, const char* key) {
     const json* v = find(j, key);
     if (v == nullptr || !v->is_array()) {
-        return out;
+        return std::nullopt;
     }
+    std::vector<std::string> out;
     for (const auto& item : *v) {
         if (item.is_string()) {
             out.push_back(item.get<std::string>());
         }
     }
     return out;
+}
+
+std::vector<std::string> texts(const json& j, const char* key) {
+    return optional_texts(j, key).value_or(std::vector<std::string>{});
 }
 
 json value(const json& j, const char* key) {
@@ -65,6 +76,72 @@ json value(const json& j, const char* key) {
 
 json text_or_null(const std::string& s) {
     return s.empty() ? json(nullptr) : json(s);
+}
+
+json number_or_null(const std::optional<double>& n) {
+    return n ? json(*n) : json(nullptr);
+}
+
+json integer_or_null(const std::optional<std::int64_t>& n) {
+    return n ? json(*n) : json(nullptr);
+}
+
+namespace {
+
+bool has_kind(const json& v, Kind kind) {
+    switch (kind) {
+    case Kind::text:
+        return v.is_string();
+    case Kind::number:
+        return v.is_number();
+    case Kind::integer:
+        return v.is_number_integer();
+    case Kind::unsigned_integer:
+        return v.is_number_unsigned();
+    case Kind::boolean:
+        return v.is_boolean();
+    case Kind::object:
+        return v.is_object();
+    case Kind::array:
+        return v.is_array();
+    }
+    return false;
+}
+
+const char* kind_name(Kind kind) {
+    switch (kind) {
+    case Kind::text:
+        return "a string";
+    case Kind::number:
+        return "a number";
+    case Kind::integer:
+        return "an integer";
+    case Kind::unsigned_integer:
+        return "an unsigned integer";
+    case Kind::boolean:
+        return "a boolean";
+    case Kind::object:
+        return "an object";
+    case Kind::array:
+        return "an array";
+    }
+    return "?";
+}
+
+} // namespace
+
+Status check_types(const json& j, std::span<const FieldType> types) {
+    for (const FieldType& t : types) {
+        const json* v = find(j, t.key);
+        if (v == nullptr || has_kind(*v, t.kind) || (t.nullable && v->is_null())) {
+            continue;
+        }
+        const std::string_view got = v->type_name();
+        const char* article = got == "null" ? "" : got == "object" || got == "array" ? "an " : "a ";
+        return make_error(fmt::format("\"{}\" is {}{}, not {}{}", t.key, article, got,
+                                      kind_name(t.kind), t.nullable ? " or null" : ""));
+    }
+    return {};
 }
 
 json count_or_null(std::int64_t n) {

@@ -14,15 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::pair<StepStatus, const char*>, 6> k_step_names = {{
-    {StepStatus::ok, "ok"},
-    {StepStatus::failed, "failed"},
-    {StepStatus::timed_out, "timed-out"},
-    {StepStatus::interrupted, "interrupted"},
-    {StepStatus::skipped, "skipped"},
-    {StepStatus::not_run, "not-run"},
-}};
-
 constexpr std::array<std::pair<RunStatus, const char*>, 3> k_run_names = {{
     {RunStatus::ok, "ok"},
     {RunStatus::failed, "failed"},
@@ -30,140 +21,40 @@ constexpr std::array<std::pair<RunStatus, const char*>, 3> k_run_names = {{
 }};
 
 using fields::text_or_null;
+using K = fields::Kind;
 
-/// The fields every step object has; the others are the type's own.
-bool is_common_step_field(const std::string& key) {
-    static constexpr std::array<const char*, 12> k_common = {
-        "index", "key",        "type", "server", "status",      "skip_reason",
-        "error", "elapsed_ms", "log",  "probes", "probe_units", "replication"};
-    for (const char* k : k_common) {
-        if (key == k) {
-            return true;
-        }
-    }
-    return false;
-}
+/// The types of a line's fields: a line with one of another type is not read.
+constexpr fields::FieldType k_run_fields[] = {
+    {"experiment", K::text},
+    {"values", K::object},
+    {"label", K::text},
+    {"repetition", K::unsigned_integer},
+    {"warmup", K::boolean},
+    {"round", K::unsigned_integer},
+    {"seed", K::unsigned_integer},
+    {"started_at", K::text},
+    {"start_time_us", K::integer},
+    {"server", K::object},
+    {"servers", K::array},
+    {"steps", K::array},
+    {"recoveries", K::array},
+    {"error", K::object, true},
+    {"timings", K::object},
+};
 
-json probes_json(const std::optional<ProbeValues>& probes) {
-    if (!probes) {
-        return nullptr;
-    }
-    json j = json::object();
-    for (const ProbeValue& p : *probes) {
-        j[p.name] = p.value;
-    }
-    return j;
-}
-
-/// {name: unit} of the probes whose unit was recorded; empty when none was.
-json probe_units_json(const std::optional<ProbeValues>& probes) {
-    json j = json::object();
-    if (!probes) {
-        return j;
-    }
-    for (const ProbeValue& p : *probes) {
-        if (!p.unit.empty()) {
-            j[p.name] = p.unit;
-        }
-    }
-    return j;
-}
-
-json step_json(const StepRecord& s) {
-    json j;
-    j["index"] = s.index;
-    j["key"] = s.key;
-    j["type"] = s.type;
-    j["server"] = s.server;
-    j["status"] = step_status_name(s.status);
-    if (s.status == StepStatus::skipped) {
-        j["skip_reason"] = s.skip_reason;
-    }
-    j["error"] = text_or_null(s.error);
-    j["elapsed_ms"] = s.elapsed_ms ? json(*s.elapsed_ms) : json(nullptr);
-    j["log"] = text_or_null(s.log);
-    j["probes"] = probes_json(s.probes);
-    if (auto units = probe_units_json(s.probes); !units.empty()) {
-        j["probe_units"] = std::move(units);
-    }
-    if (s.replication) {
-        j["replication"] = *s.replication;
-    }
-    for (const auto& [k, v] : s.fields.items()) {
-        j[k] = v;
-    }
-    return j;
-}
-
-Result<StepRecord> step_from_json(const json& j, std::size_t position) {
-    if (!j.is_object()) {
-        return make_error(fmt::format("steps[{}] is not an object", position));
-    }
-    StepRecord s;
-    s.index = j.value("index", position);
-    s.key = fields::text(j, "key");
-    s.type = fields::text(j, "type");
-    s.server = fields::text(j, "server");
-    const auto status = parse_step_status(fields::text(j, "status"));
-    if (!status) {
-        return make_error(fmt::format("steps[{}]: unknown status {}", position,
-                                      j.contains("status") ? j["status"].dump() : "(none)"));
-    }
-    s.status = *status;
-    s.skip_reason = fields::text(j, "skip_reason");
-    s.error = fields::text(j, "error");
-    if (const auto it = j.find("elapsed_ms"); it != j.end() && it->is_number()) {
-        s.elapsed_ms = it->get<double>();
-    }
-    s.log = fields::text(j, "log");
-    s.probes = step_probes(j);
-    if (const auto it = j.find("replication"); it != j.end()) {
-        s.replication = *it;
-    }
-    for (const auto& [k, v] : j.items()) {
-        if (!is_common_step_field(k)) {
-            s.fields[k] = v;
-        }
-    }
-    return s;
-}
+constexpr fields::FieldType k_timing_fields[] = {
+    {"total_ms", K::number},    {"server_ms", K::number}, {"steps_ms", K::number},
+    {"overhead_ms", K::number}, {"restarts", K::integer},
+};
 
 } // namespace
 
-const char* step_status_name(StepStatus s) {
-    for (const auto& [v, name] : k_step_names) {
-        if (v == s) {
-            return name;
-        }
-    }
-    return "?";
-}
-
 const char* run_status_name(RunStatus s) {
-    for (const auto& [v, name] : k_run_names) {
-        if (v == s) {
-            return name;
-        }
-    }
-    return "?";
-}
-
-std::optional<StepStatus> parse_step_status(std::string_view name) {
-    for (const auto& [v, n] : k_step_names) {
-        if (name == n) {
-            return v;
-        }
-    }
-    return std::nullopt;
+    return fields::name_of(k_run_names, s);
 }
 
 std::optional<RunStatus> parse_run_status(std::string_view name) {
-    for (const auto& [v, n] : k_run_names) {
-        if (name == n) {
-            return v;
-        }
-    }
-    return std::nullopt;
+    return fields::value_named(k_run_names, name);
 }
 
 RunStatus RunRecord::status() const {
@@ -217,7 +108,7 @@ json to_json(const RunRecord& r) {
     }
     j["steps"] = json::array();
     for (const auto& s : r.steps) {
-        j["steps"].push_back(step_json(s));
+        j["steps"].push_back(to_json(s));
     }
     j["timings"] = {{"total_ms", r.timings.total_ms},
                     {"server_ms", r.timings.server_ms},
@@ -227,10 +118,7 @@ json to_json(const RunRecord& r) {
     return j;
 }
 
-namespace {
-
-/// run_record_from_json() without the guard against wrong-typed fields.
-Result<RunRecord> read_run(const json& j) {
+Result<RunRecord> run_record_from_json(const json& j) {
     if (!j.is_object()) {
         return make_error("not a JSON object");
     }
@@ -238,6 +126,10 @@ Result<RunRecord> read_run(const json& j) {
         if (!j.contains(key) || !j[key].is_number_unsigned()) {
             return make_error(fmt::format("no \"{}\" number", key));
         }
+    }
+    PGLAB_TRY(fields::check_types(j, k_run_fields));
+    if (const auto it = j.find("timings"); it != j.end()) {
+        PGLAB_TRY(fields::check_types(*it, k_timing_fields));
     }
     RunRecord r;
     r.experiment = fields::text(j, "experiment");
@@ -247,12 +139,13 @@ Result<RunRecord> read_run(const json& j) {
         r.values = *it;
     }
     r.label = fields::text(j, "label");
-    r.repetition = j.value("repetition", 0U);
-    r.warmup = j.value("warmup", false);
-    r.round = j.value("round", 0U);
-    r.seed = j.value("seed", std::uint64_t{0});
+    r.repetition =
+        static_cast<std::uint32_t>(fields::unsigned_integer(j, "repetition").value_or(0));
+    r.warmup = fields::boolean(j, "warmup", false);
+    r.round = static_cast<std::uint32_t>(fields::unsigned_integer(j, "round").value_or(0));
+    r.seed = fields::unsigned_integer(j, "seed").value_or(0);
     r.started_at = fields::text(j, "started_at");
-    r.start_time_us = j.value("start_time_us", std::int64_t{0});
+    r.start_time_us = fields::integer(j, "start_time_us").value_or(0);
     if (const auto it = j.find("server"); it != j.end() && it->is_object()) {
         r.server = *it;
     }
@@ -260,11 +153,11 @@ Result<RunRecord> read_run(const json& j) {
         r.servers = *it;
     }
     if (const auto it = j.find("timings"); it != j.end() && it->is_object()) {
-        r.timings.total_ms = it->value("total_ms", 0.0);
-        r.timings.server_ms = it->value("server_ms", 0.0);
-        r.timings.steps_ms = it->value("steps_ms", 0.0);
-        r.timings.overhead_ms = it->value("overhead_ms", 0.0);
-        r.timings.restarts = it->value("restarts", 0);
+        r.timings.total_ms = fields::number(*it, "total_ms").value_or(0);
+        r.timings.server_ms = fields::number(*it, "server_ms").value_or(0);
+        r.timings.steps_ms = fields::number(*it, "steps_ms").value_or(0);
+        r.timings.overhead_ms = fields::number(*it, "overhead_ms").value_or(0);
+        r.timings.restarts = static_cast<int>(fields::integer(*it, "restarts").value_or(0));
     }
     if (const auto it = j.find("steps"); it != j.end() && it->is_array()) {
         for (std::size_t i = 0; i < it->size(); ++i) {
@@ -303,39 +196,6 @@ Result<RunRecord> read_run(const json& j) {
         r.failure->timed_out = true;
     }
     return r;
-}
-
-} // namespace
-
-std::optional<ProbeValues> step_probes(const json& step) {
-    const auto it = step.find("probes");
-    if (it == step.end() || !it->is_object()) {
-        return std::nullopt;
-    }
-    const auto units = step.find("probe_units");
-    std::vector<ProbeValue> out;
-    for (const auto& [name, value] : it->items()) {
-        if (!value.is_number()) {
-            continue;
-        }
-        ProbeValue p{name, value.get<double>(), {}};
-        if (units != step.end() && units->is_object()) {
-            if (const auto u = units->find(name); u != units->end() && u->is_string()) {
-                p.unit = u->get<std::string>();
-            }
-        }
-        out.push_back(std::move(p));
-    }
-    return out;
-}
-
-Result<RunRecord> run_record_from_json(const json& j) {
-    try {
-        return read_run(j);
-    } catch (const json::exception& e) {
-        // json::value() throws on a field of another type than its default's.
-        return make_error(fmt::format("a field has the wrong type ({})", e.what()));
-    }
 }
 
 } // namespace pglab::lab::store

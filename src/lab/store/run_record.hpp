@@ -1,10 +1,11 @@
 // lab/store: one finished run as results.jsonl holds it (`pglab.run/1`, docs/results-format.md),
 // typed: the orchestrator fills a RunRecord, the store writes it as one line, and every reader
-// (--resume, the report) gets it back through read_run_records(). A run's status is derived
-// from what its steps did, never from an empty message.
+// (--resume, the report) gets it back through read_results() (results_file.hpp). A run's status
+// is derived from what its steps did, never from an empty message.
 #pragma once
 
-#include "lab/store/probe_value.hpp"
+#include "lab/store/step_json.hpp"
+#include "lab/store/step_record.hpp"
 #include "util/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -18,16 +19,6 @@
 
 namespace pglab::lab::store {
 
-/// What became of one step of a run.
-enum class StepStatus : std::uint8_t {
-    ok,          ///< it ran and did what it should
-    failed,      ///< it ran and failed (the reason in `error`)
-    timed_out,   ///< stopped by its `timeout` or by the run's `run_timeout`
-    interrupted, ///< stopped by SIGINT/SIGTERM (such a run is not recorded)
-    skipped,     ///< its `when` was false, or `once` and already done (`skip_reason`)
-    not_run      ///< an earlier step (or the server's preparation) failed
-};
-
 /// What became of a run: derived from its steps and its preparation (RunRecord::status()).
 enum class RunStatus : std::uint8_t {
     ok,       ///< every step ran ok or was skipped
@@ -35,28 +26,8 @@ enum class RunStatus : std::uint8_t {
     timed_out ///< a step was stopped by a timeout
 };
 
-const char* step_status_name(StepStatus s);
 const char* run_status_name(RunStatus s);
-std::optional<StepStatus> parse_step_status(std::string_view name);
 std::optional<RunStatus> parse_run_status(std::string_view name);
-
-/// One step object of a run line.
-struct StepRecord {
-    std::size_t index = 0;
-    std::string key;    ///< name, or "<index>:<type>"
-    std::string type;   ///< "bench", "timed-sql"...
-    std::string server; ///< the server it ran on
-    StepStatus status = StepStatus::not_run;
-    std::string skip_reason;          ///< skipped: "when" or "once"
-    std::string error;                ///< not ok: why ("" for ok, skipped, not-run)
-    std::optional<double> elapsed_ms; ///< client wall time; none when not run
-    std::string log;                  ///< the raw log relative to the results dir; "" none
-    /// The probes' differences over the step, by name; none when it was not measured (null).
-    std::optional<ProbeValues> probes;
-    std::optional<nlohmann::json> replication; ///< replication_lag probe, when asked
-    /// The type's own fields (`bench`, `exit_status`, `statements`, `result`...), by name.
-    nlohmann::json fields = nlohmann::json::object();
-};
 
 /// Why a run did not end ok: the first failure, with the step it happened in (none when it is
 /// not a step's: the server's preparation).
@@ -110,10 +81,6 @@ struct RunRecord {
 
 /// The run as one results.jsonl object (`"version": "pglab.run/1"`).
 nlohmann::json to_json(const RunRecord& record);
-
-/// The `probes` of a step object of a line, each with its unit from `probe_units` (none when
-/// `probes` is not an object; values that are not numbers are left out).
-std::optional<ProbeValues> step_probes(const nlohmann::json& step);
 
 /// A results.jsonl object back as a RunRecord. Error (naming the field) when a field the
 /// format requires is missing or has another type.

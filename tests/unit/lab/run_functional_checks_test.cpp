@@ -26,7 +26,7 @@ TEST(FunctionalChecksTest, ExpectComparesTheFirstValue) {
     EXPECT_TRUE(check_value("1", rows({{"1", "x"}})).pass);
     const CheckResult fail = check_value("2", rows({{"1"}}));
     EXPECT_FALSE(fail.pass);
-    EXPECT_EQ(fail.failure_text(), "expect: expected \"2\", got \"1\"");
+    EXPECT_EQ(failure_text(fail), "expect: expected \"2\", got \"1\"");
     EXPECT_EQ(check_value("1", rows({})).actual, "no value (no rows)");
     EXPECT_EQ(check_value("1", rows({{std::nullopt}})).actual, "NULL");
     EXPECT_EQ(
@@ -79,36 +79,38 @@ TEST(FunctionalChecksTest, ExpectBlockedPassesOnlyWhenStillWaiting) {
 // cancelled by pglab when nothing could release it. The end is added to its step's fields and to
 // the actual of its expect_blocked check, whose pass (judged at the bound) stays.
 TEST(FunctionalChecksTest, TheLateOutcomeOfABlockedStatementIsRecorded) {
-    nlohmann::json fields = {{"checks", nlohmann::json::array({to_json(check_blocked(
-                                            2000, std::nullopt, "Lock: relation", {}))})}};
+    store::SqlStep step;
+    step.checks.push_back(check_blocked(2000, std::nullopt, "Lock: relation", {}));
     LateOutcome done{rows({{"7"}}), 3400.0, ""};
-    add_late_outcome(fields, done);
-    EXPECT_EQ(fields["checks"][0]["actual"], "still waiting after 2 s (Lock: relation); then "
-                                             "completed 3.4 s after it was sent: 1 row");
-    EXPECT_EQ(fields["checks"][0]["pass"], true);
-    EXPECT_EQ(fields["late_result"], nlohmann::json::parse(R"j({"status": "completed",
-        "waited_ms": 3400.0, "cancelled_because": null, "columns": ["a"], "rows": [["7"]],
-        "row_count": 1, "sql_error": null})j"));
+    add_late_outcome(step, done);
+    EXPECT_EQ(step.checks[0].actual, "still waiting after 2 s (Lock: relation); then "
+                                     "completed 3.4 s after it was sent: 1 row");
+    EXPECT_TRUE(step.checks[0].pass);
+    ASSERT_TRUE(step.late_result);
+    EXPECT_EQ(*step.late_result,
+              (store::LateResult{"completed", 3400.0, "", {{"a"}, {{"7"}}, 1, std::nullopt}}));
 
     const LateOutcome failed{error("57014", "canceling statement due to statement timeout"), 2500.0,
                              ""};
     EXPECT_EQ(late_text(failed), "then failed 2.5 s after it was sent: 57014: canceling statement "
                                  "due to statement timeout");
-    nlohmann::json f2 = nlohmann::json::object();
+    store::SqlStep f2;
     add_late_outcome(f2, failed);
-    EXPECT_EQ(f2["late_result"]["status"], "failed");
-    EXPECT_EQ(f2["late_result"]["sql_error"], nlohmann::json::parse(R"j({"sqlstate": "57014",
-                  "message": "canceling statement due to statement timeout"})j"));
-    EXPECT_FALSE(f2["late_result"].contains("rows"));
+    ASSERT_TRUE(f2.late_result);
+    EXPECT_EQ(f2.late_result->status, "failed");
+    EXPECT_EQ(f2.late_result->statement.sql_error,
+              (store::SqlError{"57014", "canceling statement due to statement timeout"}));
+    EXPECT_TRUE(f2.late_result->statement.rows.empty());
 
     const LateOutcome cancelled{error("57014", "canceling statement due to user request"), 5000.0,
                                 "still blocked by idle sessions"};
     EXPECT_EQ(late_text(cancelled),
               "never released: cancelled 5 s after it was sent (still blocked by idle sessions)");
-    nlohmann::json f3 = nlohmann::json::object();
+    store::SqlStep f3;
     add_late_outcome(f3, cancelled);
-    EXPECT_EQ(f3["late_result"]["status"], "cancelled");
-    EXPECT_EQ(f3["late_result"]["cancelled_because"], "still blocked by idle sessions");
+    ASSERT_TRUE(f3.late_result);
+    EXPECT_EQ(f3.late_result->status, "cancelled");
+    EXPECT_EQ(f3.late_result->cancelled_because, "still blocked by idle sessions");
 
     StatementOutcome command; // no columns: a command
     EXPECT_EQ(outcome_summary(command), "no rows (a command)");
@@ -117,14 +119,13 @@ TEST(FunctionalChecksTest, TheLateOutcomeOfABlockedStatementIsRecorded) {
 }
 
 TEST(FunctionalChecksTest, ExpectPlanNeedsEveryNodeType) {
-    const nlohmann::json nodes = {"Limit", "Index Only Scan"};
+    const std::vector<std::string> nodes = {"Limit", "Index Only Scan"};
     EXPECT_TRUE(check_plan({"Index Only Scan"}, nodes).pass);
     EXPECT_TRUE(check_plan({"Limit", "Index Only Scan"}, nodes).pass);
     EXPECT_FALSE(check_plan({"Seq Scan"}, nodes).pass);
     EXPECT_FALSE(check_plan({"Limit", "Seq Scan"}, nodes).pass);
-    EXPECT_EQ(to_json(check_plan({"Seq Scan"}, nodes)),
-              nlohmann::json::parse(R"({"kind":"expect_plan","expected":"Seq Scan",
-                  "actual":["Limit","Index Only Scan"],"pass":false})"));
+    EXPECT_EQ(check_plan({"Seq Scan"}, nodes),
+              (CheckResult{"expect_plan", "Seq Scan", {"Limit", "Index Only Scan"}, false}));
 }
 
 } // namespace

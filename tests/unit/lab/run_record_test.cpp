@@ -52,10 +52,10 @@ TEST(RunRecord, StatusComesFromTheSteps) {
 
 TEST(RunRecord, ALineReadsBackAsWritten) {
     auto r = record_with({StepStatus::ok, StepStatus::failed});
-    r.steps[0].fields["exit_status"] = 0;
+    r.steps[0].details = store::BenchStep{std::vector<std::string>{"--time=1"}, nullptr, 0};
     r.steps[0].probes = {{{"wal.bytes", 100, "bytes"}, {"db.blks_read", 7, ""}}};
     r.steps[1].error = "invalid options: unrecognized option '--bogus'";
-    r.steps[1].fields["exit_status"] = 1;
+    r.steps[1].details = store::BenchStep{std::nullopt, nullptr, 1};
     r.failure = store::RunFailure{1, "1:bench", r.steps[1].error, false};
     r.recoveries.push_back({"default", "its postmaster was terminated by signal 9", "LOG: x"});
     const nlohmann::json line = store::to_json(r);
@@ -94,6 +94,62 @@ TEST(RunRecord, ProbeUnitsAreRecordedElseImpliedByTheName) {
     EXPECT_EQ(store::probe_unit(probes[2]), "bytes");
     EXPECT_EQ(probes[2].unit, ""); // not recorded: written back without a unit
     EXPECT_EQ(store::to_json(*back), line);
+}
+
+TEST(RunRecord, AFieldOfAnotherTypeRefusesTheLineAndNamesIt) {
+    auto line = store::to_json(record_with({StepStatus::ok}));
+    line["repetition"] = "first";
+    auto back = store::run_record_from_json(line);
+    ASSERT_FALSE(back);
+    EXPECT_EQ(back.error().message, "\"repetition\" is a string, not an unsigned integer");
+
+    line = store::to_json(record_with({StepStatus::ok}));
+    line["steps"][0]["elapsed_ms"] = "12 ms";
+    back = store::run_record_from_json(line);
+    ASSERT_FALSE(back);
+    EXPECT_EQ(back.error().message, "steps[0]: \"elapsed_ms\" is a string, not a number or null");
+}
+
+// Each kind's record is what the step object holds of its own; a field of the kind with another
+// type reads as absent, and a kind this pglab does not know keeps its fields as they are.
+TEST(RunRecord, AStepsOwnFieldsAreItsKindsRecord) {
+    auto line = store::to_json(record_with({StepStatus::ok, StepStatus::ok, StepStatus::ok}));
+    line["steps"][0]["type"] = "shell";
+    line["steps"][0]["command"] = "echo hi";
+    line["steps"][0]["exit_status"] = nullptr; // killed
+    line["steps"][1]["type"] = "timed-sql";
+    line["steps"][1].update({{"session", "default"},
+                             {"statement", "SELECT 1"},
+                             {"client_ms", 0.5},
+                             {"server_ms", "fast"},
+                             {"rows", 1}});
+    line["steps"][2]["type"] = "teleport";
+    line["steps"][2]["destination"] = {{"x", 1}};
+    const auto back = store::run_record_from_json(line);
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->steps[0].details, (store::StepDetails{store::ShellStep{"echo hi", {}}}));
+    const auto* timed = back->steps[1].as<store::TimedSqlStep>();
+    ASSERT_NE(timed, nullptr);
+    EXPECT_EQ(*timed, (store::TimedSqlStep{"default", "SELECT 1", 0.5, std::nullopt, 1}));
+    const auto* other = back->steps[2].as<store::OtherStep>();
+    ASSERT_NE(other, nullptr);
+    EXPECT_EQ(other->fields, (nlohmann::json{{"destination", {{"x", 1}}}}));
+    const nlohmann::json again = store::to_json(*back);
+    EXPECT_EQ(again["steps"][0], line["steps"][0]);
+    EXPECT_EQ(again["steps"][2], line["steps"][2]);
+    EXPECT_EQ(again["steps"][1]["server_ms"], nullptr);
+}
+
+TEST(RunRecord, AKindsFieldNeverOverwritesACommonOne) {
+    store::StepRecord step;
+    step.type = "teleport";
+    step.status = StepStatus::failed;
+    step.error = "lost";
+    step.details = store::OtherStep{{{"status", "ok"}, {"error", nullptr}, {"where", "mars"}}};
+    const nlohmann::json j = store::to_json(step);
+    EXPECT_EQ(j["status"], "failed");
+    EXPECT_EQ(j["error"], "lost");
+    EXPECT_EQ(j["where"], "mars");
 }
 
 // Stored results.jsonl files, under tests/golden: the report's fixtures (written by hand: their
