@@ -662,31 +662,29 @@ std::optional<pg::ConnParams> PlanRunner::progress_server(experiment::StepType t
     return params ? std::optional<pg::ConnParams>(*params) : std::nullopt;
 }
 
+namespace {
+
+/// A server as a run saw it: its version and installation.
+store::ServerSeen seen_server(const std::string& name, const ServerState& state) {
+    return {name, state.version, state.version_num,
+            state.cluster ? state.cluster->bin_dir().string() : std::string()};
+}
+
+} // namespace
+
 /// The cell's server as the run saw it: version, installation, cluster number, settings.
 void PlanRunner::record_server(RunRecord& record, const plan::Cell& cell) {
     ServerState& main_server = m_servers.at(cell.server);
-    nlohmann::json& srv = record.server;
-    srv["name"] = cell.server;
-    srv["version"] =
-        main_server.version.empty() ? nlohmann::json(nullptr) : nlohmann::json(main_server.version);
-    srv["version_num"] = main_server.version_num == 0 ? nlohmann::json(nullptr)
-                                                      : nlohmann::json(main_server.version_num);
-    srv["bin_dir"] = main_server.cluster ? nlohmann::json(main_server.cluster->bin_dir().string())
-                                         : nlohmann::json(nullptr);
-    srv["cluster"] = main_server.clusters_created;
+    store::ServerRecord& srv = record.server;
+    srv.seen = seen_server(cell.server, main_server);
+    srv.cluster = main_server.clusters_created;
     // The emulated machine, as this run's form of the file gave it (a quick form may shrink it).
     if (const experiment::ServerSpec* spec = m_spec.find_server(cell.server)) {
-        if (spec->memory_limit_bytes) {
-            srv["memory_limit_bytes"] = *spec->memory_limit_bytes;
-        }
-        if (spec->sync_delay_us) {
-            srv["sync_delay_us"] = *spec->sync_delay_us;
-        }
+        srv.memory_limit_bytes = spec->memory_limit_bytes;
+        srv.sync_delay_us = spec->sync_delay_us;
     }
-    nlohmann::json requested = nlohmann::json::object();
-    nlohmann::json current = nlohmann::json::object();
     for (const auto& st : m_settings) {
-        requested[st.name] = st.value.setting_text();
+        srv.requested[st.name] = st.value.setting_text();
     }
     if (!m_settings.empty() && main_server.running()) {
         if (auto conn = m_servers.probe_connection(cell.server)) {
@@ -704,26 +702,18 @@ void PlanRunner::record_server(RunRecord& record, const plan::Cell& cell) {
                 }
                 auto r = (*conn)->exec("SHOW " + *ident);
                 if (r && r->ntuples() == 1) {
-                    current[st.name] = r->value(0, 0);
+                    srv.settings[st.name] = r->value(0, 0);
                 }
             }
         }
     }
-    srv["settings"] = current;
-    srv["requested"] = requested;
     // Every server the run reached (standbys, other servers of its steps), so that reports know
     // their versions too.
-    record.servers = nlohmann::json::array();
+    record.servers.clear();
     for (const auto& [name, state] : m_servers.all()) {
-        if (state.version.empty()) {
-            continue;
+        if (!state.version.empty()) {
+            record.servers.push_back(seen_server(name, state));
         }
-        record.servers.push_back(
-            {{"name", name},
-             {"version", state.version},
-             {"version_num", state.version_num},
-             {"bin_dir", state.cluster ? nlohmann::json(state.cluster->bin_dir().string())
-                                       : nlohmann::json(nullptr)}});
     }
 }
 

@@ -47,6 +47,51 @@ constexpr fields::FieldType k_timing_fields[] = {
     {"overhead_ms", K::number}, {"restarts", K::integer},
 };
 
+json server_json(const ServerRecord& s) {
+    json j = {{"name", s.seen.name},
+              {"version", text_or_null(s.seen.version)},
+              {"version_num", s.seen.version_num == 0 ? json(nullptr) : json(s.seen.version_num)},
+              {"bin_dir", text_or_null(s.seen.bin_dir)},
+              {"cluster", s.cluster},
+              {"settings", s.settings},
+              {"requested", s.requested}};
+    if (s.memory_limit_bytes) {
+        j["memory_limit_bytes"] = *s.memory_limit_bytes;
+    }
+    if (s.sync_delay_us) {
+        j["sync_delay_us"] = *s.sync_delay_us;
+    }
+    return j;
+}
+
+ServerSeen seen_from(const json& s) {
+    return {fields::text(s, "name"), fields::text(s, "version"),
+            fields::integer(s, "version_num").value_or(0), fields::text(s, "bin_dir")};
+}
+
+std::map<std::string, std::string> texts_by_name(const json& j) {
+    std::map<std::string, std::string> out;
+    if (j.is_object()) {
+        for (const auto& [name, value] : j.items()) {
+            if (value.is_string()) {
+                out[name] = value.get<std::string>();
+            }
+        }
+    }
+    return out;
+}
+
+ServerRecord server_from(const json& s) {
+    ServerRecord r;
+    r.seen = seen_from(s);
+    r.cluster = fields::integer(s, "cluster").value_or(0);
+    r.memory_limit_bytes = fields::integer(s, "memory_limit_bytes");
+    r.sync_delay_us = fields::integer(s, "sync_delay_us");
+    r.settings = texts_by_name(fields::value(s, "settings"));
+    r.requested = texts_by_name(fields::value(s, "requested"));
+    return r;
+}
+
 } // namespace
 
 const char* run_status_name(RunStatus s) {
@@ -102,9 +147,16 @@ json to_json(const RunRecord& r) {
         }
         j["recoveries"] = list;
     }
-    j["server"] = r.server;
-    if (r.servers.is_array() && !r.servers.empty()) {
-        j["servers"] = r.servers;
+    j["server"] = server_json(r.server);
+    if (!r.servers.empty()) {
+        json list = json::array();
+        for (const ServerSeen& s : r.servers) {
+            list.push_back({{"name", s.name},
+                            {"version", s.version},
+                            {"version_num", s.version_num},
+                            {"bin_dir", text_or_null(s.bin_dir)}});
+        }
+        j["servers"] = std::move(list);
     }
     j["steps"] = json::array();
     for (const auto& s : r.steps) {
@@ -146,11 +198,11 @@ Result<RunRecord> run_record_from_json(const json& j) {
     r.seed = fields::unsigned_integer(j, "seed").value_or(0);
     r.started_at = fields::text(j, "started_at");
     r.start_time_us = fields::integer(j, "start_time_us").value_or(0);
-    if (const auto it = j.find("server"); it != j.end() && it->is_object()) {
-        r.server = *it;
-    }
-    if (const auto it = j.find("servers"); it != j.end() && it->is_array()) {
-        r.servers = *it;
+    r.server = server_from(fields::value(j, "server"));
+    if (const auto it = j.find("servers"); it != j.end()) {
+        for (const json& s : *it) {
+            r.servers.push_back(seen_from(s));
+        }
     }
     if (const auto it = j.find("timings"); it != j.end() && it->is_object()) {
         r.timings.total_ms = fields::number(*it, "total_ms").value_or(0);

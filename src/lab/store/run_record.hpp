@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,29 @@ struct ServerRecovery {
     std::string log_tail; ///< the end of its server log when it was found dead
 };
 
+/// A server a run reached, as it was when the run's steps started.
+struct ServerSeen {
+    std::string name;
+    std::string version;          ///< server_version ("15.6"); "" unknown
+    std::int64_t version_num = 0; ///< server_version_num (150006); 0 unknown
+    std::string bin_dir;          ///< the installation used; "" for an existing server
+
+    bool operator==(const ServerSeen&) const = default;
+};
+
+/// The cell's server (docs/results-format.md, "server").
+struct ServerRecord {
+    ServerSeen seen;
+    std::int64_t cluster = 0; ///< which cluster of the server (0: an existing server)
+    /// The emulated machine, as this run's form of the file gave it.
+    std::optional<std::int64_t> memory_limit_bytes;
+    std::optional<std::int64_t> sync_delay_us;
+    std::map<std::string, std::string> settings;  ///< NAME -> current_setting(NAME)
+    std::map<std::string, std::string> requested; ///< NAME -> the value as the file wrote it
+
+    bool operator==(const ServerRecord&) const = default;
+};
+
 struct RunTimings {
     double total_ms = 0;
     double server_ms = 0;
@@ -67,9 +91,8 @@ struct RunRecord {
     std::string started_at;
     std::int64_t start_time_us = 0;
     RunTimings timings;
-    nlohmann::json server = nlohmann::json::object(); ///< see docs/results-format.md
-    /// Every server the run reached: [{name, version, version_num, bin_dir}] (empty: none known)
-    nlohmann::json servers = nlohmann::json::array();
+    ServerRecord server;
+    std::vector<ServerSeen> servers; ///< every server the run reached (empty: none known)
     std::vector<StepRecord> steps;
     std::optional<RunFailure> failure; ///< set whenever status() is not ok
     std::vector<ServerRecovery> recoveries;
