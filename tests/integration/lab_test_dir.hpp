@@ -53,14 +53,20 @@ protected:
                            env());
     }
 
+    /// The lines of results.jsonl that are finished runs (by the store's reader), as written.
     std::vector<nlohmann::json> lines(const std::filesystem::path& results) {
         auto c = pglab::lab::store::read_results(results / "results.jsonl");
         EXPECT_TRUE(c) << (c ? "" : c.error().message);
         std::vector<nlohmann::json> docs;
         if (c) {
             EXPECT_TRUE(c->problems.empty()) << c->problems.front().what;
+            std::vector<std::string> text;
+            std::ifstream in(results / "results.jsonl");
+            for (std::string line; std::getline(in, line);) {
+                text.push_back(line);
+            }
             for (const auto& run : c->runs) {
-                docs.push_back(run.doc);
+                docs.push_back(nlohmann::json::parse(text.at(run.line - 1)));
             }
         }
         return docs;

@@ -50,24 +50,18 @@ std::string check_value_text(const json& v) {
 
 std::vector<CheckRow> collect_checks(const ResultsDir& results) {
     std::vector<CheckRow> out;
-    for (const auto& run : results.runs) {
-        for (const auto& step : run.doc.value("steps", json::array())) {
-            const auto checks = step.is_object() ? step.find("checks") : step.end();
-            if (!step.is_object() || checks == step.end() || !checks->is_array()) {
-                continue;
-            }
-            for (const auto& c : *checks) {
-                if (!c.is_object()) {
-                    continue;
-                }
+    for (const auto& finished : results.runs) {
+        const store::RunRecord& run = finished.record;
+        for (const store::StepRecord& step : run.steps) {
+            for (const store::CheckRecord& c : step.checks()) {
                 CheckRow row;
-                row.run = run.run;
+                row.run = static_cast<int64_t>(run.run);
                 row.run_label = run.label;
-                row.step = step.value("key", std::string("?"));
-                row.kind = c.value("kind", std::string("?"));
-                row.expected = c.value("expected", json(nullptr));
-                row.actual = c.value("actual", json(nullptr));
-                row.pass = c.value("pass", false);
+                row.step = step.key.empty() ? "?" : step.key;
+                row.kind = c.kind.empty() ? "?" : c.kind;
+                row.expected = c.expected;
+                row.actual = c.actual;
+                row.pass = c.pass;
                 out.push_back(std::move(row));
             }
         }

@@ -2,30 +2,12 @@
 #include "lab/report/environment.hpp"
 
 #include "lab/experiment/experiment_spec.hpp"
+#include "lab/store/bench_figures.hpp"
 #include "util/machine_info.hpp"
-
-// GCC 12 sees a "potential null pointer dereference" inside nlohmann::json's const iterators
-// (iter_impl's constructor) wherever they are inlined: a false positive of its -O2 analysis.
-#pragma GCC diagnostic ignored "-Wnull-dereference"
 
 namespace pglab::lab::report {
 
 namespace {
-
-using nlohmann::json;
-
-std::string string_of(const json& doc, const char* key) {
-    const auto it = doc.find(key);
-    return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::optional<int64_t> int_of(const json& doc, const char* key) {
-    const auto it = doc.find(key);
-    if (it == doc.end() || !it->is_number_integer()) {
-        return std::nullopt;
-    }
-    return it->get<int64_t>();
-}
 
 ServerInfo& server_named(Environment& env, const std::string& name) {
     for (auto& s : env.servers) {
@@ -35,6 +17,18 @@ ServerInfo& server_named(Environment& env, const std::string& name) {
     }
     env.servers.push_back(ServerInfo{name, {}, {}, {}, {}, {}});
     return env.servers.back();
+}
+
+/// The entry of the server `seen` names, with its version and installation added.
+ServerInfo& add_seen(Environment& env, const store::ServerSeen& seen) {
+    ServerInfo& server = server_named(env, seen.name);
+    if (!seen.version.empty()) {
+        server.versions.insert(seen.version);
+    }
+    if (!seen.bin_dir.empty()) {
+        server.bin_dirs.insert(seen.bin_dir);
+    }
+    return server;
 }
 
 /// initdb options of each server, from the experiment file's copy.
@@ -83,57 +77,42 @@ Environment gather_environment(const ResultsDir& results, const std::filesystem:
         env.machine = util::read_machine_info(proc_root);
     }
     std::set<int64_t> finished;
-    for (const auto& run : results.runs) {
-        finished.insert(run.run);
+    for (const auto& finished_run : results.runs) {
+        const store::RunRecord& run = finished_run.record;
+        finished.insert(static_cast<int64_t>(run.run));
         ++env.finished_runs;
         if (run.warmup) {
             ++env.warmup_runs;
         }
-        if (run.ok) {
+        if (run.status() == store::RunStatus::ok) {
             ++env.ok_runs;
         } else {
             ++env.failed_runs;
         }
-        const auto s = run.doc.find("server");
-        if (s != run.doc.end() && s->is_object()) {
-            ServerInfo& server = server_named(env, string_of(*s, "name"));
-            if (const std::string v = string_of(*s, "version"); !v.empty()) {
-                server.versions.insert(v);
-            }
-            if (const std::string b = string_of(*s, "bin_dir"); !b.empty()) {
-                server.bin_dirs.insert(b);
-            }
-            const auto memory = int_of(*s, "memory_limit_bytes");
+        if (const store::ServerRecord& s = run.server; !s.seen.name.empty()) {
+            ServerInfo& server = add_seen(env, s.seen);
             const std::string emulation = experiment::describe_emulation(
-                memory ? std::optional<std::uint64_t>(*memory) : std::nullopt,
-                int_of(*s, "sync_delay_us"));
+                s.memory_limit_bytes ? std::optional<std::uint64_t>(*s.memory_limit_bytes)
+                                     : std::nullopt,
+                s.sync_delay_us);
             if (!emulation.empty()) {
                 server.emulation.insert(emulation);
             }
-            if (s->contains("settings") && s->at("settings").is_object()) {
-                const json& settings = s->at("settings");
-                for (const auto& item : settings.items()) {
-                    server.settings[item.key()].insert(value_text(item.value()));
-                }
+            for (const auto& [name, value] : s.settings) {
+                server.settings[name].insert(value);
             }
         }
         // Every other server the run used (standbys...): its version and installation.
-        for (const auto& other : run.doc.value("servers", json::array())) {
-            if (!other.is_object() || string_of(other, "name").empty()) {
-                continue;
-            }
-            ServerInfo& server = server_named(env, string_of(other, "name"));
-            if (const std::string v = string_of(other, "version"); !v.empty()) {
-                server.versions.insert(v);
-            }
-            if (const std::string b = string_of(other, "bin_dir"); !b.empty()) {
-                server.bin_dirs.insert(b);
+        for (const store::ServerSeen& other : run.servers) {
+            if (!other.name.empty()) {
+                add_seen(env, other);
             }
         }
         if (env.pglab_version.empty()) {
-            for (const auto& step : run.doc.value("steps", json::array())) {
-                if (step.is_object() && step.contains("bench") && step["bench"].is_object()) {
-                    env.pglab_version = string_of(step["bench"], "client_version");
+            for (const store::StepRecord& step : run.steps) {
+                const auto* bench = step.as<store::BenchStep>();
+                if (const auto figures = bench ? store::bench_figures(*bench) : std::nullopt) {
+                    env.pglab_version = figures->client_version;
                     break;
                 }
             }

@@ -1,6 +1,7 @@
 // Metric extraction by step type (docs/results-format.md, docs/json-schema.md) and probe deltas.
 #include "lab/report/metrics.hpp"
 
+#include "lab/store/bench_figures.hpp"
 #include "lab/store/run_record.hpp"
 
 #include <algorithm>
@@ -11,28 +12,10 @@ namespace pglab::lab::report {
 
 namespace {
 
-using nlohmann::json;
+using store::RunRecord;
 
 constexpr double k_bytes_per_mb = 1e6;       // MB as probes and reports use it: 10^6 bytes
 constexpr double k_bytes_per_block = 8192.0; // PostgreSQL's default BLCKSZ
-
-std::optional<double> number_at(const json& doc, std::initializer_list<const char*> path) {
-    const json* cur = &doc;
-    for (const char* key : path) {
-        if (!cur->is_object()) {
-            return std::nullopt;
-        }
-        const auto it = cur->find(key);
-        if (it == cur->end()) {
-            return std::nullopt;
-        }
-        cur = &*it;
-    }
-    if (!cur->is_number()) {
-        return std::nullopt;
-    }
-    return cur->get<double>();
-}
 
 bool ends_with(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -51,8 +34,18 @@ public:
             return;
         }
         MetricValues& m = metric(info);
-        m.by_cell[run.cell].push_back(*value);
-        m.runs_by_cell[run.cell].push_back(run.run);
+        if (m.info.unit != info.unit) {
+            // Shown in MB or not: values that were scaled differently cannot share a metric.
+            if ((m.info.unit == "MB") != (info.unit == "MB")) {
+                m_step.unit_conflicts[info.id].push_back(static_cast<int64_t>(run.run));
+                return;
+            }
+            if (m.info.unit.empty()) {
+                m.info = info; // a recorded unit names what an older line left unnamed
+            }
+        }
+        m.by_cell[static_cast<int64_t>(run.cell)].push_back(*value);
+        m.runs_by_cell[static_cast<int64_t>(run.cell)].push_back(static_cast<int64_t>(run.run));
     }
 
 private:
@@ -108,83 +101,77 @@ constexpr Percentile k_percentiles[] = {
     {"p99.9", "latency_p99.9_ms", "latency p99.9"},
 };
 
-void collect_bench(StepData& step, StepCollector& c, const json& s, const RunRecord& run) {
-    const auto it = s.find("bench");
-    if (it == s.end() || !it->is_object()) {
+void collect_bench(StepData& step, StepCollector& c, const store::BenchStep& bench,
+                   const RunRecord& run) {
+    const auto figures = store::bench_figures(bench);
+    if (!figures) {
         return;
     }
-    const json& b = *it;
-    c.add(k_tps, number_at(b, {"totals", "tps"}), run);
-    c.add(k_latency_avg, number_at(b, {"totals", "latency_average_ms"}), run);
-    const auto count = number_at(b, {"latency", "count"});
-    if (count && *count > 0) {
+    const store::BenchFigures& b = *figures;
+    c.add(k_tps, b.tps, run);
+    c.add(k_latency_avg, b.latency_average_ms, run);
+    if (b.latency_count && *b.latency_count > 0) {
         for (const auto& p : k_percentiles) {
-            const auto us = number_at(b, {"latency", "percentiles_us", p.key});
+            const auto us = b.percentiles_us.find(p.key);
             c.add(MetricInfo{p.id, p.title, "ms", Direction::lower_is_better, false},
-                  us ? std::optional<double>(*us / 1000.0) : std::nullopt, run);
+                  us != b.percentiles_us.end() ? std::optional<double>(us->second / 1000.0)
+                                               : std::nullopt,
+                  run);
         }
     }
-    c.add(k_connection, number_at(b, {"totals", "connection_time_ms"}), run);
-    c.add(k_failed, number_at(b, {"totals", "failed"}), run);
+    c.add(k_connection, b.connection_time_ms, run);
+    c.add(k_failed, b.failed, run);
 
-    if (const auto h = b.find("latency"); h != b.end() && h->is_object()) {
-        if (const auto enc = h->find("encoded"); enc != h->end() && enc->is_string()) {
-            stats::LatencyHistogram one;
-            if (stats::LatencyHistogram::parse(enc->get<std::string>(), one)) {
-                auto& merged = step.histograms[run.cell];
-                if (!merged) {
-                    merged = std::make_shared<stats::LatencyHistogram>();
-                }
-                merged->merge(one);
-            } else {
-                step.bad_histograms.push_back(run.run);
+    if (b.histogram) {
+        stats::LatencyHistogram one;
+        if (stats::LatencyHistogram::parse(*b.histogram, one)) {
+            auto& merged = step.histograms[static_cast<int64_t>(run.cell)];
+            if (!merged) {
+                merged = std::make_shared<stats::LatencyHistogram>();
             }
+            merged->merge(one);
+        } else {
+            step.bad_histograms.push_back(static_cast<int64_t>(run.run));
         }
     }
-    if (const auto pts = b.find("series"); pts != b.end() && pts->is_object()) {
-        RunSeries series{run.run, run.cell, run.repetition, {}};
-        if (const auto p = pts->find("points"); p != pts->end() && p->is_array()) {
-            for (const auto& point : *p) {
-                const auto t = number_at(point, {"elapsed_s"});
-                const auto tps = number_at(point, {"tps"});
-                const auto d = number_at(point, {"duration_s"});
-                // Edge seconds are partial; they would draw misleading spikes.
-                if (t && tps && (!d || *d >= 0.999)) {
-                    series.points.emplace_back(*t, *tps);
-                }
-            }
+    RunSeries series{static_cast<int64_t>(run.run),
+                     static_cast<int64_t>(run.cell),
+                     static_cast<int64_t>(run.repetition),
+                     {}};
+    for (const store::BenchFigures::Point& point : b.series) {
+        // Edge seconds are partial; they would draw misleading spikes.
+        if (!point.duration_s || *point.duration_s >= 0.999) {
+            series.points.emplace_back(point.elapsed_s, point.tps);
         }
-        if (!series.points.empty()) {
-            step.series.push_back(std::move(series));
-        }
+    }
+    if (!series.points.empty()) {
+        step.series.push_back(std::move(series));
     }
 }
 
-void collect_explain(StepCollector& c, const json& s, const RunRecord& run) {
-    const auto it = s.find("explain");
-    if (it == s.end() || !it->is_object()) {
+void collect_explain(StepCollector& c, const store::ExplainStep& step, const RunRecord& run) {
+    if (!step.explain) {
         return;
     }
-    const json& e = *it;
-    c.add(k_execution, number_at(e, {"execution_ms"}), run);
-    c.add(k_planning, number_at(e, {"planning_ms"}), run);
-    const auto hit = number_at(e, {"shared_hit_blocks"});
-    const auto read = number_at(e, {"shared_read_blocks"});
-    if (hit && read) {
-        const double total = *hit + *read;
-        c.add(k_hit_ratio, total > 0 ? std::optional<double>(100.0 * *hit / total) : std::nullopt,
-              run);
-        c.add(k_blocks, total, run);
-        c.add(k_blocks_mb, total * k_bytes_per_block / k_bytes_per_mb, run);
-    }
-    c.add(k_heap_fetches, number_at(e, {"heap_fetches"}), run);
+    const store::ExplainSummary& e = *step.explain;
+    c.add(k_execution, e.execution_ms, run);
+    c.add(k_planning, e.planning_ms, run);
+    const auto hit = static_cast<double>(e.shared_hit_blocks);
+    const double total = hit + static_cast<double>(e.shared_read_blocks);
+    c.add(k_hit_ratio, total > 0 ? std::optional<double>(100.0 * hit / total) : std::nullopt, run);
+    c.add(k_blocks, total, run);
+    c.add(k_blocks_mb, total * k_bytes_per_block / k_bytes_per_mb, run);
+    c.add(k_heap_fetches, static_cast<double>(e.heap_fetches), run);
+}
+
+std::optional<double> as_number(const std::optional<std::int64_t>& n) {
+    return n ? std::optional<double>(static_cast<double>(*n)) : std::nullopt;
 }
 
 /// Replication lag after a step on a primary with standbys (levels, not deltas: see
 /// docs/results-format.md): the slowest standby's lags and the WAL it has yet to replay.
-void collect_replication(StepCollector& c, const json& s, const RunRecord& run) {
-    const auto it = s.find("replication");
-    if (it == s.end() || !it->is_object()) {
+void collect_replication(StepCollector& c, const store::StepRecord& s, const RunRecord& run) {
+    if (!s.replication || !s.replication->lag) {
         return;
     }
     static const MetricInfo k_write{"replication.write_lag_ms", "replication write lag", "ms",
@@ -195,11 +182,11 @@ void collect_replication(StepCollector& c, const json& s, const RunRecord& run) 
                                      Direction::lower_is_better, true};
     static const MetricInfo k_behind{"replication.behind_mb", "replication: WAL not yet replayed",
                                      "MB", Direction::lower_is_better, false};
-    const json& r = *it;
-    c.add(k_write, number_at(r, {"write_lag_ms"}), run);
-    c.add(k_flush, number_at(r, {"flush_lag_ms"}), run);
-    c.add(k_replay, number_at(r, {"replay_lag_ms"}), run);
-    const auto behind = number_at(r, {"bytes_behind"});
+    const store::ReplicationLag& r = *s.replication->lag;
+    c.add(k_write, r.write_lag_ms, run);
+    c.add(k_flush, r.flush_lag_ms, run);
+    c.add(k_replay, r.replay_lag_ms, run);
+    const auto behind = as_number(r.bytes_behind);
     c.add(k_behind, behind ? std::optional<double>(*behind / k_bytes_per_mb) : std::nullopt, run);
 }
 
@@ -236,15 +223,15 @@ bool counts_checkpoints(const std::string& name) {
 
 /// CPU seconds of one side ("server" or "client"): its `<side>.cpu_s` sum when present, else
 /// the sum of its user and system parts (older names in ms included).
-std::optional<double> cpu_seconds(const json& probes, std::string_view side) {
+std::optional<double> cpu_seconds(const store::ProbeValues& probes, std::string_view side) {
     std::optional<double> total;
     std::optional<double> parts;
-    for (const auto& item : probes.items()) {
-        const std::string& name = item.key();
-        if (!item.value().is_number() || !contains(name, "cpu") || !contains(name, side)) {
+    for (const store::ProbeValue& p : probes) {
+        const std::string& name = p.name;
+        if (!contains(name, "cpu") || !contains(name, side)) {
             continue;
         }
-        const double v = to_seconds(name, item.value().get<double>());
+        const double v = to_seconds(name, p.value);
         if (ends_with(name, "cpu_s")) {
             total = v;
         } else {
@@ -261,32 +248,42 @@ constexpr std::pair<const char*, const char*> k_same_quantity[] = {
 constexpr double k_disagreement_factor = 10.0;
 constexpr double k_disagreement_floor = 1e6; // below 1 MB either way, page headers and noise
 
-void check_agreement(StepData& step, const json& probes, const RunRecord& run) {
+std::optional<double> probe_value(const store::ProbeValues& probes, std::string_view name) {
+    for (const store::ProbeValue& p : probes) {
+        if (p.name == name) {
+            return p.value;
+        }
+    }
+    return std::nullopt;
+}
+
+void check_agreement(StepData& step, const store::ProbeValues& probes, const RunRecord& run) {
     for (const auto& [a, b] : k_same_quantity) {
-        const auto va = number_at(probes, {a});
-        const auto vb = number_at(probes, {b});
+        const auto va = probe_value(probes, a);
+        const auto vb = probe_value(probes, b);
         if (!va || !vb) {
             continue;
         }
         const double low = std::min(std::fabs(*va), std::fabs(*vb));
         const double high = std::max(std::fabs(*va), std::fabs(*vb));
         if (high >= k_disagreement_floor && high > k_disagreement_factor * low) {
-            step.disagreements.push_back(Disagreement{run.run, a, *va, b, *vb});
+            step.disagreements.push_back(
+                Disagreement{static_cast<int64_t>(run.run), a, *va, b, *vb});
         }
     }
 }
 
-void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRecord& run,
-                    int cores) {
-    const auto it = s.find("probes");
-    if (it == s.end() || !it->is_object()) {
+void collect_probes(StepData& step, StepCollector& c, const store::StepRecord& s,
+                    const RunRecord& run, int cores) {
+    if (!s.probes) {
         return;
     }
+    const store::ProbeValues& probes = *s.probes;
     std::optional<double> blks_hit;
     std::optional<double> blks_read;
     std::optional<double> checkpoints_done;
     double checkpoints = 0;
-    for (const store::ProbeValue& p : store::step_probes(s).value_or(store::ProbeValues{})) {
+    for (const store::ProbeValue& p : probes) {
         const std::string& name = p.name;
         const double v = p.value;
         if (name == "elapsed_s") {
@@ -309,9 +306,9 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
             c.add(info, value, run);
         }
     }
-    check_agreement(step, *it, run);
-    const auto server_cpu = cpu_seconds(*it, "server");
-    const auto client_cpu = cpu_seconds(*it, "client");
+    check_agreement(step, probes, run);
+    const auto server_cpu = cpu_seconds(probes, "server");
+    const auto client_cpu = cpu_seconds(probes, "client");
     c.add(k_server_cpu, server_cpu, run);
     c.add(k_client_cpu, client_cpu, run);
     if (blks_hit && blks_read && *blks_hit + *blks_read > 0) {
@@ -319,11 +316,12 @@ void collect_probes(StepData& step, StepCollector& c, const json& s, const RunRe
     }
     // num_done (18) counts completed checkpoints; num_timed also counts skipped idle ones.
     if (checkpoints_done.value_or(checkpoints) > 0) {
-        step.checkpoint_runs.push_back(run.run);
+        step.checkpoint_runs.push_back(static_cast<int64_t>(run.run));
     }
-    const auto elapsed_ms = number_at(s, {"elapsed_ms"});
+    const auto& elapsed_ms = s.elapsed_ms;
     if (client_cpu && cores > 0 && elapsed_ms && *elapsed_ms > 0) {
-        step.client_cpu_share[run.run] = *client_cpu / (*elapsed_ms / 1000.0 * cores);
+        step.client_cpu_share[static_cast<int64_t>(run.run)] =
+            *client_cpu / (*elapsed_ms / 1000.0 * cores);
     }
 }
 
@@ -379,12 +377,6 @@ StepData& step_for(std::vector<StepData>& steps, const std::string& key, int64_t
     return steps.back();
 }
 
-StepData& step_for(std::vector<StepData>& steps, const json& s) {
-    return step_for(steps, s.value("key", std::string()),
-                    s.value("index", static_cast<int64_t>(steps.size())),
-                    s.value("type", std::string()));
-}
-
 } // namespace
 
 std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
@@ -397,31 +389,35 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
             }
         }
     }
-    for (const auto& run : results.runs) {
-        const auto it = run.doc.find("steps");
-        if (it == run.doc.end() || !it->is_array()) {
-            continue;
-        }
-        for (const auto& s : *it) {
-            if (!s.is_object() || !s.contains("key")) {
+    for (const auto& finished : results.runs) {
+        const RunRecord& run = finished.record;
+        const bool measured = !run.warmup && run.status() == store::RunStatus::ok;
+        for (const store::StepRecord& s : run.steps) {
+            if (s.key.empty()) {
                 continue;
             }
-            StepData& step = step_for(steps, s);
-            if (run.warmup || !run.ok || s.value("status", std::string()) != "ok") {
+            StepData& step = step_for(steps, s.key, static_cast<int64_t>(s.index), s.type);
+            if (!measured || s.status != store::StepStatus::ok) {
                 continue;
             }
             StepCollector c(step);
             const std::string& type = step.type;
             if (type == "bench") {
-                collect_bench(step, c, s, run);
+                if (const auto* bench = s.as<store::BenchStep>()) {
+                    collect_bench(step, c, *bench, run);
+                }
             } else if (type == "timed-sql") {
-                c.add(k_client_ms, number_at(s, {"client_ms"}), run);
-                c.add(k_server_ms, number_at(s, {"server_ms"}), run);
-                c.add(k_rows, number_at(s, {"rows"}), run);
+                if (const auto* timed = s.as<store::TimedSqlStep>()) {
+                    c.add(k_client_ms, timed->client_ms, run);
+                    c.add(k_server_ms, timed->server_ms, run);
+                    c.add(k_rows, as_number(timed->rows), run);
+                }
             } else if (type == "explain") {
-                collect_explain(c, s, run);
+                if (const auto* explain = s.as<store::ExplainStep>()) {
+                    collect_explain(c, *explain, run);
+                }
             } else if (type != "sleep") {
-                c.add(k_elapsed, number_at(s, {"elapsed_ms"}), run);
+                c.add(k_elapsed, s.elapsed_ms, run);
             }
             collect_replication(c, s, run);
             collect_probes(step, c, s, run, cores);

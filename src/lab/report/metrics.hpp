@@ -67,6 +67,10 @@ struct StepData {
     std::vector<Disagreement> disagreements;
     /// Steps whose histogram could not be parsed (run numbers), reported as problems.
     std::vector<int64_t> bad_histograms;
+    /// Values left out because their unit cannot be shown with the metric's (a probe recorded
+    /// as a count in one run and implied to be bytes by its name in an older line): metric id ->
+    /// run numbers.
+    std::map<std::string, std::vector<int64_t>> unit_conflicts;
 };
 
 /// Collects every step of `results` from its measured runs (not warm-ups, status ok, step ok).

@@ -7,6 +7,7 @@
 #include "lab/report/chart_specs.hpp"
 #include "lab/report/checks_section.hpp"
 #include "lab/report/statistics.hpp"
+#include "lab/store/bench_figures.hpp"
 
 #include <fmt/format.h>
 
@@ -155,9 +156,9 @@ private:
             }
         }
         for (const auto& run : m_results.runs) {
-            for (const auto& s : run.doc.value("steps", nlohmann::json::array())) {
-                if (s.is_object() && s.value("skip_reason", std::string()) == "once") {
-                    out.insert(s.value("key", std::string()));
+            for (const store::StepRecord& s : run.record.steps) {
+                if (s.status == store::StepStatus::skipped && s.skip_reason == "once") {
+                    out.insert(s.key);
                 }
             }
         }
@@ -281,38 +282,39 @@ private:
                 env.missing_runs.size(), env.planned_runs, join_runs(env.missing_runs),
                 join(cells, "; ")));
         }
-        for (const auto& run : m_results.runs) {
-            if (!run.ok) {
-                const auto err = run.doc.find("error");
+        for (const auto& finished : m_results.runs) {
+            const store::RunRecord& run = finished.record;
+            const auto cell = static_cast<int64_t>(run.cell);
+            if (run.status() != store::RunStatus::ok) {
                 std::string reason = "no reason recorded";
                 std::string where;
-                if (err != run.doc.end() && err->is_object()) {
-                    reason = err->value("reason", reason);
-                    if (const auto k = err->find("step_key"); k != err->end() && k->is_string()) {
-                        where = " at step " + k->get<std::string>();
+                if (run.failure) {
+                    if (!run.failure->reason.empty()) {
+                        reason = run.failure->reason;
+                    }
+                    if (!run.failure->step_key.empty()) {
+                        where = " at step " + run.failure->step_key;
                     }
                 }
                 w.push_back(fmt::format("Run {} ({}, repetition {}) failed{}: {}. It is left out "
                                         "of the statistics.",
-                                        run.run, short_label(run.cell), run.repetition, where,
-                                        reason));
+                                        run.run, short_label(cell), run.repetition, where, reason));
             }
-            for (const auto& s : run.doc.value("steps", nlohmann::json::array())) {
-                if (!s.is_object() || !s.contains("bench") || !s["bench"].is_object()) {
+            for (const store::StepRecord& s : run.steps) {
+                const auto* bench = s.as<store::BenchStep>();
+                const auto figures = bench ? store::bench_figures(*bench) : std::nullopt;
+                if (!figures) {
                     continue;
                 }
-                const auto& totals = s["bench"].value("totals", nlohmann::json::object());
-                if (totals.value("interrupted", false)) {
+                if (figures->interrupted) {
                     w.push_back(fmt::format("Run {} ({}): the benchmark of step {} was "
                                             "interrupted; it covers only part of its duration.",
-                                            run.run, short_label(run.cell),
-                                            s.value("key", std::string())));
+                                            run.run, short_label(cell), s.key));
                 }
-                if (totals.value("aborted_clients", 0) > 0) {
+                if (figures->aborted_clients > 0) {
                     w.push_back(fmt::format("Run {} ({}): {} client(s) aborted in step {}.",
-                                            run.run, short_label(run.cell),
-                                            totals.value("aborted_clients", 0),
-                                            s.value("key", std::string())));
+                                            run.run, short_label(cell), figures->aborted_clients,
+                                            s.key));
                 }
             }
         }
@@ -389,6 +391,12 @@ private:
             w.push_back(fmt::format("Step {}: the latency histogram of run(s) {} could not be "
                                     "read; latency curves leave them out.",
                                     step.key, join_runs(step.bad_histograms)));
+        }
+        for (const auto& [id, runs] : step.unit_conflicts) {
+            w.push_back(fmt::format("Step {}: {} of run(s) {} is recorded in another unit than in "
+                                    "the other runs (results of an older pglab resumed by a "
+                                    "newer one); those values are left out.",
+                                    step.key, id, join_runs(runs)));
         }
     }
 
@@ -483,8 +491,9 @@ private:
     }
 
     bool has_ok_run(int64_t cell_index) const {
-        return std::any_of(m_results.runs.begin(), m_results.runs.end(), [&](const RunRecord& r) {
-            return r.cell == cell_index && r.ok && !r.warmup;
+        return std::any_of(m_results.runs.begin(), m_results.runs.end(), [&](const FinishedRun& r) {
+            return static_cast<int64_t>(r.record.cell) == cell_index
+                   && r.record.status() == store::RunStatus::ok && !r.record.warmup;
         });
     }
 

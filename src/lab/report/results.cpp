@@ -17,11 +17,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string string_field(const json& doc, const char* name) {
-    const auto it = doc.find(name);
-    return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 void read_plan(ResultsDir& r) {
     const fs::path path = r.dir / "plan.json";
     std::error_code ec;
@@ -62,43 +57,29 @@ void read_runs(ResultsDir& r) {
         r.problems.push_back(fmt::format("results.jsonl line {}: {}{}", p.line, p.what,
                                          p.skipped ? "; the line is skipped" : ""));
     }
-    for (store::FinishedRun& run : file->runs) {
-        RunRecord rec;
-        rec.line = static_cast<int64_t>(run.line);
-        rec.run = static_cast<int64_t>(run.record.run);
-        rec.cell = static_cast<int64_t>(run.record.cell);
-        rec.repetition = run.record.repetition;
-        rec.warmup = run.record.warmup;
-        rec.ok = run.record.status() == store::RunStatus::ok;
-        rec.label = run.record.label;
-        if (r.name.empty()) {
-            r.name = run.record.experiment;
-        }
-        rec.doc = std::move(run.doc);
-        r.runs.push_back(std::move(rec));
+    if (r.name.empty() && !file->runs.empty()) {
+        r.name = file->runs.front().record.experiment;
     }
+    r.runs = std::move(file->runs);
 }
 
 /// Without plan.json: one cell per distinct cell number of the runs.
 void rebuild_cells(ResultsDir& r) {
-    for (const auto& run : r.runs) {
-        if (find_cell(r, run.cell) != nullptr) {
+    for (const auto& finished : r.runs) {
+        const store::RunRecord& run = finished.record;
+        if (find_cell(r, static_cast<int64_t>(run.cell)) != nullptr) {
             continue;
         }
         Cell cell;
-        cell.index = run.cell;
+        cell.index = static_cast<int64_t>(run.cell);
         cell.label = run.label;
-        if (const auto v = run.doc.find("values"); v != run.doc.end() && v->is_object()) {
-            cell.values = *v;
-            if (r.variables.empty()) {
-                for (const auto& item : v->items()) {
-                    r.variables.push_back(item.key());
-                }
+        cell.values = run.values;
+        if (r.variables.empty()) {
+            for (const auto& item : run.values.items()) {
+                r.variables.push_back(item.key());
             }
         }
-        if (const auto s = run.doc.find("server"); s != run.doc.end() && s->is_object()) {
-            cell.server = string_field(*s, "name");
-        }
+        cell.server = run.server.seen.name;
         r.cells.push_back(std::move(cell));
     }
     std::sort(r.cells.begin(), r.cells.end(),

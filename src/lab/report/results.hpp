@@ -5,6 +5,7 @@
 
 #include "lab/experiment/experiment_spec.hpp"
 #include "lab/store/plan_record.hpp"
+#include "lab/store/results_file.hpp"
 #include "util/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -17,17 +18,8 @@
 
 namespace pglab::lab::report {
 
-/// One line of results.jsonl: a finished run.
-struct RunRecord {
-    int64_t line = 0; ///< 1-based line number in results.jsonl
-    int64_t run = 0;  ///< position in the plan
-    int64_t cell = 0; ///< index into the plan's cells
-    int64_t repetition = 0;
-    bool warmup = false;
-    bool ok = false;    ///< status "ok"
-    std::string label;  ///< the cell's label
-    nlohmann::json doc; ///< the whole line
-};
+/// A finished run: its line of results.jsonl and its record.
+using store::FinishedRun;
 
 /// A cell of the plan (or, without plan.json, rebuilt from the runs' values).
 using store::Cell;
@@ -40,7 +32,7 @@ struct ResultsDir {
     std::optional<store::PlanRecord> plan; ///< plan.json, when readable
     std::vector<std::string> variables;    ///< matrix variable names in matrix order
     std::vector<Cell> cells;               ///< in plan order
-    std::vector<RunRecord> runs;           ///< in file order
+    std::vector<FinishedRun> runs;         ///< in file order
     /// experiment.toml, parsed once (its files not read): the question, the claims, the servers'
     /// initdb options. None when it is missing or cannot be parsed; then `experiment_problem`
     /// says why ("" when the file is missing: older results have none).

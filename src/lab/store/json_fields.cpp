@@ -39,11 +39,20 @@ std::optional<double> number(const json& j, const char* key) {
     return v != nullptr && v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
 }
 
+namespace {
+
+/// An integer that is not negative: parsed text gives an unsigned one, a value made in memory
+/// (`json(0)`) a signed one.
+bool is_unsigned(const json& v) {
+    return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+}
+
+} // namespace
+
 std::optional<std::uint64_t> unsigned_integer(const json& j, const char* key) {
     const json* v = find(j, key);
-    return v != nullptr && v->is_number_unsigned()
-               ? std::optional<std::uint64_t>(v->get<std::uint64_t>())
-               : std::nullopt;
+    return v != nullptr && is_unsigned(*v) ? std::optional<std::uint64_t>(v->get<std::uint64_t>())
+                                           : std::nullopt;
 }
 
 bool boolean(const json& j, const char* key, bool fallback) {
@@ -97,7 +106,7 @@ bool has_kind(const json& v, Kind kind) {
     case Kind::integer:
         return v.is_number_integer();
     case Kind::unsigned_integer:
-        return v.is_number_unsigned();
+        return is_unsigned(v);
     case Kind::boolean:
         return v.is_boolean();
     case Kind::object:

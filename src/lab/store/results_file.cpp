@@ -4,6 +4,7 @@
 #include "util/text_file.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <set>
 
@@ -14,7 +15,7 @@ namespace {
 constexpr std::string_view k_run_version = "pglab.run/1";
 
 /// A line's problem when its object is not a finished run (or is one with a reservation).
-void judge(nlohmann::json doc, std::size_t number, std::set<std::size_t>& finished,
+void judge(const nlohmann::json& doc, std::size_t number, std::set<std::size_t>& finished,
            ResultsFile& out) {
     const auto version = doc.find("version");
     const std::string v =
@@ -37,7 +38,7 @@ void judge(nlohmann::json doc, std::size_t number, std::set<std::size_t>& finish
             {number, fmt::format("run {} appears a second time", record->run), true});
         return;
     }
-    out.runs.push_back({number, std::move(*record), std::move(doc)});
+    out.runs.push_back({number, std::move(*record)});
 }
 
 } // namespace
@@ -72,7 +73,7 @@ ResultsFile parse_results(std::string_view text) {
             out.problems.push_back({number, "not valid JSON", true});
             continue;
         }
-        judge(std::move(doc), number, finished, out);
+        judge(doc, number, finished, out);
     }
     return out;
 }

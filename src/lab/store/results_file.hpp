@@ -6,8 +6,6 @@
 #include "lab/store/run_record.hpp"
 #include "util/result.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -21,9 +19,6 @@ namespace pglab::lab::store {
 struct FinishedRun {
     std::size_t line = 0; ///< from 1
     RunRecord record;
-    /// The whole line, for the report's readers that still look fields up by name (to go with
-    /// issue 38's typed step results).
-    nlohmann::json doc;
 };
 
 /// Something to say about a line: why it was skipped, or (`skipped` false) a run kept with a

@@ -1,6 +1,7 @@
 // lab/store: results directory, append-only results.jsonl with fsync, torn-line recovery.
 #include "lab/store/results_store.hpp"
 
+#include "lab/store/json_fields.hpp"
 #include "util/log.hpp"
 
 #include <fmt/format.h>
@@ -250,8 +251,8 @@ Status ResultsStore::append(const nlohmann::json& line) {
         }
         return st;
     }
-    if (line.contains("run") && line["run"].is_number_unsigned()) {
-        m_finished.insert(line["run"].get<std::size_t>());
+    if (const auto run = fields::unsigned_integer(line, "run")) {
+        m_finished.insert(*run);
     }
     return {};
 }

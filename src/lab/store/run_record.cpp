@@ -174,10 +174,10 @@ Result<RunRecord> run_record_from_json(const json& j) {
     if (!j.is_object()) {
         return make_error("not a JSON object");
     }
-    for (const char* key : {"run", "cell"}) {
-        if (!j.contains(key) || !j[key].is_number_unsigned()) {
-            return make_error(fmt::format("no \"{}\" number", key));
-        }
+    const auto run = fields::unsigned_integer(j, "run");
+    const auto cell = fields::unsigned_integer(j, "cell");
+    if (!run || !cell) {
+        return make_error(fmt::format("no \"{}\" number", !run ? "run" : "cell"));
     }
     PGLAB_TRY(fields::check_types(j, k_run_fields));
     if (const auto it = j.find("timings"); it != j.end()) {
@@ -185,8 +185,8 @@ Result<RunRecord> run_record_from_json(const json& j) {
     }
     RunRecord r;
     r.experiment = fields::text(j, "experiment");
-    r.run = j["run"].get<std::size_t>();
-    r.cell = j["cell"].get<std::size_t>();
+    r.run = *run;
+    r.cell = *cell;
     if (const auto it = j.find("values"); it != j.end() && it->is_object()) {
         r.values = *it;
     }
@@ -230,14 +230,12 @@ Result<RunRecord> run_record_from_json(const json& j) {
     }
     if (const auto it = j.find("error"); it != j.end() && it->is_object()) {
         RunFailure f;
-        if (const auto st = it->find("step"); st != it->end() && st->is_number_unsigned()) {
-            f.step = st->get<std::size_t>();
-        }
+        f.step = fields::unsigned_integer(*it, "step");
         f.step_key = fields::text(*it, "step_key");
         f.reason = fields::text(*it, "reason");
         r.failure = std::move(f);
     } else if (*status != RunStatus::ok) {
-        r.failure = RunFailure{std::nullopt, "", "(no reason recorded)"};
+        r.failure = RunFailure{std::nullopt, "", ""}; // no reason recorded
     }
     // A line that states a failure its steps do not show (a run timeout between steps, as
     // older pglab wrote it) keeps the failure, as one of the run's.

@@ -365,6 +365,23 @@ json probe_units_json(const std::optional<ProbeValues>& probes) {
     return j;
 }
 
+/// The `probes` of a step object, each with its unit from `probe_units` (none when `probes` is
+/// not an object; values that are not numbers are left out).
+std::optional<ProbeValues> step_probes(const json& step) {
+    const json probes = f::value(step, "probes");
+    if (!probes.is_object()) {
+        return std::nullopt;
+    }
+    const json units = f::value(step, "probe_units");
+    ProbeValues out;
+    for (const auto& [name, value] : probes.items()) {
+        if (value.is_number()) {
+            out.push_back({name, value.get<double>(), f::text(units, name.c_str())});
+        }
+    }
+    return out;
+}
+
 json replication_json(const ReplicationProbe& r) {
     if (!r.lag) {
         return nullptr;
@@ -460,21 +477,6 @@ Result<StepRecord> step_from_json(const json& j, std::size_t position) {
         s.details = details_from(s.type, j);
     }
     return s;
-}
-
-std::optional<ProbeValues> step_probes(const json& step) {
-    const json probes = f::value(step, "probes");
-    if (!probes.is_object()) {
-        return std::nullopt;
-    }
-    const json units = f::value(step, "probe_units");
-    ProbeValues out;
-    for (const auto& [name, value] : probes.items()) {
-        if (value.is_number()) {
-            out.push_back({name, value.get<double>(), f::text(units, name.c_str())});
-        }
-    }
-    return out;
 }
 
 } // namespace pglab::lab::store

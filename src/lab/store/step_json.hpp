@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
-#include <optional>
 
 namespace pglab::lab::store {
 
@@ -20,9 +19,5 @@ nlohmann::json to_json(const StepRecord& step);
 /// an object or its status is unknown; a field of another type than the format's reads as
 /// absent.
 Result<StepRecord> step_from_json(const nlohmann::json& step, std::size_t position);
-
-/// The `probes` of a step object, each with its unit from `probe_units` (none when `probes` is
-/// not an object; values that are not numbers are left out).
-std::optional<ProbeValues> step_probes(const nlohmann::json& step);
 
 } // namespace pglab::lab::store

@@ -9,6 +9,8 @@
 
 #include <filesystem>
 
+#include "finished_runs.hpp"
+
 namespace pglab::lab::report {
 namespace {
 
@@ -180,10 +182,6 @@ TEST(ReportClaimsTest, OnceStepsAreNotCreditedToACell) {
         r.cells.push_back(c);
     }
     for (int64_t run = 0; run < 4; ++run) {
-        RunRecord rec;
-        rec.run = run;
-        rec.cell = run % 2;
-        rec.ok = true;
         json steps = json::array();
         if (run < 2) {
             steps.push_back({{"index", 0},
@@ -204,8 +202,7 @@ TEST(ReportClaimsTest, OnceStepsAreNotCreditedToACell) {
                          {"status", "ok"},
                          {"client_ms", 50.0},
                          {"server_ms", 49.0}});
-        rec.doc = {{"steps", steps}};
-        r.runs.push_back(std::move(rec));
+        r.runs.push_back(testing::finished_run(run, run % 2, steps));
     }
     ReportOptions o;
     o.output_dir = std::filesystem::temp_directory_path();

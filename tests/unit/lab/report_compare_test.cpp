@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "finished_runs.hpp"
+
 namespace pglab::lab::report {
 namespace {
 
@@ -38,19 +40,15 @@ ResultsDir make_results(const std::vector<CellRuns>& cells, const std::string& d
         c.label = "server=" + cells[i].server + " params.where=" + cells[i].where;
         r.cells.push_back(c);
         for (const double ms : cells[i].server_ms) {
-            RunRecord rec;
-            rec.line = run + 1;
-            rec.run = run++;
-            rec.cell = c.index;
-            rec.ok = true;
-            rec.label = c.label;
-            rec.doc = {{"steps", json::array({{{"index", 0},
-                                               {"key", "vacuum"},
-                                               {"type", "timed-sql"},
-                                               {"status", "ok"},
-                                               {"server_ms", ms},
-                                               {"client_ms", ms + 1.0}}})}};
-            r.runs.push_back(std::move(rec));
+            const json steps = json::array({{{"index", 0},
+                                             {"key", "vacuum"},
+                                             {"type", "timed-sql"},
+                                             {"status", "ok"},
+                                             {"server_ms", ms},
+                                             {"client_ms", ms + 1.0}}});
+            r.runs.push_back(testing::finished_run(run, c.index, steps, true, false, c.label,
+                                                   static_cast<std::size_t>(run + 1)));
+            ++run;
         }
     }
     return r;

@@ -12,19 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "finished_runs.hpp"
+
 namespace pglab::lab::report {
 namespace {
 
 using nlohmann::json;
 
-RunRecord run_of(int64_t run, int64_t cell, json steps, bool ok = true, bool warmup = false) {
-    RunRecord r;
-    r.run = run;
-    r.cell = cell;
-    r.ok = ok;
-    r.warmup = warmup;
-    r.doc = {{"steps", std::move(steps)}};
-    return r;
+FinishedRun run_of(int64_t run, int64_t cell, json steps, bool ok = true, bool warmup = false) {
+    return testing::finished_run(run, cell, std::move(steps), ok, warmup);
 }
 
 json bench_step(double tps, const std::vector<int64_t>& latencies_us, json probes) {
@@ -50,7 +46,7 @@ json bench_step(double tps, const std::vector<int64_t>& latencies_us, json probe
                               {{"elapsed_s", 0.6}, {"duration_s", 1.0}, {"tps", 101.0}}})}}}}}};
 }
 
-ResultsDir results_of(std::vector<RunRecord> runs) {
+ResultsDir results_of(std::vector<FinishedRun> runs) {
     ResultsDir r;
     for (int64_t i = 0; i < 2; ++i) {
         Cell c;
@@ -83,6 +79,27 @@ TEST(ReportMetricsTest, AProbeIsShownInItsOwnUnit) {
     EXPECT_EQ(find_metric(named[0], "probe:x.bytes")->info.unit, "MB");
     EXPECT_DOUBLE_EQ(find_metric(named[0], "probe:x.bytes")->by_cell.at(0)[0], 0.005);
     EXPECT_EQ(find_metric(named[0], "probe:db.blk_read_time")->info.unit, "");
+
+    // An older line (run 0, units by name) and a newer one (run 1, units recorded) in one
+    // results directory: the recorded unit names the metric whichever run came first, and a
+    // value scaled otherwise (MB against a count) is left out, not mixed in.
+    for (const bool older_first : {true, false}) {
+        SCOPED_TRACE(older_first ? "older line first" : "newer line first");
+        std::vector<FinishedRun> runs = {run_of(0, 0, json::array({older})),
+                                         run_of(1, 0, json::array({step}))};
+        if (!older_first) {
+            std::swap(runs[0], runs[1]);
+        }
+        const auto mixed = collect_steps(results_of(std::move(runs)), 2);
+        ASSERT_EQ(mixed.size(), 1U);
+        const MetricValues* read_time = find_metric(mixed[0], "probe:db.blk_read_time");
+        EXPECT_EQ(read_time->info.unit, "ms");
+        EXPECT_EQ(read_time->by_cell.at(0).size(), 2U);
+        const MetricValues* bytes = find_metric(mixed[0], "probe:x.bytes");
+        ASSERT_EQ(bytes->by_cell.at(0).size(), 1U);
+        const int64_t left_out = older_first ? 1 : 0;
+        EXPECT_EQ(mixed[0].unit_conflicts.at("probe:x.bytes"), std::vector<int64_t>{left_out});
+    }
 }
 
 TEST(ReportMetricsTest, BenchValuesHistogramsAndSeries) {

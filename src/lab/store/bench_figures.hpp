@@ -1,0 +1,41 @@
+// lab/store: what the lab reads of a bench step's `pglab.bench/1` document (docs/json-schema.md):
+// the totals, the latency percentiles and histogram, and the per-second series. The document
+// itself is kept whole in the step's record; this is its one reader in the lab.
+#pragma once
+
+#include "lab/store/step_record.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::store {
+
+struct BenchFigures {
+    std::optional<double> tps;
+    std::optional<double> latency_average_ms;
+    std::optional<double> connection_time_ms;
+    std::optional<double> failed;     ///< failed transactions
+    bool interrupted = false;         ///< stopped before its end (a signal, the deadline)
+    std::int64_t aborted_clients = 0; ///< clients that aborted
+    std::optional<double> latency_count;
+    std::map<std::string, double> percentiles_us; ///< "p50", "p99.9"... in µs
+    std::optional<std::string> histogram;         ///< the encoded latency histogram
+    std::string client_version;                   ///< the pglab that ran it
+
+    /// One second of the run (edge seconds are partial: `duration_s` below 1).
+    struct Point {
+        double elapsed_s = 0;
+        double tps = 0;
+        std::optional<double> duration_s;
+    };
+
+    std::vector<Point> series; ///< points with an elapsed time and a tps, in order
+};
+
+/// The figures of `step`'s document; none when it has none (the bench did not start).
+std::optional<BenchFigures> bench_figures(const BenchStep& step);
+
+} // namespace pglab::lab::store
