@@ -3,7 +3,7 @@
 
 #include "lab/experiment/diagnostics.hpp"
 #include "lab/plan/run_values.hpp"
-#include "lab/run/steps.hpp"
+#include "lab/run/step_options.hpp"
 
 #include <fmt/format.h>
 

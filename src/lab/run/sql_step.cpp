@@ -235,6 +235,121 @@ std::vector<CheckResult> evaluate_checks(const experiment::Step& step, StepConte
     return checks;
 }
 
+/// How a step's statements ran: what the last gave, its expect_blocked check, and whether a
+/// signal or the run's deadline stopped the wait for it.
+struct StatementsRun {
+    StatementOutcome last;
+    std::optional<CheckResult> blocked;
+    bool stopped = false;
+};
+
+Result<std::vector<std::string>> expand_statements(const experiment::Step& step, StepContext& ctx) {
+    std::vector<std::string> statements;
+    for (const auto& f : step.statements) {
+        PGLAB_TRY_ASSIGN(std::string text, ctx.values.expand(f));
+        statements.push_back(std::move(text));
+    }
+    return statements;
+}
+
+/// The last statement of a step that leaves it running (`wait = false`, `expect_blocked`): sent,
+/// then for expect_blocked watched until its bound, and left waiting (for a later step of its
+/// session, or the end of the run) when it is still blocked then.
+void send_left_running(const experiment::Step& step, StepContext& ctx, const StepSession& session,
+                       const std::string& statement, StatementsRun& ran, std::string& log) {
+    pg::Connection& conn = *session.conn;
+    if (!conn.send_query(statement.c_str())) {
+        ran.last.failed = true;
+        ran.last.message = conn.error_message();
+        log += "-- error: " + ran.last.message + "\n";
+        return;
+    }
+    if (step.expect_blocked_ms <= 0) {
+        log += "-- sent without waiting\n";
+        return;
+    }
+    const BlockedWait w = wait_blocked(conn, step.expect_blocked_ms);
+    if (w.stopped) {
+        ran.stopped = true;
+        return;
+    }
+    const std::string on =
+        w.completed_after_ms ? std::string() : waiting_on(ctx, conn.backend_pid());
+    if (w.completed_after_ms) {
+        ran.last = finish_query(conn);
+    } else if (ctx.left_waiting != nullptr) {
+        ctx.left_waiting->add({ctx.index, ctx.server, session.name, w.sent});
+    }
+    ran.blocked = check_blocked(step.expect_blocked_ms, w.completed_after_ms, on, ran.last);
+    log += "-- " + ran.blocked->actual.get<std::string>() + "\n";
+}
+
+/// Runs the statements in order until one fails, each written to the step's log before it runs
+/// (the server's notices about it follow it there); the rows of each go to `log`.
+StatementsRun run_statements(const experiment::Step& step, StepContext& ctx,
+                             const StepSession& session, const std::vector<std::string>& statements,
+                             std::string& log) {
+    StatementsRun ran;
+    const bool left_running = !step.wait || step.expect_blocked_ms > 0;
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+        append_log(ctx.log, log + statements[i] + "\n");
+        log.clear();
+        if (i + 1 == statements.size() && left_running) {
+            send_left_running(step, ctx, session, statements[i], ran, log);
+            break;
+        }
+        take_result(session.conn->exec_result(statements[i]), *session.conn, ran.last);
+        log += rows_log(ran.last);
+        if (ran.last.failed) {
+            break;
+        }
+    }
+    return ran;
+}
+
+/// After the statements: the step's statement_timeout reset (unless its last statement is left
+/// running), and a failed transaction rolled back: it would refuse every later statement of the
+/// session.
+void end_statements(const experiment::Step& step, pg::Connection& conn, std::string& log) {
+    if (step.timeout_ms > 0 && step.wait && step.expect_blocked_ms <= 0) {
+        (void)conn.exec_command("RESET statement_timeout");
+    }
+    if (conn.in_failed_transaction()) {
+        (void)conn.exec_command("ROLLBACK");
+        log += "-- the failed transaction was rolled back\n";
+    }
+}
+
+/// The step's checks, recorded and judged: a check that does not pass fails the step (its later
+/// steps still run); without checks, a statement that failed fails it.
+void judge_checks(const experiment::Step& step, StepContext& ctx, const StatementsRun& ran,
+                  StepOutcome& out, store::SqlStep& record) {
+    std::string problem;
+    std::vector<CheckResult> checks = evaluate_checks(step, ctx, ran.last, problem);
+    if (ran.blocked) {
+        checks.push_back(*ran.blocked);
+    } else if (step.expect_blocked_ms > 0) { // an earlier statement failed: the last was not sent
+        checks.push_back(check_blocked(step.expect_blocked_ms, 0.0, "", ran.last));
+    }
+    if (!problem.empty()) {
+        out.fail(problem);
+        return;
+    }
+    if (checks.empty()) {
+        if (ran.last.failed) {
+            out.fail(ran.last.error_text());
+        }
+        return;
+    }
+    record.checks = std::move(checks);
+    for (const auto& c : record.checks) {
+        if (!c.pass) {
+            out.fail_check(failure_text(c));
+            return;
+        }
+    }
+}
+
 } // namespace
 
 Result<StepSession> step_session(const experiment::Step& step, StepContext& ctx, std::string& log) {
@@ -262,6 +377,20 @@ Result<StepSession> step_session(const experiment::Step& step, StepContext& ctx,
     return ref;
 }
 
+Result<OneStatement> one_statement(const experiment::Step& step, StepContext& ctx) {
+    std::string waited;
+    auto session = step_session(step, ctx, waited);
+    append_log(ctx.log, waited);
+    if (!session) {
+        return make_error(error_text(session.error()));
+    }
+    auto text = ctx.values.expand(step.statements.at(0));
+    if (!text) {
+        return make_error(error_text(text.error()));
+    }
+    return OneStatement{*session, std::move(*text)};
+}
+
 StepOutcome run_sql(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     std::string log;
@@ -273,109 +402,37 @@ StepOutcome run_sql(const experiment::Step& step, StepContext& ctx) {
     pg::Connection& conn = *session->conn;
     auto& record = out.details.emplace<store::SqlStep>();
     record.session = session->name;
-    std::vector<std::string> statements;
-    for (const auto& f : step.statements) {
-        auto text = ctx.values.expand(f);
-        if (!text) {
-            out.fail(error_text(text.error()));
-            return out;
-        }
-        statements.push_back(*text);
+    auto statements = expand_statements(step, ctx);
+    if (!statements) {
+        out.fail(error_text(statements.error()));
+        return out;
     }
-    record.statements = statements;
+    record.statements = *statements;
     if (step.timeout_ms > 0) {
-        if (auto st = conn.exec_command(fmt::format("SET statement_timeout = {}", step.timeout_ms));
-            !st) {
+        if (auto st = set_statement_timeout(conn, step.timeout_ms); !st) {
             out.fail(error_text(st.error()));
             return out;
         }
     }
-    const bool blocked_check = step.expect_blocked_ms > 0;
-    const bool left_running = !step.wait || blocked_check;
-    StatementOutcome last;
-    std::optional<CheckResult> blocked;
-    for (std::size_t i = 0; i < statements.size(); ++i) {
-        // Written before it runs: the server's notices about it follow it in the log.
-        append_log(ctx.log, log + statements[i] + "\n");
-        log.clear();
-        const bool is_last = i + 1 == statements.size();
-        if (is_last && left_running) {
-            if (!conn.send_query(statements[i].c_str())) {
-                last.failed = true;
-                last.message = conn.error_message();
-                log += "-- error: " + last.message + "\n";
-                break;
-            }
-            if (!blocked_check) {
-                log += "-- sent without waiting\n";
-                break;
-            }
-            const BlockedWait w = wait_blocked(conn, step.expect_blocked_ms);
-            if (w.stopped) {
-                out.stop(util::stop_signalled() ? store::StepStatus::interrupted
-                                                : store::StepStatus::timed_out,
-                         util::stop_signalled() ? "interrupted by signal"
-                                                : "stopped at the run's deadline (run_timeout)");
-                append_log(ctx.log, log);
-                out.wrote_log = true;
-                return out;
-            }
-            const std::string on =
-                w.completed_after_ms ? std::string() : waiting_on(ctx, conn.backend_pid());
-            if (w.completed_after_ms) {
-                last = finish_query(conn);
-            } else if (ctx.left_waiting != nullptr) {
-                ctx.left_waiting->add({ctx.index, ctx.server, session->name, w.sent});
-            }
-            blocked = check_blocked(step.expect_blocked_ms, w.completed_after_ms, on, last);
-            log += "-- " + blocked->actual.get<std::string>() + "\n";
-            break;
-        }
-        take_result(conn.exec_result(statements[i]), conn, last);
-        log += rows_log(last);
-        if (last.failed) {
-            break;
-        }
+    const StatementsRun ran = run_statements(step, ctx, *session, *statements, log);
+    if (ran.stopped) {
+        out.stop(util::stop_signalled() ? store::StepStatus::interrupted
+                                        : store::StepStatus::timed_out,
+                 util::stop_signalled() ? "interrupted by signal"
+                                        : "stopped at the run's deadline (run_timeout)");
+        append_log(ctx.log, log);
+        out.wrote_log = true;
+        return out;
     }
-    if (step.timeout_ms > 0 && !left_running) {
-        (void)conn.exec_command("RESET statement_timeout");
-    }
-    if (conn.in_failed_transaction()) {
-        // A failed transaction refuses every later statement of the session: end it.
-        (void)conn.exec_command("ROLLBACK");
-        log += "-- the failed transaction was rolled back\n";
-    }
+    end_statements(step, conn, log);
     append_log(ctx.log, log);
     out.wrote_log = true;
+    const StatementOutcome& last = ran.last;
     if (!last.rows.empty() && !last.rows[0].empty() && last.rows[0][0]) {
         record.result = *last.rows[0][0];
     }
     record.last = statement_record(last);
-    std::string problem;
-    std::vector<CheckResult> checks = evaluate_checks(step, ctx, last, problem);
-    if (blocked_check && !blocked) { // an earlier statement failed: the last was never sent
-        blocked = check_blocked(step.expect_blocked_ms, 0.0, "", last);
-    }
-    if (blocked) {
-        checks.push_back(*blocked);
-    }
-    if (!problem.empty()) {
-        out.fail(problem);
-        return out;
-    }
-    if (!checks.empty()) {
-        record.checks = std::move(checks);
-        for (const auto& c : record.checks) {
-            if (!c.pass) {
-                out.fail_check(failure_text(c));
-                return out;
-            }
-        }
-        return out;
-    }
-    if (last.failed) {
-        out.fail(last.error_text());
-    }
+    judge_checks(step, ctx, ran, out, record);
     return out;
 }
 

@@ -18,6 +18,15 @@ struct StepSession {
 
 Result<StepSession> step_session(const experiment::Step& step, StepContext& ctx, std::string& log);
 
+/// The session and the expanded statement of a one-statement step (timed-sql, explain); what
+/// waiting for the session wrote is added to the step's log. Error as the step records it.
+struct OneStatement {
+    StepSession session;
+    std::string text;
+};
+
+Result<OneStatement> one_statement(const experiment::Step& step, StepContext& ctx);
+
 /// Runs a `sql` step.
 StepOutcome run_sql(const experiment::Step& step, StepContext& ctx);
 

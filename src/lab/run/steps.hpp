@@ -1,4 +1,5 @@
-// lab/run: executing one step of a run against the experiment's servers. Internal to lab/run.
+// lab/run: executing one step of a run against the experiment's servers: the outcome every step
+// kind returns, the context it runs in, and the dispatch to its kind. Internal to lab/run.
 #pragma once
 
 #include "lab/experiment/experiment_spec.hpp"
@@ -6,10 +7,10 @@
 #include "lab/run/left_waiting.hpp"
 #include "lab/run/servers.hpp"
 #include "lab/store/run_record.hpp"
-
-#include <nlohmann/json.hpp>
+#include "pg/connection.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -65,10 +66,11 @@ void append_log(const std::filesystem::path& path, const std::string& text);
 /// Runs `step` through the handler of its type (one table of step kinds).
 StepOutcome execute_step(const experiment::Step& step, StepContext& ctx);
 
-/// Checks the options (and so the scripts) of an `init` or `bench` step as the step will parse
-/// them, with `args` its expanded `options`, before any server exists. The error is the option
-/// parser's (or getopt's complaint), without a position.
-Status check_bench_options(const experiment::ExperimentSpec& spec, const experiment::Step& step,
-                           const std::vector<std::string>& args);
+/// A step's failure that names where the step is written: "file:line:column: message (detail);
+/// hint: ...".
+std::string error_at_step(const experiment::Step& step, const Error& e);
+
+/// `SET statement_timeout` for a step's `timeout`.
+Status set_statement_timeout(pg::Connection& conn, std::int64_t timeout_ms);
 
 } // namespace pglab::lab::run

@@ -1,0 +1,57 @@
+// lab/run: the `explain` step.
+#include "lab/run/explain_summary.hpp"
+#include "lab/run/functional_checks.hpp"
+#include "lab/run/sql_step.hpp"
+#include "lab/run/step_kinds.hpp"
+
+namespace pglab::lab::run {
+
+StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    auto one = one_statement(step, ctx);
+    if (!one) {
+        out.fail(one.error().message);
+        return out;
+    }
+    const StepSession& session = one->session;
+    const std::string& text = one->text;
+    auto& record = out.details.emplace<store::ExplainStep>();
+    record.session = session.name;
+    record.statement = text;
+    const std::string sql =
+        (step.analyze ? "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " : "EXPLAIN (FORMAT JSON) ")
+        + text;
+    if (step.timeout_ms > 0) {
+        (void)set_statement_timeout(*session.conn, step.timeout_ms);
+    }
+    auto res = session.conn->exec(sql);
+    if (step.timeout_ms > 0) {
+        (void)session.conn->exec_command("RESET statement_timeout");
+    }
+    if (!res) {
+        out.fail(res.error().message);
+        return out;
+    }
+    std::string json;
+    for (int i = 0; i < res->ntuples(); ++i) {
+        json += res->value(i, 0);
+    }
+    append_log(ctx.log, sql + "\n" + json + "\n");
+    out.wrote_log = true;
+    auto summary = summarize_explain(json);
+    if (!summary) {
+        out.fail(summary.error().message);
+        return out;
+    }
+    record.explain = std::move(*summary);
+    if (!step.expect_plan.empty()) {
+        const CheckResult check = check_plan(step.expect_plan, record.explain->node_types);
+        record.checks.push_back(check);
+        if (!check.pass) {
+            out.fail_check(failure_text(check));
+        }
+    }
+    return out;
+}
+
+} // namespace pglab::lab::run

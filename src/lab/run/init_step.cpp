@@ -1,0 +1,31 @@
+// lab/run: the `init` step.
+#include "init/initialize.hpp"
+#include "lab/run/captured_output.hpp"
+#include "lab/run/step_kinds.hpp"
+#include "lab/run/step_options.hpp"
+
+namespace pglab::lab::run {
+
+StepOutcome run_init(const experiment::Step& step, StepContext& ctx) {
+    StepOutcome out;
+    auto& record = out.details.emplace<store::InitStep>();
+    auto parsed = parse_step_options(step, ctx, true, record.arguments);
+    if (!parsed) {
+        out.fail(error_text(parsed.error()));
+        record.exit_status = 1;
+        return out;
+    }
+    Status st;
+    {
+        CaptureOutput capture(ctx.log);
+        st = init::initialize(std::move(parsed->init));
+    }
+    out.wrote_log = true;
+    record.exit_status = st ? 0 : 1;
+    if (!st) {
+        out.fail(error_text(st.error()));
+    }
+    return out;
+}
+
+} // namespace pglab::lab::run
