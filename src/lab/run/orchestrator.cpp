@@ -343,6 +343,18 @@ private:
     void add_late_outcomes(RunRecord& record);
     StepRecord run_step(RunRecord& record, std::size_t index, const plan::RunValues& values,
                         bool& stop_steps, bool& interrupted);
+    /// Why the step is skipped in this run ("when", "once"; "" when it runs); `fingerprint` gets
+    /// its expanded fields when it runs once per server. Error when its `when` cannot be read.
+    Result<std::string> skip_reason(const experiment::Step& step, std::size_t index,
+                                    const plan::RunValues& values, const std::string& server,
+                                    std::string& fingerprint);
+    /// Runs step `s.index` with its probes around it: `s` gets its elapsed time, probes,
+    /// replication lag and log; nothing more after a signal.
+    StepOutcome measure_step(RunRecord& record, StepRecord& s, const plan::RunValues& values);
+    /// `s` as the outcome says, the run's deadline and a server that died under it taken into
+    /// account; a failure fails the run and stops its later steps, but for a check.
+    void settle_step(RunRecord& record, StepRecord& s, StepOutcome outcome,
+                     const std::string& fingerprint, bool& stop_steps);
     void record_server(RunRecord& record, const plan::Cell& cell);
     std::optional<pg::ConnParams> progress_server(experiment::StepType type,
                                                   const std::string& server);
@@ -501,7 +513,6 @@ void PlanRunner::add_late_outcomes(RunRecord& record) {
 StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::RunValues& values,
                                 bool& stop_steps, bool& interrupted) {
     const experiment::Step& step = m_spec.steps[i];
-    const plan::Cell& cell = values.cell();
     StepRecord s;
     s.index = i;
     s.key = step_key(step, i);
@@ -517,43 +528,63 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     if (stop_steps) {
         return s; // not-run
     }
-    const auto fail_step = [&](std::string why) {
+    std::string fingerprint;
+    auto skipped = skip_reason(step, i, values, server, fingerprint);
+    if (skipped && !skipped->empty()) {
+        s.status = StepStatus::skipped;
+        s.skip_reason = *skipped;
+        return s;
+    }
+    Status ready = skipped ? Status{} : Status(skipped.error());
+    if (ready && server != values.cell().server) {
+        ready = ensure_server(server, values.cell(), record.timings.restarts);
+    }
+    if (!ready) {
         s.status = StepStatus::failed;
-        s.error = why;
-        fail(record, i, std::move(why));
+        s.error = ready.error().message;
+        fail(record, i, s.error);
         stop_steps = true;
         return s;
-    };
-    auto applies = values.applies(step);
-    if (!applies) {
-        return fail_step(applies.error().message);
     }
-    if (!*applies) {
-        s.status = StepStatus::skipped;
-        s.skip_reason = "when";
+    StepOutcome outcome = measure_step(record, s, values);
+    if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
+        // Cut short by SIGINT/SIGTERM (a cancelled statement fails): the run is not finished.
+        interrupted = true;
+        stop_steps = true;
         return s;
     }
-    std::string fingerprint;
+    settle_step(record, s, std::move(outcome), fingerprint, stop_steps);
+    return s;
+}
+
+Result<std::string> PlanRunner::skip_reason(const experiment::Step& step, std::size_t i,
+                                            const plan::RunValues& values,
+                                            const std::string& server, std::string& fingerprint) {
+    PGLAB_TRY_ASSIGN(const bool applies, values.applies(step));
+    if (!applies) {
+        return std::string("when");
+    }
     if (step.once) {
         auto fp = values.fingerprint(m_spec, step);
         fingerprint = fp ? *fp : std::string();
         ServerState& st = m_servers.at(server);
         if ((st.cluster || st.existing()) && st.once_done.count(i)
             && st.once_done[i] == fingerprint) {
-            s.status = StepStatus::skipped;
-            s.skip_reason = "once";
-            return s;
+            return std::string("once");
         }
     }
-    if (server != cell.server) {
-        if (auto st = ensure_server(server, cell, record.timings.restarts); !st) {
-            return fail_step(st.error().message);
-        }
-    }
+    return std::string();
+}
+
+StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
+                                     const plan::RunValues& values) {
+    const experiment::Step& step = m_spec.steps[s.index];
+    const std::string& server = s.server;
     auto run_dir = m_store.run_dir(record.run);
     const fs::path log =
-        run_dir ? *run_dir / fmt::format("{:02}-{}.log", i, experiment::step_type_name(step.type))
-                : fs::path("/dev/null");
+        run_dir
+            ? *run_dir / fmt::format("{:02}-{}.log", s.index, experiment::step_type_name(step.type))
+            : fs::path("/dev/null");
     const bool measured = step.measure && experiment::is_measurable(step.type);
     std::optional<probe::Snapshot> before;
     if (measured) {
@@ -562,7 +593,7 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
         }
     }
     StepContext ctx{m_spec, m_servers, values, server, log, m_deadline, record.timings.restarts};
-    ctx.index = i;
+    ctx.index = s.index;
     ctx.left_waiting = &m_left_waiting;
     const Clock::time_point ts = Clock::now();
     m_servers.notices_to(log);
@@ -576,10 +607,7 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     m_progress.end();
     m_servers.notices_to({});
     if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
-        // Cut short by SIGINT/SIGTERM (a cancelled statement fails): the run is not finished.
-        interrupted = true;
-        stop_steps = true;
-        return s;
+        return outcome; // no probes after a signal: the run gets no line
     }
     if (before) {
         if (auto after = snapshot(m_servers, server)) {
@@ -596,6 +624,11 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     if (outcome.wrote_log) {
         s.log = m_store.relative(log);
     }
+    return outcome;
+}
+
+void PlanRunner::settle_step(RunRecord& record, StepRecord& s, StepOutcome outcome,
+                             const std::string& fingerprint, bool& stop_steps) {
     s.details = std::move(outcome.details);
     s.status = outcome.status;
     s.error = std::move(outcome.error);
@@ -610,21 +643,20 @@ StepRecord PlanRunner::run_step(RunRecord& record, std::size_t i, const plan::Ru
     }
     if (s.status != StepStatus::ok) {
         // A postmaster killed a moment ago may still be ending: give it that moment.
-        if (auto dead = m_servers.reap_dead(server, k_death_grace)) {
+        if (auto dead = m_servers.reap_dead(s.server, k_death_grace)) {
             // The server went away under the step: say which, and where its log is.
-            const ServerState& st = m_servers.at(server);
+            const ServerState& st = m_servers.at(s.server);
             s.error += fmt::format(
-                "; server \"{}\" is not running ({}); its log: {}", server, dead->first,
+                "; server \"{}\" is not running ({}); its log: {}", s.server, dead->first,
                 st.cluster ? m_store.relative(st.cluster->log_path()) : std::string("(none)"));
         }
-        fail(record, i, s.error);
+        fail(record, s.index, s.error);
         // A check that did not pass fails the run, but the later steps (and their checks)
         // still run: the statements did what they were told.
         stop_steps = !(outcome.check_failed && s.status == StepStatus::failed);
-    } else if (step.once) {
-        m_servers.at(server).once_done[i] = fingerprint;
+    } else if (m_spec.steps[s.index].once) {
+        m_servers.at(s.server).once_done[s.index] = fingerprint;
     }
-    return s;
 }
 
 /// The wait-event sampler of a step that asks for one (`sample_waits`), sampling already; none
