@@ -195,6 +195,32 @@ options = ["--transactions=1"]
 // Item 5: what the real run refuses, --dry-run refuses too, all of it, each at its key and in
 // line order: a version no installation has, a bin_dir that does not exist, the promotion of a
 // server that is no standby.
+// A claim's metric is checked when the file is read: a misspelt one costs no run.
+TEST_F(LabFaults, AMisspeltClaimMetricIsRefusedBeforeAnyServerStarts) {
+    const fs::path file = write("claim.toml", R"toml(name = "misspelt-metric"
+
+[[steps]]
+type = "bench"
+name = "load"
+options = ["--time=1"]
+
+[[claims]]
+text = "fast enough"
+step = "load"
+metric = "tsp"
+at_least = 1
+)toml");
+    const auto r = pglab({"run", file.string(), "--results", (m_dir / "results").string()});
+    EXPECT_EQ(r.exit_code, 1) << support::describe(r);
+    EXPECT_NE(r.err.find(file.string()
+                         + ":11:11: step \"load\" (bench) gives no metric \"tsp\" (did you mean "
+                           "\"tps\"?)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(m_dir / "results"));
+    EXPECT_TRUE(fs::is_empty(m_tmp)) << "a server was started";
+}
+
 TEST_F(LabFaults, DryRunRefusesWhatTheRunRefuses) {
     const fs::path file = write("servers.toml", R"toml(name = "bad-servers"
 server = "old"

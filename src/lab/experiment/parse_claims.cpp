@@ -2,6 +2,7 @@
 // claim naming a step, a metric and cells of the matrix, with the paper's figure (or a bound,
 // or a shape) and a tolerance. The report sets each claim beside the measured figure.
 #include "lab/experiment/cell_selector.hpp"
+#include "lab/experiment/metric_catalogue.hpp"
 #include "lab/experiment/parse_parts.hpp"
 #include "lab/experiment/suggest.hpp"
 #include "lab/experiment/toml_reader.hpp"
@@ -143,6 +144,33 @@ void read_shape(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseConte
     }
 }
 
+/// The claim's metric must be one its step gives (the metric catalogue): a misspelt one is found
+/// now, not after the run.
+void check_metric(const Claim& c, const SourcePos& pos, const ExperimentSpec& spec,
+                  ParseContext& ctx) {
+    const auto step = std::find_if(spec.steps.begin(), spec.steps.end(),
+                                   [&](const Step& s) { return s.name == c.step; });
+    if (step == spec.steps.end() || gives_metric(step->type, c.metric)) {
+        return;
+    }
+    if (c.metric.starts_with(k_probe_prefix)) {
+        const std::string family(probe_family(c.metric));
+        ctx.diag.add(pos,
+                     "\"" + c.metric + "\" names no probe pglab takes"
+                         + (family.empty() ? std::string()
+                                           : " (no probe family \"" + family + "\""
+                                                 + did_you_mean(family, probe_families()) + ")"),
+                     "probes are named FAMILY.NAME, FAMILY one of " + quoted_list(probe_families())
+                         + " (docs/probes.md)");
+        return;
+    }
+    const std::vector<std::string> ids = metric_ids(step->type);
+    ctx.diag.add(pos,
+                 "step \"" + c.step + "\" (" + step_type_name(step->type) + ") gives no metric \""
+                     + c.metric + "\"" + did_you_mean(c.metric, ids),
+                 "its metrics: " + quoted_list(ids));
+}
+
 std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseContext& ctx,
                                 const ExperimentSpec& spec) {
     TableReader r(t, "claim " + std::to_string(index + 1), ctx.file, ctx.diag);
@@ -175,7 +203,8 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
                                        : "name a step: " + quoted_list(names));
         }
     }
-    c.metric = r.string("metric", "metric = \"probe:wal.bytes\"").value_or("");
+    const auto metric = r.text("metric", "metric = \"probe:wal.bytes\"");
+    c.metric = metric ? metric->text : std::string();
     c.paper = number(r, "paper", "paper = 0.553");
     c.at_most = number(r, "at_most", "at_most = 0.6");
     c.at_least = number(r, "at_least", "at_least = 1.0");
@@ -214,6 +243,8 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
         ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " names no \"metric\"",
                      "name a metric of the report: metric = \"tps\", \"execution_ms\", "
                      "\"probe:wal.bytes\"");
+    } else if (metric) {
+        check_metric(c, metric->pos.shifted(1), spec, ctx);
     }
     const int expectations = (c.paper ? 1 : 0) + (c.at_most ? 1 : 0) + (c.at_least ? 1 : 0);
     if (c.kind != ClaimKind::shape && expectations == 0) {

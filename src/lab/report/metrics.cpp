@@ -62,43 +62,19 @@ private:
     StepData& m_step;
 };
 
-const MetricInfo k_tps{"tps", "tps", "", Direction::higher_is_better, true};
-const MetricInfo k_latency_avg{"latency_avg_ms", "latency average", "ms",
-                               Direction::lower_is_better, true};
-const MetricInfo k_connection{"connection_ms", "connection time", "ms", Direction::lower_is_better,
-                              false};
-const MetricInfo k_failed{"failed", "failed transactions", "", Direction::lower_is_better, false};
-const MetricInfo k_client_ms{"client_ms", "client time", "ms", Direction::lower_is_better, true};
-const MetricInfo k_server_ms{"server_ms", "server time", "ms", Direction::lower_is_better, true};
-const MetricInfo k_rows{"rows", "rows", "", Direction::neutral, false};
-const MetricInfo k_execution{"execution_ms", "execution time", "ms", Direction::lower_is_better,
-                             true};
-const MetricInfo k_planning{"planning_ms", "planning time", "ms", Direction::lower_is_better,
-                            false};
-const MetricInfo k_hit_ratio{"buffer_hit_pct", "buffer hit ratio", "%", Direction::higher_is_better,
-                             true};
-const MetricInfo k_blocks{"blocks", "blocks touched", "", Direction::lower_is_better, false};
-const MetricInfo k_blocks_mb{"blocks_mb", "blocks touched × 8192 bytes", "MB",
-                             Direction::lower_is_better, false};
-const MetricInfo k_heap_fetches{"heap_fetches", "heap fetches", "", Direction::lower_is_better,
-                                false};
-const MetricInfo k_elapsed{"elapsed_ms", "elapsed", "ms", Direction::lower_is_better, true};
-const MetricInfo k_server_cpu{"server_cpu_s", "server CPU", "s", Direction::lower_is_better, false};
-const MetricInfo k_client_cpu{"client_cpu_s", "client CPU", "s", Direction::lower_is_better, false};
-const MetricInfo k_db_hit_ratio{"db_buffer_hit_pct", "buffer hit ratio, pg_stat_database", "%",
-                                Direction::higher_is_better, false};
+namespace catalogue = experiment::metrics;
 
+/// The bench document's percentiles and the metrics they are.
 struct Percentile {
     const char* key;
-    const char* id;
-    const char* title;
+    const MetricInfo* info;
 };
 
-constexpr Percentile k_percentiles[] = {
-    {"p50", "latency_p50_ms", "latency p50"},
-    {"p90", "latency_p90_ms", "latency p90"},
-    {"p99", "latency_p99_ms", "latency p99"},
-    {"p99.9", "latency_p99.9_ms", "latency p99.9"},
+const Percentile k_percentiles[] = {
+    {"p50", &catalogue::latency_p50},
+    {"p90", &catalogue::latency_p90},
+    {"p99", &catalogue::latency_p99},
+    {"p99.9", &catalogue::latency_p999},
 };
 
 void collect_bench(StepData& step, StepCollector& c, const store::BenchStep& bench,
@@ -108,19 +84,19 @@ void collect_bench(StepData& step, StepCollector& c, const store::BenchStep& ben
         return;
     }
     const store::BenchFigures& b = *figures;
-    c.add(k_tps, b.tps, run);
-    c.add(k_latency_avg, b.latency_average_ms, run);
+    c.add(catalogue::tps, b.tps, run);
+    c.add(catalogue::latency_avg, b.latency_average_ms, run);
     if (b.latency_count && *b.latency_count > 0) {
         for (const auto& p : k_percentiles) {
             const auto us = b.percentiles_us.find(p.key);
-            c.add(MetricInfo{p.id, p.title, "ms", Direction::lower_is_better, false},
+            c.add(*p.info,
                   us != b.percentiles_us.end() ? std::optional<double>(us->second / 1000.0)
                                                : std::nullopt,
                   run);
         }
     }
-    c.add(k_connection, b.connection_time_ms, run);
-    c.add(k_failed, b.failed, run);
+    c.add(catalogue::connection, b.connection_time_ms, run);
+    c.add(catalogue::failed, b.failed, run);
 
     if (b.histogram) {
         stats::LatencyHistogram one;
@@ -154,14 +130,15 @@ void collect_explain(StepCollector& c, const store::ExplainStep& step, const Run
         return;
     }
     const store::ExplainSummary& e = *step.explain;
-    c.add(k_execution, e.execution_ms, run);
-    c.add(k_planning, e.planning_ms, run);
+    c.add(catalogue::execution, e.execution_ms, run);
+    c.add(catalogue::planning, e.planning_ms, run);
     const auto hit = static_cast<double>(e.shared_hit_blocks);
     const double total = hit + static_cast<double>(e.shared_read_blocks);
-    c.add(k_hit_ratio, total > 0 ? std::optional<double>(100.0 * hit / total) : std::nullopt, run);
-    c.add(k_blocks, total, run);
-    c.add(k_blocks_mb, total * k_bytes_per_block / k_bytes_per_mb, run);
-    c.add(k_heap_fetches, static_cast<double>(e.heap_fetches), run);
+    c.add(catalogue::hit_ratio,
+          total > 0 ? std::optional<double>(100.0 * hit / total) : std::nullopt, run);
+    c.add(catalogue::blocks, total, run);
+    c.add(catalogue::blocks_mb, total * k_bytes_per_block / k_bytes_per_mb, run);
+    c.add(catalogue::heap_fetches, static_cast<double>(e.heap_fetches), run);
 }
 
 std::optional<double> as_number(const std::optional<std::int64_t>& n) {
@@ -174,20 +151,13 @@ void collect_replication(StepCollector& c, const store::StepRecord& s, const Run
     if (!s.replication || !s.replication->lag) {
         return;
     }
-    static const MetricInfo k_write{"replication.write_lag_ms", "replication write lag", "ms",
-                                    Direction::lower_is_better, false};
-    static const MetricInfo k_flush{"replication.flush_lag_ms", "replication flush lag", "ms",
-                                    Direction::lower_is_better, false};
-    static const MetricInfo k_replay{"replication.replay_lag_ms", "replication replay lag", "ms",
-                                     Direction::lower_is_better, true};
-    static const MetricInfo k_behind{"replication.behind_mb", "replication: WAL not yet replayed",
-                                     "MB", Direction::lower_is_better, false};
     const store::ReplicationLag& r = *s.replication->lag;
-    c.add(k_write, r.write_lag_ms, run);
-    c.add(k_flush, r.flush_lag_ms, run);
-    c.add(k_replay, r.replay_lag_ms, run);
+    c.add(catalogue::replication_write_lag, r.write_lag_ms, run);
+    c.add(catalogue::replication_flush_lag, r.flush_lag_ms, run);
+    c.add(catalogue::replication_replay_lag, r.replay_lag_ms, run);
     const auto behind = as_number(r.bytes_behind);
-    c.add(k_behind, behind ? std::optional<double>(*behind / k_bytes_per_mb) : std::nullopt, run);
+    c.add(catalogue::replication_behind,
+          behind ? std::optional<double>(*behind / k_bytes_per_mb) : std::nullopt, run);
 }
 
 /// A probe's value in report units, with its MetricInfo; `unit` is the probe's own (recorded, or
@@ -309,10 +279,10 @@ void collect_probes(StepData& step, StepCollector& c, const store::StepRecord& s
     check_agreement(step, probes, run);
     const auto server_cpu = cpu_seconds(probes, "server");
     const auto client_cpu = cpu_seconds(probes, "client");
-    c.add(k_server_cpu, server_cpu, run);
-    c.add(k_client_cpu, client_cpu, run);
+    c.add(catalogue::server_cpu, server_cpu, run);
+    c.add(catalogue::client_cpu, client_cpu, run);
     if (blks_hit && blks_read && *blks_hit + *blks_read > 0) {
-        c.add(k_db_hit_ratio, 100.0 * *blks_hit / (*blks_hit + *blks_read), run);
+        c.add(catalogue::db_hit_ratio, 100.0 * *blks_hit / (*blks_hit + *blks_read), run);
     }
     // num_done (18) counts completed checkpoints; num_timed also counts skipped idle ones.
     if (checkpoints_done.value_or(checkpoints) > 0) {
@@ -408,16 +378,16 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
                 }
             } else if (type == "timed-sql") {
                 if (const auto* timed = s.as<store::TimedSqlStep>()) {
-                    c.add(k_client_ms, timed->client_ms, run);
-                    c.add(k_server_ms, timed->server_ms, run);
-                    c.add(k_rows, as_number(timed->rows), run);
+                    c.add(catalogue::client_ms, timed->client_ms, run);
+                    c.add(catalogue::server_ms, timed->server_ms, run);
+                    c.add(catalogue::rows, as_number(timed->rows), run);
                 }
             } else if (type == "explain") {
                 if (const auto* explain = s.as<store::ExplainStep>()) {
                     collect_explain(c, *explain, run);
                 }
             } else if (type != "sleep") {
-                c.add(k_elapsed, s.elapsed_ms, run);
+                c.add(catalogue::elapsed, s.elapsed_ms, run);
             }
             collect_replication(c, s, run);
             collect_probes(step, c, s, run, cores);
@@ -434,8 +404,9 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
         if (m.info.id.rfind("probe:", 0) == 0) {
             return 2;
         }
-        const bool derived = m.info.id == k_server_cpu.id || m.info.id == k_client_cpu.id
-                             || m.info.id == k_db_hit_ratio.id;
+        const bool derived = m.info.id == catalogue::server_cpu.id
+                             || m.info.id == catalogue::client_cpu.id
+                             || m.info.id == catalogue::db_hit_ratio.id;
         return derived ? 1 : 0;
     };
     for (auto& step : steps) {

@@ -2,6 +2,7 @@
 // successful runs only), the merged latency histograms per cell and the per-second series.
 #pragma once
 
+#include "lab/experiment/metric_catalogue.hpp"
 #include "lab/report/results.hpp"
 #include "stats/latency_histogram.hpp"
 
@@ -14,16 +15,9 @@
 
 namespace pglab::lab::report {
 
-/// Which way is better, for verdicts ("faster", "slower").
-enum class Direction : uint8_t { higher_is_better, lower_is_better, neutral };
-
-struct MetricInfo {
-    std::string id;    ///< stable: "tps", "latency_avg_ms", "probe:wal.bytes"
-    std::string title; ///< for people: "tps", "latency average"
-    std::string unit;  ///< "ms", "MB" (10^6 bytes), "%", "" (a count or a rate in the title)
-    Direction direction = Direction::neutral;
-    bool headline = false; ///< charted and compared by default
-};
+/// The metrics' definitions are the experiment layer's catalogue (claims are checked against it).
+using experiment::Direction;
+using experiment::MetricInfo;
 
 /// One metric of one step: its values per cell, in execution order.
 struct MetricValues {

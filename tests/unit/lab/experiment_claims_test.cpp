@@ -75,35 +75,40 @@ struct ClaimErrorCase {
 };
 
 const ClaimErrorCase k_errors[] = {
-    {"unknown step", "text = \"x\"\nstep = \"buidl\"\nmetric = \"tps\"\npaper = 1\n",
+    {"unknown step", "text = \"x\"\nstep = \"buidl\"\nmetric = \"client_ms\"\npaper = 1\n",
      "t.toml:17:9: no step is named \"buidl\" (did you mean \"build\"?)", "\"build\""},
-    {"no figure", "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\n",
+    {"no figure", "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\n",
      "t.toml:15:1: claim 1 gives no figure to test", "at_most = 0.6"},
     {"unknown variable in a selector",
-     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nratio = [\"server=pg12\", \"servr=pg11\"]\n"
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nratio = [\"server=pg12\", "
+     "\"servr=pg11\"]\n"
      "paper = 1\n",
      "t.toml:19:26: \"servr\" is not a matrix variable (did you mean \"server\"?)", "\"server\""},
     {"unknown value in a selector",
-     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nratio = [\"server=pg13\", "
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nratio = [\"server=pg13\", "
      "\"server=pg11\"]\n"
      "paper = 1\n",
      "t.toml:19:18: \"pg13\" is not a value of \"server\"", "\"pg11\" or \"pg12\""},
     {"ratio of one cell",
-     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nratio = [\"server=pg12\"]\npaper = 1\n",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nratio = [\"server=pg12\"]\npaper = "
+     "1\n",
      "t.toml:19:9: \"ratio\" in claim 1 must be two cell selectors, not an array of 1",
      "the first over the second"},
-    {"paper is text", "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\npaper = \"0.5\"\n",
+    {"paper is text", "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\npaper = \"0.5\"\n",
      "t.toml:19:9: \"paper\" in claim 1 must be a finite number, not a string", "paper = 0.553"},
     {"unknown shape",
-     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nshape = \"flatt\"\nover = \"server\"\n",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nshape = \"flatt\"\nover = "
+     "\"server\"\n",
      "t.toml:19:9: invalid value \"flatt\" for \"shape\" in claim 1 (did you mean \"flat\"?)",
      "\"increasing\""},
     {"shape along an unknown variable",
-     "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\nshape = \"flat\"\nover = \"clients\"\n",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nshape = \"flat\"\nover = "
+     "\"clients\"\n",
      "t.toml:20:9: \"clients\" is not a matrix variable", "\"server\""},
-    {"no text", "step = \"build\"\nmetric = \"tps\"\npaper = 1\n",
+    {"no text", "step = \"build\"\nmetric = \"client_ms\"\npaper = 1\n",
      "t.toml:15:1: claim 1 has no \"text\"", "say the claim in words"},
-    {"unknown key", "text = \"x\"\nstep = \"build\"\nmetric = \"tps\"\npaper = 1\ntolerence = 1\n",
+    {"unknown key",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\npaper = 1\ntolerence = 1\n",
      "t.toml:20:1: unknown key \"tolerence\" in claim 1 (did you mean \"tolerance\"?)", ""},
 };
 
@@ -204,6 +209,30 @@ TEST(SpecClaimsTest, QuickFormServerProblems) {
                                  "[[steps]]\ntype = \"bench\"\n";
     EXPECT_THAT(problems(existing + quick + "[quick.servers.db]\nsync_delay = \"1ms\"\n"),
                 HasSubstr("[quick.servers.db] cannot change a server given by \"conninfo\""));
+}
+
+// A claim's metric is checked against the metrics its step's kind gives, when the file is read:
+// a misspelt one is refused at its file:line:column, with the nearest, before any server starts.
+TEST(SpecClaimsTest, AMetricTheStepDoesNotGiveIsRefusedWithTheNearest) {
+    const std::string claim = "\n[[claims]]\ntext = \"faster\"\nstep = \"build\"\n"
+                              "cell = \"server=pg12\"\nat_most = 10\n";
+    EXPECT_THAT(problems(k_head + claim + "metric = \"clinet_ms\"\n"),
+                HasSubstr("t.toml:20:11: step \"build\" (timed-sql) gives no metric "
+                          "\"clinet_ms\" (did you mean \"client_ms\"?)"));
+    EXPECT_THAT(problems(k_head + claim + "metric = \"tps\"\n"),
+                HasSubstr("gives no metric \"tps\""));
+    EXPECT_THAT(problems(k_head + claim + "metric = \"tps\"\n"),
+                HasSubstr("[its metrics: \"client_ms\", \"server_ms\", \"rows\","));
+    EXPECT_THAT(problems(k_head + claim + "metric = \"probe:wall.bytes\"\n"),
+                HasSubstr("t.toml:20:11: \"probe:wall.bytes\" names no probe pglab takes (no "
+                          "probe family \"wall\" (did you mean \"wal\"?))"));
+    EXPECT_THAT(problems(k_head + claim + "metric = \"probe:bytes\"\n"),
+                HasSubstr("\"probe:bytes\" names no probe pglab takes ["));
+    for (const char* ok : {"client_ms", "server_ms", "probe:wal.bytes", "server_cpu_s",
+                           "replication.replay_lag_ms", "probe:wait.LWLock.WALWrite"}) {
+        SCOPED_TRACE(ok);
+        parse_ok(k_head + claim + "metric = \"" + ok + "\"\n");
+    }
 }
 
 } // namespace
