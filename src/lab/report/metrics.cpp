@@ -347,6 +347,54 @@ StepData& step_for(std::vector<StepData>& steps, const std::string& key, int64_t
     return steps.back();
 }
 
+/// The metrics of one step of one measured run: its kind's own, then its probes'.
+void collect_step(StepData& step, const store::StepRecord& s, const RunRecord& run, int cores) {
+    StepCollector c(step);
+    const std::string& type = step.type;
+    if (type == "bench") {
+        if (const auto* bench = s.as<store::BenchStep>()) {
+            collect_bench(step, c, *bench, run);
+        }
+    } else if (type == "timed-sql") {
+        if (const auto* timed = s.as<store::TimedSqlStep>()) {
+            c.add(catalogue::client_ms, timed->client_ms, run);
+            c.add(catalogue::server_ms, timed->server_ms, run);
+            c.add(catalogue::rows, as_number(timed->rows), run);
+        }
+    } else if (type == "explain") {
+        if (const auto* explain = s.as<store::ExplainStep>()) {
+            collect_explain(c, *explain, run);
+        }
+    } else if (type != "sleep") {
+        c.add(catalogue::elapsed, s.elapsed_ms, run);
+    }
+    collect_replication(c, s, run);
+    collect_probes(step, c, s, run, cores);
+}
+
+/// The step type's own metrics first (in the order they came), then the sums derived from
+/// probes, then the raw probes by name: the same order whichever run showed them first.
+void order_metrics(StepData& step) {
+    const auto group = [](const MetricValues& m) {
+        if (m.info.id.starts_with(experiment::k_probe_prefix)) {
+            return 2;
+        }
+        const bool derived = m.info.id == catalogue::server_cpu.id
+                             || m.info.id == catalogue::client_cpu.id
+                             || m.info.id == catalogue::db_hit_ratio.id;
+        return derived ? 1 : 0;
+    };
+    std::stable_sort(step.metrics.begin(), step.metrics.end(),
+                     [&](const MetricValues& a, const MetricValues& b) {
+                         const int ga = group(a);
+                         const int gb = group(b);
+                         if (ga != gb) {
+                             return ga < gb;
+                         }
+                         return ga == 2 && a.info.id < b.info.id;
+                     });
+}
+
 } // namespace
 
 std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
@@ -367,30 +415,9 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
                 continue;
             }
             StepData& step = step_for(steps, s.key, static_cast<int64_t>(s.index), s.type);
-            if (!measured || s.status != store::StepStatus::ok) {
-                continue;
+            if (measured && s.status == store::StepStatus::ok) {
+                collect_step(step, s, run, cores);
             }
-            StepCollector c(step);
-            const std::string& type = step.type;
-            if (type == "bench") {
-                if (const auto* bench = s.as<store::BenchStep>()) {
-                    collect_bench(step, c, *bench, run);
-                }
-            } else if (type == "timed-sql") {
-                if (const auto* timed = s.as<store::TimedSqlStep>()) {
-                    c.add(catalogue::client_ms, timed->client_ms, run);
-                    c.add(catalogue::server_ms, timed->server_ms, run);
-                    c.add(catalogue::rows, as_number(timed->rows), run);
-                }
-            } else if (type == "explain") {
-                if (const auto* explain = s.as<store::ExplainStep>()) {
-                    collect_explain(c, *explain, run);
-                }
-            } else if (type != "sleep") {
-                c.add(catalogue::elapsed, s.elapsed_ms, run);
-            }
-            collect_replication(c, s, run);
-            collect_probes(step, c, s, run, cores);
         }
     }
     for (auto& step : steps) {
@@ -398,27 +425,8 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
     }
     std::sort(steps.begin(), steps.end(),
               [](const StepData& a, const StepData& b) { return a.index < b.index; });
-    // The step type's own metrics first (in the order above), then the sums derived from
-    // probes, then the raw probes by name: the same order whichever run showed them first.
-    auto group = [](const MetricValues& m) {
-        if (m.info.id.rfind("probe:", 0) == 0) {
-            return 2;
-        }
-        const bool derived = m.info.id == catalogue::server_cpu.id
-                             || m.info.id == catalogue::client_cpu.id
-                             || m.info.id == catalogue::db_hit_ratio.id;
-        return derived ? 1 : 0;
-    };
     for (auto& step : steps) {
-        std::stable_sort(step.metrics.begin(), step.metrics.end(),
-                         [&](const MetricValues& a, const MetricValues& b) {
-                             const int ga = group(a);
-                             const int gb = group(b);
-                             if (ga != gb) {
-                                 return ga < gb;
-                             }
-                             return ga == 2 && a.info.id < b.info.id;
-                         });
+        order_metrics(step);
     }
     return steps;
 }

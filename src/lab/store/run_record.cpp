@@ -92,6 +92,35 @@ ServerRecord server_from(const json& s) {
     return r;
 }
 
+RunTimings timings_from(const json& t) {
+    RunTimings timings;
+    timings.total_ms = fields::number(t, "total_ms").value_or(0);
+    timings.server_ms = fields::number(t, "server_ms").value_or(0);
+    timings.steps_ms = fields::number(t, "steps_ms").value_or(0);
+    timings.overhead_ms = fields::number(t, "overhead_ms").value_or(0);
+    timings.restarts = static_cast<int>(fields::integer(t, "restarts").value_or(0));
+    return timings;
+}
+
+/// The run's failure from the line's `error` and the status it states, its steps read.
+void add_failure(const json& error, RunStatus status, RunRecord& r) {
+    if (error.is_object()) {
+        r.failure =
+            RunFailure{fields::unsigned_integer(error, "step"), fields::text(error, "step_key"),
+                       fields::text(error, "reason"), false};
+    } else if (status != RunStatus::ok) {
+        r.failure = RunFailure{std::nullopt, "", "", false}; // no reason recorded
+    }
+    // A line that states a failure its steps do not show (a run timeout between steps, as
+    // older pglab wrote it) keeps the failure, as one of the run's.
+    if (status != RunStatus::ok && r.status() == RunStatus::ok) {
+        r.failure->step.reset();
+    }
+    if (status == RunStatus::timed_out && r.status() != RunStatus::timed_out) {
+        r.failure->timed_out = true;
+    }
+}
+
 } // namespace
 
 const char* run_status_name(RunStatus s) {
@@ -204,13 +233,7 @@ Result<RunRecord> run_record_from_json(const json& j) {
             r.servers.push_back(seen_from(s));
         }
     }
-    if (const auto it = j.find("timings"); it != j.end() && it->is_object()) {
-        r.timings.total_ms = fields::number(*it, "total_ms").value_or(0);
-        r.timings.server_ms = fields::number(*it, "server_ms").value_or(0);
-        r.timings.steps_ms = fields::number(*it, "steps_ms").value_or(0);
-        r.timings.overhead_ms = fields::number(*it, "overhead_ms").value_or(0);
-        r.timings.restarts = static_cast<int>(fields::integer(*it, "restarts").value_or(0));
-    }
+    r.timings = timings_from(fields::value(j, "timings"));
     if (const auto it = j.find("steps"); it != j.end() && it->is_array()) {
         for (std::size_t i = 0; i < it->size(); ++i) {
             PGLAB_TRY_ASSIGN(StepRecord s, step_from_json((*it)[i], i));
@@ -228,23 +251,7 @@ Result<RunRecord> run_record_from_json(const json& j) {
         return make_error(
             fmt::format("unknown status {}", j.contains("status") ? j["status"].dump() : "(none)"));
     }
-    if (const auto it = j.find("error"); it != j.end() && it->is_object()) {
-        RunFailure f;
-        f.step = fields::unsigned_integer(*it, "step");
-        f.step_key = fields::text(*it, "step_key");
-        f.reason = fields::text(*it, "reason");
-        r.failure = std::move(f);
-    } else if (*status != RunStatus::ok) {
-        r.failure = RunFailure{std::nullopt, "", ""}; // no reason recorded
-    }
-    // A line that states a failure its steps do not show (a run timeout between steps, as
-    // older pglab wrote it) keeps the failure, as one of the run's.
-    if (*status != RunStatus::ok && r.status() == RunStatus::ok) {
-        r.failure->step.reset();
-    }
-    if (*status == RunStatus::timed_out && r.status() != RunStatus::timed_out) {
-        r.failure->timed_out = true;
-    }
+    add_failure(fields::value(j, "error"), *status, r);
     return r;
 }
 
