@@ -13,7 +13,7 @@ std::optional<BenchFigures> bench_figures(const BenchStep& step) {
         return std::nullopt;
     }
     BenchFigures fig;
-    const nlohmann::json totals = f::value(b, "totals");
+    const nlohmann::json& totals = f::value(b, "totals");
     fig.tps = f::number(totals, "tps");
     fig.latency_average_ms = f::number(totals, "latency_average_ms");
     fig.connection_time_ms = f::number(totals, "connection_time_ms");
@@ -21,9 +21,9 @@ std::optional<BenchFigures> bench_figures(const BenchStep& step) {
     fig.interrupted = f::boolean(totals, "interrupted", false);
     fig.aborted_clients = f::integer(totals, "aborted_clients").value_or(0);
     fig.client_version = f::text(b, "client_version");
-    const nlohmann::json latency = f::value(b, "latency");
+    const nlohmann::json& latency = f::value(b, "latency");
     fig.latency_count = f::number(latency, "count");
-    if (const nlohmann::json p = f::value(latency, "percentiles_us"); p.is_object()) {
+    if (const nlohmann::json& p = f::value(latency, "percentiles_us"); p.is_object()) {
         for (const auto& [name, value] : p.items()) {
             if (value.is_number()) {
                 fig.percentiles_us[name] = value.get<double>();
@@ -31,7 +31,7 @@ std::optional<BenchFigures> bench_figures(const BenchStep& step) {
         }
     }
     fig.histogram = f::optional_text(latency, "encoded");
-    const nlohmann::json points = f::value(f::value(b, "series"), "points");
+    const nlohmann::json& points = f::value(f::value(b, "series"), "points");
     if (points.is_array()) {
         for (const nlohmann::json& point : points) {
             const auto t = f::number(point, "elapsed_s");

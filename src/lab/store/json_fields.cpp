@@ -78,9 +78,10 @@ std::vector<std::string> texts(const json& j, const char* key) {
     return optional_texts(j, key).value_or(std::vector<std::string>{});
 }
 
-json value(const json& j, const char* key) {
+const json& value(const json& j, const char* key) {
+    static const json k_null;
     const json* v = find(j, key);
-    return v == nullptr ? json(nullptr) : *v;
+    return v == nullptr ? k_null : *v;
 }
 
 json text_or_null(const std::string& s) {

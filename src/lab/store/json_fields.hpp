@@ -43,8 +43,8 @@ std::vector<std::string> texts(const json& j, const char* key);
 /// The strings of `j[key]` when it is an array (other items left out), else none.
 std::optional<std::vector<std::string>> optional_texts(const json& j, const char* key);
 
-/// `j[key]` when present, else null.
-json value(const json& j, const char* key);
+/// `j[key]` when present, else null (a reference: sub-documents are not copied).
+const json& value(const json& j, const char* key);
 
 /// null for "", else the text.
 json text_or_null(const std::string& s);

@@ -38,7 +38,7 @@ std::optional<util::MachineInfo> machine_from(const json& j) {
 template <typename T, typename Read>
 std::vector<T> list_from(const json& j, const char* key, Read read) {
     std::vector<T> out;
-    const json list = f::value(j, key);
+    const json& list = f::value(j, key);
     if (!list.is_array()) {
         return out;
     }
@@ -109,7 +109,7 @@ void read_lists(const json& j, PlanRecord& p) {
                         f::boolean(s, "once", false)};
     });
     p.cells = list_from<Cell>(j, "cells", [](const json& c, std::size_t i) {
-        const json values = f::value(c, "values");
+        const json& values = f::value(c, "values");
         return Cell{f::integer(c, "index").value_or(static_cast<std::int64_t>(i)),
                     f::text(c, "label"), f::text(c, "server"),
                     values.is_object() ? values : json::object()};

@@ -30,13 +30,9 @@ constexpr std::array<std::pair<StepStatus, const char*>, 6> k_step_names = {{
     {StepStatus::not_run, "not-run"},
 }};
 
-/// The fields every step object has; the others are its kind's.
-constexpr std::array<std::string_view, 12> k_common_fields = {
-    "index", "key",        "type", "server", "status",      "skip_reason",
-    "error", "elapsed_ms", "log",  "probes", "probe_units", "replication"};
-
-/// Their types: a step with one of another type is not read.
-constexpr fields::FieldType k_common_types[] = {
+/// The fields every step object has (the others are its kind's), with their types: a step with
+/// one of another type is not read.
+constexpr fields::FieldType k_common_fields[] = {
     {"index", fields::Kind::unsigned_integer},
     {"key", fields::Kind::text},
     {"type", fields::Kind::text},
@@ -52,7 +48,8 @@ constexpr fields::FieldType k_common_types[] = {
 };
 
 bool is_common_field(std::string_view key) {
-    return std::find(k_common_fields.begin(), k_common_fields.end(), key) != k_common_fields.end();
+    return std::any_of(std::begin(k_common_fields), std::end(k_common_fields),
+                       [&](const fields::FieldType& f) { return key == f.key; });
 }
 
 std::optional<int> small_integer(const json& j, const char* key) {
@@ -61,10 +58,6 @@ std::optional<int> small_integer(const json& j, const char* key) {
         return std::nullopt;
     }
     return static_cast<int>(*n);
-}
-
-json small_integer_or_null(const std::optional<int>& n) {
-    return n ? json(*n) : json(nullptr);
 }
 
 /// A count PostgreSQL gives whole up to 17 and with decimals from 18 ("Actual Rows"): a whole
@@ -90,7 +83,7 @@ json checks_json(const std::vector<CheckRecord>& checks) {
 
 std::vector<CheckRecord> checks_from(const json& j) {
     std::vector<CheckRecord> out;
-    const json list = f::value(j, "checks");
+    const json& list = f::value(j, "checks");
     if (!list.is_array()) {
         return out;
     }
@@ -127,7 +120,7 @@ void put_statement(json& j, const StatementRecord& s) {
 StatementRecord statement_from(const json& j) {
     StatementRecord s;
     s.columns = f::texts(j, "columns");
-    if (const json rows = f::value(j, "rows"); rows.is_array()) {
+    if (const json& rows = f::value(j, "rows"); rows.is_array()) {
         for (const json& row : rows) {
             std::vector<std::optional<std::string>> values;
             if (row.is_array()) {
@@ -140,7 +133,7 @@ StatementRecord statement_from(const json& j) {
         }
     }
     s.row_count = f::integer(j, "row_count").value_or(0);
-    if (const json e = f::value(j, "sql_error"); e.is_object()) {
+    if (const json& e = f::value(j, "sql_error"); e.is_object()) {
         s.sql_error = SqlError{f::text(e, "sqlstate"), f::text(e, "message")};
     }
     return s;
@@ -234,7 +227,7 @@ void put_details(json& j, const ExplainStep& s) {
 
 void put_details(json& j, const ShellStep& s) {
     j["command"] = s.command;
-    j["exit_status"] = small_integer_or_null(s.exit_status);
+    j["exit_status"] = s.exit_status ? json(*s.exit_status) : json(nullptr);
 }
 
 void put_details(json& j, const ShutdownStep& s) {
@@ -273,7 +266,7 @@ SqlStep sql_from(const json& j) {
         s.last = statement_from(j);
     }
     s.checks = checks_from(j);
-    if (const json l = f::value(j, "late_result"); l.is_object()) {
+    if (const json& l = f::value(j, "late_result"); l.is_object()) {
         s.late_result = LateResult{f::text(l, "status"), f::number(l, "waited_ms").value_or(0),
                                    f::text(l, "cancelled_because"), statement_from(l)};
     }
@@ -289,7 +282,7 @@ ExplainStep explain_step_from(const json& j) {
     ExplainStep s;
     s.session = f::text(j, "session");
     s.statement = f::text(j, "statement");
-    if (const json e = f::value(j, "explain"); e.is_object()) {
+    if (const json& e = f::value(j, "explain"); e.is_object()) {
         s.explain = explain_from(e);
     }
     s.checks = checks_from(j);
@@ -368,11 +361,11 @@ json probe_units_json(const std::optional<ProbeValues>& probes) {
 /// The `probes` of a step object, each with its unit from `probe_units` (none when `probes` is
 /// not an object; values that are not numbers are left out).
 std::optional<ProbeValues> step_probes(const json& step) {
-    const json probes = f::value(step, "probes");
+    const json& probes = f::value(step, "probes");
     if (!probes.is_object()) {
         return std::nullopt;
     }
-    const json units = f::value(step, "probe_units");
+    const json& units = f::value(step, "probe_units");
     ProbeValues out;
     for (const auto& [name, value] : probes.items()) {
         if (value.is_number()) {
@@ -451,7 +444,7 @@ Result<StepRecord> step_from_json(const json& j, std::size_t position) {
     if (!j.is_object()) {
         return make_error(fmt::format("steps[{}] is not an object", position));
     }
-    if (auto types = f::check_types(j, k_common_types); !types) {
+    if (auto types = f::check_types(j, k_common_fields); !types) {
         return make_error(fmt::format("steps[{}]: {}", position, types.error().message));
     }
     StepRecord s;
