@@ -65,7 +65,11 @@ inline std::string check_spec_input(std::string_view input) {
         const plan::RunValues rv(cell, run);
         for (const auto& step : s.steps) {
             (void)rv.applies(step);
-            (void)rv.fingerprint(s, step);
+            // The option parser (with its file reads) is not fuzzed here: the own options stand
+            // for the arguments.
+            const auto own = rv.own_options(step);
+            (void)rv.matrix_options(step);
+            (void)rv.fingerprint(s, step, own ? *own : std::vector<std::string>{});
             for (const auto& f : step.statements) {
                 if (!rv.expand(f)) {
                     return "a checked ${name} did not expand: " + f.text;

@@ -538,6 +538,64 @@ Status apply_option(BenchParseState& state, const BenchParseEnv& env, int c, con
     return make_error(Error().with_hint(bench_try_help()));
 }
 
+/// Applies the caller's defaults (parse_bench_options) as their options would be applied.
+Status apply_defaults(BenchParseState& state, const BenchParseEnv& env, const char* short_options,
+                      const std::vector<OptionDefault>& defaults) {
+    for (const OptionDefault& d : defaults) {
+        const char* spec = d.letter == '\0' ? nullptr : std::strchr(short_options, d.letter);
+        if (spec == nullptr || spec[1] != ':') {
+            return make_error(
+                fmt::format("-{} takes no value and cannot have a default", d.letter));
+        }
+        bool done = false;
+        PGLAB_TRY(apply_option(state, env, d.letter, d.value.c_str(), done));
+    }
+    return {};
+}
+
+/// Undoes the defaults that the command line replaced and records those that took effect.
+/// -t and -T replace each other's default; -D defaults stay (a define of the same name on the
+/// command line, applied later, already won).
+void settle_defaults(BenchParseState& state, const std::vector<OptionDefault>& defaults) {
+    const OptionLetters& given = state.out.given;
+    if (given.has('t') && !given.has('T')) {
+        state.duration = 0;
+    }
+    if (given.has('T') && !given.has('t')) {
+        state.transactions = 0;
+    }
+    const auto replaced = [&given](char letter) {
+        if (letter == 'D') {
+            return false;
+        }
+        return given.has(letter) || (letter == 't' && given.has('T'))
+               || (letter == 'T' && given.has('t'));
+    };
+    for (const OptionDefault& d : defaults) {
+        if (!replaced(d.letter)) {
+            state.out.defaults_applied.push_back(d);
+        }
+    }
+}
+
+/// The random seed from PGBENCH_RANDOM_SEED (announced), else the default one.
+Status seed_from_environment(bench::RunConfig& run, const BenchParseEnv& env) {
+    if (auto env_seed = env.getenv("PGBENCH_RANDOM_SEED")) {
+        auto seed = parse_random_seed(*env_seed);
+        if (!seed) {
+            env.report(true, seed.error());
+            return make_error("error while setting random seed from PGBENCH_RANDOM_SEED "
+                              "environment variable");
+        }
+        env.report(false, Error(fmt::format("setting random seed to {}", *seed)));
+        run.random_seed = *seed;
+        run.random_seed_given = true;
+    } else {
+        run.random_seed = default_random_seed();
+    }
+    return {};
+}
+
 } // namespace
 
 std::string bench_try_help() {
@@ -580,7 +638,8 @@ Result<const compat::PgbenchProfile*> select_pgbench_profile(const std::vector<s
 }
 
 Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
-                                         const BenchParseEnv& env) {
+                                         const BenchParseEnv& env,
+                                         const std::vector<OptionDefault>& defaults) {
     BenchParseState state;
     state.out.run.transactions = 0;
     PGLAB_TRY_ASSIGN(state.out.pgbench, select_pgbench_profile(args, env));
@@ -590,19 +649,7 @@ Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
     state.out.run.scripts.set_dialect(script::Dialect{.syncpipeline = profile.syncpipeline});
 
     // Set the seed before parsing, as pgbench does, because parsing may use it.
-    if (auto env_seed = env.getenv("PGBENCH_RANDOM_SEED")) {
-        auto seed = parse_random_seed(*env_seed);
-        if (!seed) {
-            env.report(true, seed.error());
-            return make_error("error while setting random seed from PGBENCH_RANDOM_SEED "
-                              "environment variable");
-        }
-        env.report(false, Error(fmt::format("setting random seed to {}", *seed)));
-        state.out.run.random_seed = *seed;
-        state.out.run.random_seed_given = true;
-    } else {
-        state.out.run.random_seed = default_random_seed();
-    }
+    PGLAB_TRY(seed_from_environment(state.out.run, env));
 
     // getopt_long permutes the pointers (not the strings); the program's name prefixes its
     // complaints, as argv[0] does pgbench's.
@@ -625,8 +672,10 @@ Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
     const std::vector<option> long_options = long_options_for(profile, args);
     const char* short_options =
         profile.dbname_short_option ? k_short_options_17 : k_short_options_15;
+    PGLAB_TRY(apply_defaults(state, env, short_options, defaults));
     while ((c = getopt_long(argc, argv.data(), short_options, long_options.data(), &option_index))
            != -1) {
+        state.out.given.add(c);
         bool done = false;
         PGLAB_TRY(apply_option(state, env, c, optarg, done));
         if (done) {
@@ -636,6 +685,7 @@ Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
     for (int i = optind; i < argc; ++i) {
         state.positional.emplace_back(argv[static_cast<size_t>(i)]);
     }
+    settle_defaults(state, defaults);
     PGLAB_TRY(detail::finish_bench_options(state, env));
     return std::move(state.out);
 }

@@ -7,6 +7,7 @@
 #include "init/init_options.hpp"
 #include "util/result.hpp"
 
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -26,6 +27,34 @@ enum class BenchAction : uint8_t {
     show_script,   ///< --show-script: print `text` on stderr, exit 0
 };
 
+/// A value for an option that a command line may leave out, by the option's letter ('c' for
+/// -c/--client, 'D' for -D/--define with "NAME=VALUE"): what a caller that runs pgbench on a
+/// user's behalf (the lab, from its matrix) supplies. See parse_bench_options.
+struct OptionDefault {
+    char letter = '\0';
+    std::string value;
+
+    bool operator==(const OptionDefault&) const = default;
+};
+
+/// The options that a command line set, by letter; a long form (--client, or an abbreviation
+/// getopt accepts such as --cl) counts as its letter.
+class OptionLetters {
+public:
+    void add(int code) {
+        if (code > 0 && code < 128) {
+            m_letters.set(static_cast<std::size_t>(code));
+        }
+    }
+
+    bool has(char letter) const {
+        return letter > 0 && m_letters.test(static_cast<std::size_t>(letter));
+    }
+
+private:
+    std::bitset<128> m_letters;
+};
+
 struct BenchOptions {
     BenchAction action = BenchAction::benchmark;
     /// The pgbench release the command line is read as (--pgbench-version, PGLAB_PGBENCH_VERSION).
@@ -36,6 +65,10 @@ struct BenchOptions {
     bool debug = false;      ///< --debug (or -d up to 16) was given
     std::string export_json; ///< --export-json FILE (pglab), empty when not given
     std::string export_csv;  ///< --export-csv FILE (pglab), empty when not given
+    OptionLetters given;     ///< the options the command line set itself
+    /// The caller's defaults that took effect (those the command line did not replace), in
+    /// the caller's order.
+    std::vector<OptionDefault> defaults_applied;
 };
 
 /// The process environment as the parser sees it. Defaults use the real process (see
@@ -78,7 +111,14 @@ Result<const compat::PgbenchProfile*> select_pgbench_profile(const std::vector<s
 /// program's name), plus pglab's own long options (--export-json, --percentiles...).
 /// Errors are exit-1 errors with pgbench's wording; an Error with an empty message means getopt
 /// already complained (only the hint remains to print).
+///
+/// `defaults` are applied first, each as its option would be (the same checks and messages:
+/// `invalid value "x" for option -c/--clients`), so the command line's own options win: an option
+/// the command line sets replaces its default, -t and -T replace each other's (pgbench takes only
+/// one), and a -D default adds to the command line's defines, which win for the same name.
+/// Only letters that take a value (c j T t R s D...) may be defaults.
 Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
-                                         const BenchParseEnv& env);
+                                         const BenchParseEnv& env,
+                                         const std::vector<OptionDefault>& defaults = {});
 
 } // namespace pglab::options

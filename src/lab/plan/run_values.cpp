@@ -1,4 +1,4 @@
-// lab/plan: per-run variable values, step expansion and implied arguments.
+// lab/plan: per-run variable values, step expansion and the option values the matrix offers.
 #include "lab/plan/run_values.hpp"
 
 #include "lab/experiment/template_text.hpp"
@@ -53,56 +53,65 @@ Result<bool> RunValues::applies(const experiment::Step& step) const {
 
 namespace {
 
-/// Whether `args` sets the option with the short form `short_opt` ('\0' for none) or the long
-/// form `long_opt` ("--long" or "--long=value"; abbreviations of long options, which getopt
-/// also accepts, are not recognised: experiment files spell options out).
-bool sets_option(const std::vector<std::string>& args, char short_opt, std::string_view long_opt) {
-    for (const auto& a : args) {
-        if (short_opt != '\0' && a.size() >= 2 && a[0] == '-' && a[1] == short_opt) {
-            return true;
-        }
-        const std::string l = "--" + std::string(long_opt);
-        if (a == l || a.rfind(l + "=", 0) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
+/// The bench options the matrix variables of the same name offer, with their long names.
+struct MatrixOption {
+    std::string_view variable;
+    char letter;
+    std::string_view long_name;
+};
+
+constexpr MatrixOption k_matrix_options[] = {
+    {"scale", 's', "scale"},
+    {"clients", 'c', "client"},
+    {"threads", 'j', "jobs"},
+    {"duration", 'T', "time"},
+    {"transactions", 't', "transactions"},
+    {"rate", 'R', "rate"},
+};
 
 } // namespace
 
-Result<std::vector<std::string>> RunValues::arguments(const experiment::Step& step) const {
+Result<std::vector<std::string>> RunValues::own_options(const experiment::Step& step) const {
     std::vector<std::string> own;
     for (const auto& f : step.options) {
         PGLAB_TRY_ASSIGN(std::string a, expand(f));
         own.push_back(std::move(a));
     }
-    std::vector<std::string> implied;
-    const auto imply = [&](std::string_view var, char short_opt, std::string_view long_opt,
-                           char conflict_short = '\0', std::string_view conflict_long = {}) {
-        const auto* v = m_cell.find(var);
-        if (v == nullptr || sets_option(own, short_opt, long_opt)
-            || (!conflict_long.empty() && sets_option(own, conflict_short, conflict_long))) {
-            return;
+    return own;
+}
+
+std::vector<options::OptionDefault> RunValues::matrix_options(const experiment::Step& step) const {
+    const bool init = step.type == experiment::StepType::init;
+    if (!init && step.type != experiment::StepType::bench) {
+        return {};
+    }
+    std::vector<options::OptionDefault> out;
+    for (const MatrixOption& o : k_matrix_options) {
+        if ((o.letter == 's') != init) {
+            continue;
         }
-        implied.push_back("--" + std::string(long_opt) + "=" + v->text());
-    };
-    if (step.type == experiment::StepType::init) {
-        imply("scale", 's', "scale");
-    } else if (step.type == experiment::StepType::bench) {
-        imply("clients", 'c', "client");
-        imply("threads", 'j', "jobs");
-        imply("duration", 'T', "time", 't', "transactions");
-        imply("transactions", 't', "transactions", 'T', "time");
-        imply("rate", 'R', "rate");
+        if (const auto* v = m_cell.find(o.variable)) {
+            out.push_back({o.letter, v->text()});
+        }
+    }
+    if (!init) {
         for (const auto& b : m_cell.bindings) {
             if (b.name.rfind("vars.", 0) == 0) {
-                implied.push_back("--define=" + b.name.substr(5) + "=" + b.value.text());
+                out.push_back({'D', b.name.substr(5) + "=" + b.value.text()});
             }
         }
     }
-    implied.insert(implied.end(), own.begin(), own.end());
-    return implied;
+    return out;
+}
+
+std::string option_argument(const options::OptionDefault& option) {
+    std::string_view name = "define";
+    for (const MatrixOption& o : k_matrix_options) {
+        if (o.letter == option.letter) {
+            name = o.long_name;
+        }
+    }
+    return "--" + std::string(name) + "=" + option.value;
 }
 
 std::string RunValues::server_of(const experiment::ExperimentSpec& spec,
@@ -119,15 +128,15 @@ std::string RunValues::server_of(const experiment::ExperimentSpec& spec,
 }
 
 Result<std::string> RunValues::fingerprint(const experiment::ExperimentSpec& spec,
-                                           const experiment::Step& step) const {
+                                           const experiment::Step& step,
+                                           const std::vector<std::string>& arguments) const {
     // fields joined with a unit separator, which experiment files do not use in fields
     std::string out = server_of(spec, step) + '\x1f' + experiment::step_type_name(step.type);
     for (const auto& f : step.statements) {
         PGLAB_TRY_ASSIGN(std::string s, expand(f));
         out += '\x1f' + s;
     }
-    PGLAB_TRY_ASSIGN(std::vector<std::string> args, arguments(step));
-    for (const auto& a : args) {
+    for (const auto& a : arguments) {
         out += '\x1f' + a;
     }
     for (const auto& ref : step.scripts) {

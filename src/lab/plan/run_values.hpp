@@ -1,6 +1,6 @@
 // lab/plan: what one run of the plan makes of the spec's steps and servers: the values of
-// `${name}` and `when`, the expanded step fields, the bench and init arguments the matrix adds,
-// and each server's effective settings. Pure; the orchestrator executes the result.
+// `${name}` and `when`, the expanded step fields, the bench and init option values the matrix
+// offers, and each server's effective settings. Pure; the orchestrator executes the result.
 #pragma once
 
 #include "lab/experiment/experiment_spec.hpp"
@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "options/bench_options.hpp"
 
 namespace pglab::lab::plan {
 
@@ -29,23 +31,28 @@ public:
     /// Whether `step` runs in this run (its `when` condition, true when it has none).
     Result<bool> applies(const experiment::Step& step) const;
 
-    /// The arguments of an init or bench step, expanded, after those the matrix implies:
-    /// init: --scale from `scale`; bench: --client, --jobs, --time, --transactions, --rate from
-    /// clients, threads, duration, transactions, rate, and --define=NAME=VALUE per `vars.NAME`.
-    /// An implied option is left out when the step sets it itself (short or long form), and
-    /// --time/--transactions leave each other out as pgbench refuses both.
-    Result<std::vector<std::string>> arguments(const experiment::Step& step) const;
+    /// The `options` of a step, expanded.
+    Result<std::vector<std::string>> own_options(const experiment::Step& step) const;
+
+    /// The option values the matrix offers an init or bench step, for those its own options
+    /// leave out (options::parse_bench_options decides which): init: -s from `scale`; bench:
+    /// -c, -j, -T, -t, -R from clients, threads, duration, transactions, rate, and -D NAME=VALUE
+    /// per `vars.NAME`. Empty for other kinds.
+    std::vector<options::OptionDefault> matrix_options(const experiment::Step& step) const;
 
     /// The server that `step` runs on: its `server`, its session's server, or the cell's.
     std::string server_of(const experiment::ExperimentSpec& spec,
                           const experiment::Step& step) const;
 
     /// What decides whether a `once = true` step must run again: the server it runs on and
-    /// every expanded field (statements, arguments, command, mode, duration). The orchestrator
-    /// keeps the last fingerprint of each such step per server and runs the step when it
-    /// differs (or the server's cluster was created anew).
+    /// every expanded field (statements, `arguments`, command, mode, duration); `arguments` are
+    /// an init or bench step's as the option parser made them (the matrix values it took, then
+    /// the step's own), the own options for other kinds. The orchestrator keeps the last
+    /// fingerprint of each such step per server and runs the step when it differs (or the
+    /// server's cluster was created anew).
     Result<std::string> fingerprint(const experiment::ExperimentSpec& spec,
-                                    const experiment::Step& step) const;
+                                    const experiment::Step& step,
+                                    const std::vector<std::string>& arguments) const;
 
     const Cell& cell() const { return m_cell; }
 
@@ -55,6 +62,9 @@ private:
     const Cell& m_cell;
     const PlannedRun& m_run;
 };
+
+/// An option value the matrix offers, spelt as an argument: `--client=4`, `--define=NAME=VALUE`.
+std::string option_argument(const options::OptionDefault& option);
 
 /// The postgresql.conf settings of `server` in `cell`: the server's own settings with the
 /// cell's `settings.NAME` values applied on top (matrix settings apply to the cell's server

@@ -47,7 +47,8 @@ Status scripts_as_files(const experiment::ExperimentSpec& spec, const std::files
 
 /// A bench step with `processes` > 1: the options, checked in-process, go to `pglab bench`
 /// under mpirun (fleet_step.hpp); its scripts ([scripts.NAME]) as files in a temporary directory.
-StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx, StepOutcome out) {
+StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx,
+                            const std::vector<std::string>& args, StepOutcome out) {
     auto& record = std::get<store::BenchStep>(out.details);
     const auto failed = [&out, &record](const std::string& why) {
         out.fail(why);
@@ -55,16 +56,15 @@ StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx, Step
         return out;
     };
     auto params = ctx.servers.params(ctx.server, "");
-    auto args = ctx.values.arguments(step);
-    if (!params || !args) {
-        return failed(error_text(!params ? params.error() : args.error()));
+    if (!params) {
+        return failed(error_text(params.error()));
     }
     char dir_template[] = "/tmp/pglab-fleet-scripts-XXXXXX";
     if (::mkdtemp(dir_template) == nullptr) {
         return failed("could not create a temporary directory for the fleet's scripts");
     }
     const std::filesystem::path dir = dir_template;
-    std::vector<std::string> bench_args = full_arguments(step, *params, false, *args);
+    std::vector<std::string> bench_args = full_arguments(step, *params, false, args);
     if (auto st = scripts_as_files(ctx.spec, dir, bench_args); !st) {
         std::filesystem::remove_all(dir);
         return failed(st.error().message);
@@ -104,16 +104,16 @@ StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx, Step
 StepOutcome run_bench(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto& record = out.details.emplace<store::BenchStep>();
-    auto parsed = parse_step_options(step, ctx, false, record.arguments);
-    if (!parsed) {
-        out.fail(error_text(parsed.error()));
+    auto options = parse_step_options(step, ctx, record.arguments);
+    if (!options) {
+        out.fail(error_text(options.error()));
         record.exit_status = 1;
         return out;
     }
     if (step.processes > 1) {
-        return run_bench_fleet(step, ctx, std::move(out));
+        return run_bench_fleet(step, ctx, options->arguments, std::move(out));
     }
-    bench::RunConfig& config = parsed->run;
+    bench::RunConfig& config = options->parsed.run;
     config.quiet = true;
     Result<bench::RunResult> result = make_error("not run");
     {

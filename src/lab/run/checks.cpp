@@ -72,8 +72,7 @@ void check_steps(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
             }
             Status st = applies ? Status{} : Status(applies.error());
             if (st) {
-                auto args = values.arguments(step);
-                st = args ? check_bench_options(spec, step, *args) : Status(args.error());
+                st = check_bench_options(spec, step, values);
             }
             if (st || !seen.emplace(i, st.error().message).second) {
                 continue;

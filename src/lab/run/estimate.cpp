@@ -2,36 +2,16 @@
 #include "lab/run/estimate.hpp"
 
 #include "lab/plan/run_values.hpp"
+#include "lab/run/step_options.hpp"
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <set>
 #include <vector>
 
 namespace pglab::lab::run {
 
 namespace {
-
-/// The seconds of a bench's --time/-T in `args`; nullopt when it runs by transaction count.
-std::optional<std::int64_t> bench_seconds(const std::vector<std::string>& args) {
-    std::optional<std::int64_t> seconds;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        std::string value;
-        if (a.rfind("--time=", 0) == 0) {
-            value = a.substr(7);
-        } else if ((a == "--time" || a == "-T") && i + 1 < args.size()) {
-            value = args[i + 1];
-        } else if (a.rfind("-T", 0) == 0 && a.size() > 2) {
-            value = a.substr(2);
-        } else {
-            continue;
-        }
-        seconds = std::atoll(value.c_str());
-    }
-    return seconds;
-}
 
 std::string duration_text(std::int64_t ms) {
     const std::int64_t s = (ms + 999) / 1000;
@@ -57,7 +37,7 @@ TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::P
                 continue;
             }
             if (step.once) {
-                const auto fp = values.fingerprint(spec, step);
+                const auto fp = once_fingerprint(spec, step, values);
                 const auto key = std::pair(values.server_of(spec, step),
                                            std::to_string(i) + ":" + (fp ? *fp : std::string()));
                 if (!once_done.insert(key).second) {
@@ -70,10 +50,10 @@ TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::P
             };
             switch (step.type) {
             case experiment::StepType::bench: {
-                const auto args = values.arguments(step);
-                const auto s = args ? bench_seconds(*args) : std::nullopt;
-                if (s) {
-                    e.known_ms += *s * 1000;
+                // By transaction count (or options refused): a time the file does not tell.
+                const auto options = read_step_options(spec, step, values, pg::ConnParams{}, {});
+                if (options && options->parsed.run.duration_s > 0) {
+                    e.known_ms += std::int64_t{options->parsed.run.duration_s} * 1000;
                 } else {
                     unknown("bench by transactions");
                 }

@@ -9,16 +9,16 @@ namespace pglab::lab::run {
 StepOutcome run_init(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto& record = out.details.emplace<store::InitStep>();
-    auto parsed = parse_step_options(step, ctx, true, record.arguments);
-    if (!parsed) {
-        out.fail(error_text(parsed.error()));
+    auto options = parse_step_options(step, ctx, record.arguments);
+    if (!options) {
+        out.fail(error_text(options.error()));
         record.exit_status = 1;
         return out;
     }
     Status st;
     {
         CaptureOutput capture(ctx.log);
-        st = init::initialize(std::move(parsed->init));
+        st = init::initialize(std::move(options->parsed.init));
     }
     out.wrote_log = true;
     record.exit_status = st ? 0 : 1;

@@ -14,6 +14,7 @@
 #include "lab/run/experiment_copy.hpp"
 #include "lab/run/servers.hpp"
 #include "lab/run/sql_step.hpp"
+#include "lab/run/step_options.hpp"
 #include "lab/run/step_progress.hpp"
 #include "lab/run/steps.hpp"
 #include "lab/run/watchdog.hpp"
@@ -565,7 +566,7 @@ Result<std::string> PlanRunner::skip_reason(const experiment::Step& step, std::s
         return std::string("when");
     }
     if (step.once) {
-        auto fp = values.fingerprint(m_spec, step);
+        auto fp = once_fingerprint(m_spec, step, values);
         fingerprint = fp ? *fp : std::string();
         ServerState& st = m_servers.at(server);
         if ((st.cluster || st.existing()) && st.once_done.count(i)

@@ -56,9 +56,10 @@ options::BenchParseEnv lab_parse_env(const experiment::ExperimentSpec& spec,
 
 /// parse_bench_options, with what it prints (getopt's complaint about an unknown option) kept:
 /// added to `log` when given, and made the message of an error that has none of its own.
-Result<options::BenchOptions> parse_keeping_complaints(const std::vector<std::string>& full,
-                                                       const options::BenchParseEnv& env,
-                                                       const std::filesystem::path& log) {
+Result<options::BenchOptions>
+parse_keeping_complaints(const std::vector<std::string>& full, const options::BenchParseEnv& env,
+                         const std::vector<options::OptionDefault>& defaults,
+                         const std::filesystem::path& log) {
     std::filesystem::path out = log;
     char tmpl[] = "/tmp/pglab-options-XXXXXX";
     if (out.empty()) {
@@ -76,7 +77,7 @@ Result<options::BenchOptions> parse_keeping_complaints(const std::vector<std::st
     Result<options::BenchOptions> parsed = make_error("not parsed");
     {
         const CaptureOutput capture(out.empty() ? std::filesystem::path("/dev/null") : out);
-        parsed = options::parse_bench_options(full, env);
+        parsed = options::parse_bench_options(full, env, defaults);
     }
     std::string printed;
     if (auto text = out.empty() ? Result<std::string>(make_error("")) : util::read_text_file(out);
@@ -125,8 +126,6 @@ Status check_action(const options::BenchOptions& parsed, bool init) {
 
 } // namespace
 
-/// The option parser's arguments for a step: the server's connection values (when `params` has
-/// a host), --initialize for init, the step's scripts, then its expanded `options`.
 std::vector<std::string> full_arguments(const experiment::Step& step, const pg::ConnParams& params,
                                         bool init, const std::vector<std::string>& args) {
     std::vector<std::string> full;
@@ -149,25 +148,64 @@ std::vector<std::string> full_arguments(const experiment::Step& step, const pg::
     return full;
 }
 
-Result<options::BenchOptions>
-parse_step_options(const experiment::Step& step, StepContext& ctx, bool init,
-                   std::optional<std::vector<std::string>>& arguments) {
+namespace {
+
+/// Every value handed to the parser: the matrix's values, spelt as options, then the step's own.
+std::vector<std::string> handed_arguments(const plan::RunValues& values,
+                                          const experiment::Step& step,
+                                          const std::vector<std::string>& own) {
+    std::vector<std::string> out;
+    for (const auto& o : values.matrix_options(step)) {
+        out.push_back(plan::option_argument(o));
+    }
+    out.insert(out.end(), own.begin(), own.end());
+    return out;
+}
+
+} // namespace
+
+Result<StepOptions> read_step_options(const experiment::ExperimentSpec& spec,
+                                      const experiment::Step& step, const plan::RunValues& values,
+                                      const pg::ConnParams& params,
+                                      const std::filesystem::path& log) {
+    const bool init = step.type == experiment::StepType::init;
+    PGLAB_TRY_ASSIGN(const std::vector<std::string> own, values.own_options(step));
+    PGLAB_TRY_ASSIGN(options::BenchOptions parsed,
+                     parse_keeping_complaints(full_arguments(step, params, init, own),
+                                              lab_parse_env(spec, params),
+                                              values.matrix_options(step), log));
+    PGLAB_TRY(check_action(parsed, init));
+    StepOptions out{std::move(parsed), {}};
+    for (const auto& o : out.parsed.defaults_applied) {
+        out.arguments.push_back(plan::option_argument(o));
+    }
+    out.arguments.insert(out.arguments.end(), own.begin(), own.end());
+    return out;
+}
+
+Result<StepOptions> parse_step_options(const experiment::Step& step, StepContext& ctx,
+                                       std::optional<std::vector<std::string>>& arguments) {
+    const bool init = step.type == experiment::StepType::init;
     PGLAB_TRY_ASSIGN(const pg::ConnParams params, ctx.servers.params(ctx.server, ""));
-    PGLAB_TRY_ASSIGN(std::vector<std::string> args, ctx.values.arguments(step));
     // A database argument may be a conninfo or URI with a password: recorded masked.
-    std::vector<std::string> shown;
-    for (const auto& arg : args) {
-        shown.push_back(pg::redact_conninfo(arg));
+    const auto masked = [](const std::vector<std::string>& args) {
+        std::vector<std::string> shown;
+        for (const auto& arg : args) {
+            shown.push_back(pg::redact_conninfo(arg));
+        }
+        return shown;
+    };
+    auto read = read_step_options(ctx.spec, step, ctx.values, params, ctx.log);
+    if (!read) {
+        if (auto own = ctx.values.own_options(step)) {
+            arguments = masked(handed_arguments(ctx.values, step, *own));
+        }
+        return make_error(read.error());
     }
-    arguments = std::move(shown);
-    auto parsed = parse_keeping_complaints(full_arguments(step, params, init, args),
-                                           lab_parse_env(ctx.spec, params), ctx.log);
-    if (!parsed) {
-        return make_error(parsed.error());
-    }
+    arguments = masked(read->arguments);
     // The server's own connection values (an existing server's conninfo, a password, the
     // settings as -c options) win over what the options say.
-    pg::ConnParams& conn = init ? parsed->init.conn : parsed->run.conn;
+    pg::ConnParams& conn = init ? read->parsed.init.conn : read->parsed.run.conn;
     conn.password = params.password;
     conn.options = params.options;
     if (ctx.servers.at(ctx.server).existing()) {
@@ -176,18 +214,23 @@ parse_step_options(const experiment::Step& step, StepContext& ctx, bool init,
         conn.user.clear();
         conn.dbname = params.dbname;
     }
-    PGLAB_TRY(check_action(*parsed, init));
-    return parsed;
+    return read;
 }
 
 Status check_bench_options(const experiment::ExperimentSpec& spec, const experiment::Step& step,
-                           const std::vector<std::string>& args) {
-    const bool init = step.type == experiment::StepType::init;
-    const pg::ConnParams none; // no server yet: the options' own connection values are not used
-    PGLAB_TRY_ASSIGN(const options::BenchOptions parsed,
-                     parse_keeping_complaints(full_arguments(step, none, init, args),
-                                              lab_parse_env(spec, none), {}));
-    return check_action(parsed, init);
+                           const plan::RunValues& values) {
+    PGLAB_TRY(read_step_options(spec, step, values, pg::ConnParams{}, {}));
+    return {};
+}
+
+Result<std::string> once_fingerprint(const experiment::ExperimentSpec& spec,
+                                     const experiment::Step& step, const plan::RunValues& values) {
+    PGLAB_TRY_ASSIGN(std::vector<std::string> args, values.own_options(step));
+    if (step.type == experiment::StepType::init || step.type == experiment::StepType::bench) {
+        auto read = read_step_options(spec, step, values, pg::ConnParams{}, {});
+        args = read ? std::move(read->arguments) : handed_arguments(values, step, args);
+    }
+    return values.fingerprint(spec, step, args);
 }
 
 } // namespace pglab::lab::run

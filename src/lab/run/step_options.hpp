@@ -4,10 +4,12 @@
 #pragma once
 
 #include "lab/experiment/experiment_spec.hpp"
+#include "lab/plan/run_values.hpp"
 #include "lab/run/steps.hpp"
 #include "pg/conn_params.hpp"
 #include "util/result.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,21 +18,44 @@
 
 namespace pglab::lab::run {
 
+/// An init or bench step's options in one run, read by pglab bench's option parser.
+struct StepOptions {
+    options::BenchOptions parsed;
+    /// The matrix values the parser took (`--client=4`...), then the step's own options,
+    /// expanded: what the run records (a password masked), the fleet passes on and a `once`
+    /// step's fingerprint holds.
+    std::vector<std::string> arguments;
+};
+
 /// The option parser's arguments for a step: the server's connection values (when `params` has
-/// a host), --initialize for init, the step's scripts, then its expanded `options`.
+/// a host), --initialize for init, the step's scripts, then `args`.
 std::vector<std::string> full_arguments(const experiment::Step& step, const pg::ConnParams& params,
                                         bool init, const std::vector<std::string>& args);
 
-/// The step's options parsed against its server; `arguments` gets them as given (a password
-/// masked) once made.
-Result<options::BenchOptions>
-parse_step_options(const experiment::Step& step, StepContext& ctx, bool init,
-                   std::optional<std::vector<std::string>>& arguments);
+/// Reads the options of an `init` or `bench` step in the run `values` stands for, connecting to
+/// `params` (none before a server exists: the options' own connection values are then left
+/// unused), the matrix's values (RunValues::matrix_options) where the options are silent.
+/// What the parser prints (getopt's complaint) goes to `log` when it is given. The error is
+/// the parser's, without a position.
+Result<StepOptions> read_step_options(const experiment::ExperimentSpec& spec,
+                                      const experiment::Step& step, const plan::RunValues& values,
+                                      const pg::ConnParams& params,
+                                      const std::filesystem::path& log);
 
-/// Checks the options (and so the scripts) of an `init` or `bench` step as the step will parse
-/// them, with `args` its expanded `options`, before any server exists. The error is the option
-/// parser's (or getopt's complaint), without a position.
+/// The step's options read against its server, for running it; `arguments` gets them as given
+/// (a password masked), or, when they are refused, every value handed to the parser.
+Result<StepOptions> parse_step_options(const experiment::Step& step, StepContext& ctx,
+                                       std::optional<std::vector<std::string>>& arguments);
+
+/// Checks the options (and so the scripts) of an `init` or `bench` step in the run `values`
+/// stands for as the step will read them, before any server exists.
 Status check_bench_options(const experiment::ExperimentSpec& spec, const experiment::Step& step,
-                           const std::vector<std::string>& args);
+                           const plan::RunValues& values);
+
+/// A `once` step's fingerprint in the run `values` stands for (RunValues::fingerprint), with an
+/// init or bench step's arguments as StepOptions::arguments read without a server (every value
+/// handed to the parser when it refuses them), the expanded `options` for other kinds.
+Result<std::string> once_fingerprint(const experiment::ExperimentSpec& spec,
+                                     const experiment::Step& step, const plan::RunValues& values);
 
 } // namespace pglab::lab::run

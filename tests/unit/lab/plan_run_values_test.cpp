@@ -1,34 +1,20 @@
 // tests/unit/lab: what a run makes of the steps: `${name}` values, `when`, the bench and init
-// arguments the matrix implies, `once` fingerprints and effective server settings.
+// option values the matrix offers, `once` fingerprints and effective server settings.
 #include "lab/plan/run_values.hpp"
 
 #include <gmock/gmock.h>
 
-#include "experiment_test_util.hpp"
+#include "planned_spec.hpp"
 
 namespace pglab::lab::plan {
 namespace {
 
-using experiment::testing::parse_ok;
 using ::testing::ElementsAre;
 
-struct Fixture {
-    experiment::ExperimentSpec spec;
-    Plan plan;
-};
+using testing::planned;
 
-Fixture make(const std::string& text, std::uint64_t seed = 1) {
-    Fixture f{parse_ok(text), {}};
-    auto p = build_plan(f.spec, seed);
-    EXPECT_TRUE(p) << p.error().message;
-    if (p) {
-        f.plan = *p;
-    }
-    return f;
-}
-
-TEST(PlanRunValuesTest, BenchArgumentsFromTheMatrix) {
-    auto f = make(R"toml(
+TEST(PlanRunValuesTest, TheMatrixOffersBenchOptions) {
+    auto f = planned(R"toml(
 [matrix]
 clients = [4]
 threads = 2
@@ -38,43 +24,37 @@ vars.delay = [80]
 [[steps]]
 type = "bench"
 options = ["-n", "--progress=${duration}"]
+[[steps]]
+type = "sql"
+sql = "SELECT 1"
 )toml");
     const RunValues rv(f.plan.cells[0], f.plan.runs[0]);
-    auto args = rv.arguments(f.spec.steps[0]);
-    ASSERT_TRUE(args) << args.error().message;
-    EXPECT_THAT(*args, ElementsAre("--client=4", "--jobs=2", "--time=60", "--rate=100.5",
-                                   "--define=delay=80", "-n", "--progress=60"));
+    const std::vector<options::OptionDefault> offered{
+        {'c', "4"}, {'j', "2"}, {'T', "60"}, {'R', "100.5"}, {'D', "delay=80"}};
+    EXPECT_EQ(rv.matrix_options(f.spec.steps[0]), offered);
+    EXPECT_TRUE(rv.matrix_options(f.spec.steps[1]).empty());
+    auto own = rv.own_options(f.spec.steps[0]);
+    ASSERT_TRUE(own) << own.error().message;
+    EXPECT_THAT(*own, ElementsAre("-n", "--progress=60"));
+    std::vector<std::string> spelt;
+    for (const auto& o : offered) {
+        spelt.push_back(option_argument(o));
+    }
+    EXPECT_THAT(spelt, ElementsAre("--client=4", "--jobs=2", "--time=60", "--rate=100.5",
+                                   "--define=delay=80"));
 }
 
-TEST(PlanRunValuesTest, OptionsTheStepSetsWin) {
-    auto f = make(R"toml(
-[matrix]
-clients = [4]
-duration = [10]
-[[steps]]
-type = "bench"
-options = ["-c8", "-t", "1000"]
-[[steps]]
-type = "bench"
-options = { client = 2 }
-[[steps]]
-type = "init"
-options = ["-s", "7"]
-)toml");
-    const RunValues rv(f.plan.cells[0], f.plan.runs[0]);
-    EXPECT_THAT(*rv.arguments(f.spec.steps[0]), ElementsAre("-c8", "-t", "1000"));
-    EXPECT_THAT(*rv.arguments(f.spec.steps[1]), ElementsAre("--time=10", "--client=2"));
-    EXPECT_THAT(*rv.arguments(f.spec.steps[2]), ElementsAre("-s", "7"));
-}
-
-TEST(PlanRunValuesTest, InitGetsScale) {
-    auto f = make("[matrix]\nscale = [5, 50]\n[[steps]]\ntype = \"init\"\noptions = [\"-q\"]\n");
+TEST(PlanRunValuesTest, InitIsOfferedTheScale) {
+    auto f = planned("[matrix]\nscale = [5, 50]\nclients = 4\n[[steps]]\ntype = \"init\"\n"
+                     "options = [\"-q\"]\n");
     const RunValues rv(f.plan.cells[1], f.plan.runs[1]);
-    EXPECT_THAT(*rv.arguments(f.spec.steps[0]), ElementsAre("--scale=50", "-q"));
+    const std::vector<options::OptionDefault> offered{{'s', "50"}};
+    EXPECT_EQ(rv.matrix_options(f.spec.steps[0]), offered);
+    EXPECT_EQ(option_argument(offered[0]), "--scale=50");
 }
 
 TEST(PlanRunValuesTest, BuiltinsAndExpansion) {
-    auto f = make(R"toml(
+    auto f = planned(R"toml(
 repeat = 2
 warmup = 1
 [matrix]
@@ -93,7 +73,7 @@ sql = "UPDATE t SET v = 'y' WHERE ${params.where} -- ${server} ${repetition} ${w
 }
 
 TEST(PlanRunValuesTest, WhenSelectsSteps) {
-    auto f = make(R"toml(
+    auto f = planned(R"toml(
 [matrix]
 params.index = [true, false]
 [[steps]]
@@ -106,33 +86,34 @@ when = "params.index"
 }
 
 TEST(PlanRunValuesTest, WhenTypeErrorHasPosition) {
-    auto f = make("[matrix]\nclients = [1]\n[[steps]]\ntype = \"checkpoint\"\nwhen = "
-                  "\"clients\"\n");
+    auto f = planned("[matrix]\nclients = [1]\n[[steps]]\ntype = \"checkpoint\"\nwhen = "
+                     "\"clients\"\n");
     auto r = RunValues(f.plan.cells[0], f.plan.runs[0]).applies(f.spec.steps[0]);
     ASSERT_FALSE(r);
     EXPECT_THAT(r.error().message, ::testing::StartsWith("t.toml:5:8: \"when\" fails for cell "
                                                          "clients=1: condition"));
 }
 
-TEST(PlanRunValuesTest, OnceFingerprintChangesWithExpandedFields) {
-    auto f = make(R"toml(
+TEST(PlanRunValuesTest, OnceFingerprintHoldsTheExpandedFieldsAndArguments) {
+    auto f = planned(R"toml(
 [matrix]
-scale = [5, 10]
-clients = [1, 2]
+params.n = [1, 2]
 [[steps]]
-type = "init"
+type = "sql"
+sql = "SELECT ${params.n}"
 once = true
 )toml");
-    const auto fp = [&](std::size_t run) {
+    const auto fp = [&](std::size_t run, const std::vector<std::string>& args) {
         const PlannedRun& r = f.plan.runs[run];
-        return *RunValues(f.plan.cells[r.cell], r).fingerprint(f.spec, f.spec.steps[0]);
+        return *RunValues(f.plan.cells[r.cell], r).fingerprint(f.spec, f.spec.steps[0], args);
     };
-    EXPECT_EQ(fp(0), fp(1)); // clients changes, scale does not: no new init
-    EXPECT_NE(fp(1), fp(2)); // scale 5 -> 10
+    EXPECT_EQ(fp(0, {}), fp(0, {}));
+    EXPECT_NE(fp(0, {}), fp(1, {}));                        // SELECT 1 -> SELECT 2
+    EXPECT_NE(fp(0, {"--scale=5"}), fp(0, {"--scale=10"})); // the arguments count
 }
 
 TEST(PlanRunValuesTest, ServerOfStep) {
-    auto f = make(R"toml(
+    auto f = planned(R"toml(
 server = "primary"
 [servers.primary]
 [servers.standby]
@@ -156,7 +137,7 @@ server = "standby"
 }
 
 TEST(PlanRunValuesTest, EffectiveSettings) {
-    auto f = make(R"toml(
+    auto f = planned(R"toml(
 [servers.pg]
 settings = { shared_buffers = "128MB", fsync = true }
 [servers.other]

@@ -82,5 +82,30 @@ options = ["--transactions=100"]
               "transactions, 1 init)");
 }
 
+// The duration is the option parser's: the matrix's, an abbreviation getopt accepts, or a
+// transaction count that replaces the matrix's duration.
+TEST(RunEstimateTest, TheDurationIsWhatTheBenchWillRun) {
+    const experiment::ExperimentSpec s = experiment::testing::parse_ok(R"toml(
+[matrix]
+duration = [10]
+
+[[steps]]
+type = "bench"
+
+[[steps]]
+type = "bench"
+options = ["--tim=3"]
+
+[[steps]]
+type = "bench"
+options = ["-St", "100"]
+)toml");
+    const auto plan = plan::build_plan(s, 1);
+    ASSERT_TRUE(plan.has_value());
+    const TimeEstimate e = estimate_plan(s, *plan);
+    EXPECT_EQ(e.known_ms, 13'000);
+    EXPECT_EQ(e.unknown.at("bench by transactions"), 1u);
+}
+
 } // namespace
 } // namespace pglab::lab::run

@@ -300,6 +300,69 @@ TEST_F(BenchOptionsTest, DefinesKeepOrderAndLastValue) {
     EXPECT_EQ(error_of({"-D", "1a=2"}), "option: invalid variable name: \"1a\"");
 }
 
+TEST_F(BenchOptionsTest, TheCommandLineSaysWhichOptionsItSet) {
+    auto r = parse({"-c4", "--tim=10", "-nM", "prepared", "--define=x=1"});
+    ASSERT_TRUE(r) << r.error().message;
+    for (const char letter : {'c', 'T', 'n', 'M', 'D'}) {
+        EXPECT_TRUE(r->given.has(letter)) << letter;
+    }
+    for (const char letter : {'t', 'j', 'R', 's', '\0'}) {
+        EXPECT_FALSE(r->given.has(letter)) << letter;
+    }
+}
+
+TEST_F(BenchOptionsTest, DefaultsApplyWhereTheCommandLineIsSilent) {
+    const std::vector<OptionDefault> defaults{{'c', "4"},     {'j', "2"},        {'T', "60"},
+                                              {'R', "100.5"}, {'D', "delay=80"}, {'D', "x=0"}};
+    auto r = parse_bench_options({"-c8", "-D", "x=1"}, m_env, defaults);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->run.clients, 8);
+    EXPECT_EQ(r->run.threads, 2);
+    EXPECT_EQ(r->run.duration_s, 60);
+    EXPECT_EQ(r->run.transactions, 0);
+    EXPECT_DOUBLE_EQ(r->run.rate_tps, 100.5);
+    ASSERT_EQ(r->run.defines.size(), 2U);
+    EXPECT_EQ(r->run.defines[0].name, "delay");
+    EXPECT_EQ(r->run.defines[1].name, "x");
+    EXPECT_EQ(r->run.defines[1].value, "1"); // the command line's define wins
+    // -c was replaced; the defines stay, in the caller's order
+    const std::vector<OptionDefault> applied{
+        {'j', "2"}, {'T', "60"}, {'R', "100.5"}, {'D', "delay=80"}, {'D', "x=0"}};
+    EXPECT_EQ(r->defaults_applied, applied);
+    EXPECT_FALSE(r->given.has('j'));
+}
+
+TEST_F(BenchOptionsTest, TransactionsAndDurationReplaceEachOthersDefault) {
+    const std::vector<OptionDefault> duration{{'T', "10"}};
+    auto by_count = parse_bench_options({"-t", "1000"}, m_env, duration);
+    ASSERT_TRUE(by_count) << by_count.error().message;
+    EXPECT_EQ(by_count->run.transactions, 1000);
+    EXPECT_EQ(by_count->run.duration_s, 0);
+    EXPECT_TRUE(by_count->defaults_applied.empty());
+    const std::vector<OptionDefault> count{{'t', "50"}};
+    auto by_time = parse_bench_options({"--time=5"}, m_env, count);
+    ASSERT_TRUE(by_time) << by_time.error().message;
+    EXPECT_EQ(by_time->run.duration_s, 5);
+    EXPECT_EQ(by_time->run.transactions, 0);
+    // both as defaults: pgbench's refusal, as both on a command line
+    auto both = parse_bench_options({}, m_env, {{'T', "10"}, {'t', "50"}});
+    ASSERT_FALSE(both);
+    EXPECT_EQ(both.error().message,
+              "specify either a number of transactions (-t) or a duration (-T), not both");
+}
+
+TEST_F(BenchOptionsTest, ADefaultIsCheckedAsItsOption) {
+    auto bad = parse_bench_options({}, m_env, {{'c', "many"}});
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error().message, "invalid value \"many\" for option -c/--clients");
+    auto init = parse_bench_options({"-i", "-q"}, m_env, {{'s', "50"}});
+    ASSERT_TRUE(init) << init.error().message;
+    EXPECT_EQ(init->init.scale, 50);
+    auto flag = parse_bench_options({}, m_env, {{'n', ""}});
+    ASSERT_FALSE(flag);
+    EXPECT_EQ(flag.error().message, "-n takes no value and cannot have a default");
+}
+
 TEST_F(BenchOptionsTest, InitModeBuildsSteps) {
     auto r = parse({"-i", "-n", "--foreign-keys", "-s", "3", "-F", "90", "-q", "--partitions=4",
                     "--tablespace=ts", "--index-tablespace=its", "--unlogged-tables", "db"});
