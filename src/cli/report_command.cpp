@@ -93,82 +93,99 @@ void print_problems(const rp::ResultsDir& r) {
 
 } // namespace
 
-int report_command(int argc, char** argv) {
+namespace {
+
+/// `pglab report`'s command line, as given.
+struct ReportArgs {
     std::vector<std::string> dirs;
-    std::optional<std::string> format_given;
-    std::optional<std::string> output_given;
+    std::optional<std::string> format;
+    std::optional<std::string> output;
     std::optional<std::string> claims;
     std::optional<std::string> cv_warning;
     std::optional<std::string> min_runs;
     bool no_charts = false;
-    rp::ReportOptions options;
-    CommandLine line("report", k_report_synopsis, k_report_epilogue);
-    line.option("--format", format_given,
+};
+
+void declare_report_options(CommandLine& line, ReportArgs& args) {
+    line.option("--format", args.format,
                 {"FORMAT", "a value",
                  "one file of: md, html, csv (the aggregated cells), json (the cells, the "
                  "question, the claims with their verdicts and the functional checks), claims-csv "
                  "(the claims: paper, measured, 95% CI, verdict) or checks-csv (the checks: step, "
                  "kind, expected, actual, pass)",
                  "report.md and report.html"});
-    line.option("-o,--output", output_given,
+    line.option("-o,--output", args.output,
                 {"PATH", "a path",
                  "where the one format goes (\"-\" for standard output); charts go to charts/ "
                  "next to it",
                  "DIR/report.FORMAT, DIR/claims.csv, DIR/checks.csv"});
-    line.flag("--no-charts", no_charts, "tables only, even when gnuplot is installed");
-    line.option("--claims", claims,
+    line.flag("--no-charts", args.no_charts, "tables only, even when gnuplot is installed");
+    line.option("--claims", args.claims,
                 {"FILE",
                  "an experiment file",
                  "answer the question and claims of the experiment FILE instead of those of "
                  "DIR/experiment.toml (claims written after the run)",
                  {}});
     line.option(
-        "--cv-warning", cv_warning,
+        "--cv-warning", args.cv_warning,
         {"PCT", "a percentage", "warn when runs of a cell vary more than PCT percent", "10"});
-    line.option("--min-runs", min_runs,
+    line.option("--min-runs", args.min_runs,
                 {"N", "a number", "warn when a cell has fewer measured runs", "3"});
-    line.operands(dirs);
-    if (const auto done = line.parse(argc, argv)) {
-        return *done;
-    }
-    std::string format = format_given.value_or("");
-    const std::string output = output_given.value_or("");
-    const bool charts = !no_charts;
-    if (format_given
-        && (format != "md" && format != "html" && format != "csv" && format != "json"
-            && format != "claims-csv" && format != "checks-csv")) {
-        return line.usage_error("--format must be md, html, csv, json, claims-csv or checks-csv");
-    }
-    if (output_given && output.empty()) {
-        return line.usage_error("option --output needs a path");
-    }
-    if (cv_warning) {
-        const auto pct = parse_double(*cv_warning);
+    line.operands(args.dirs);
+}
+
+/// The warning thresholds and the claims of --claims into `options`; the exit status when a
+/// value is refused.
+std::optional<int> report_options(CommandLine& line, const ReportArgs& args,
+                                  rp::ReportOptions& options) {
+    if (args.cv_warning) {
+        const auto pct = parse_double(*args.cv_warning);
         if (!pct || *pct <= 0) {
             return line.usage_error("--cv-warning must be a positive percentage");
         }
         options.high_cv = *pct / 100.0;
     }
-    if (min_runs) {
-        const auto n = parse_double(*min_runs);
+    if (args.min_runs) {
+        const auto n = parse_double(*args.min_runs);
         if (!n || *n < 1 || *n != static_cast<double>(static_cast<size_t>(*n))) {
             return line.usage_error("--min-runs must be a positive integer");
         }
         options.min_repetitions = static_cast<size_t>(*n);
     }
-    if (dirs.size() != 1) {
-        return line.usage_error(dirs.empty() ? "no results directory given"
-                                             : "give exactly one results directory");
+    if (args.dirs.size() != 1) {
+        return line.usage_error(args.dirs.empty() ? "no results directory given"
+                                                  : "give exactly one results directory");
     }
-    if (claims) {
+    if (args.claims) {
         lab::experiment::ParseOptions parse;
         parse.read_files = false;
-        auto spec = lab::experiment::parse_experiment_file(*claims, parse);
+        auto spec = lab::experiment::parse_experiment_file(*args.claims, parse);
         if (!spec) {
             return fail(spec.error());
         }
         options.claims = rp::ExperimentClaims{spec->question, spec->claims, {}};
     }
+    return std::nullopt;
+}
+
+/// The format of --format ("" without: md and html), and --output's path checked.
+std::optional<int> report_format(CommandLine& line, const ReportArgs& args, std::string& format) {
+    format = args.format.value_or("");
+    const std::string output = args.output.value_or("");
+    if (args.format
+        && (format != "md" && format != "html" && format != "csv" && format != "json"
+            && format != "claims-csv" && format != "checks-csv")) {
+        return line.usage_error("--format must be md, html, csv, json, claims-csv or checks-csv");
+    }
+    if (args.output && output.empty()) {
+        return line.usage_error("option --output needs a path");
+    }
+    return std::nullopt;
+}
+
+/// Without --format, the format that --output's extension names.
+std::optional<int> format_from_output(CommandLine& line, const std::string& output,
+                                      std::string& format) {
     if (!output.empty() && format.empty()) {
         const std::string ext = fs::path(output).extension().string();
         if (ext == ".md" || ext == ".html" || ext == ".csv" || ext == ".json") {
@@ -177,12 +194,84 @@ int report_command(int argc, char** argv) {
             return line.usage_error("give --format with --output (md, html, csv or json)");
         }
     }
-    auto results = rp::load_results(dirs.front());
+    return std::nullopt;
+}
+
+/// The files to write, as format and path: report.md and report.html in `dir` without a
+/// format, else the one format at `output` (or its name in `dir`).
+std::vector<std::pair<std::string, std::string>>
+report_files(const std::string& format, const std::string& output, const fs::path& dir) {
+    if (format.empty()) {
+        return {{"md", (dir / "report.md").string()}, {"html", (dir / "report.html").string()}};
+    }
+    const std::string name = format == "claims-csv"   ? std::string("claims.csv")
+                             : format == "checks-csv" ? std::string("checks.csv")
+                                                      : "report." + format;
+    return {{format, output.empty() ? (dir / name).string() : output}};
+}
+
+std::string render_report(const std::string& format, const rp::ResultsDir& results,
+                          const rp::Report& report) {
+    if (format == "md") {
+        return rp::render_markdown(report.document) + "\n";
+    }
+    if (format == "html") {
+        return rp::render_html(report.document);
+    }
+    if (format == "csv") {
+        return rp::export_csv(results, report.steps);
+    }
+    if (format == "claims-csv") {
+        return rp::export_claims_csv(report);
+    }
+    if (format == "checks-csv") {
+        return rp::export_checks_csv(results);
+    }
+    return rp::export_json(results, report);
+}
+
+/// "wrote FILES (N warnings, M charts)".
+void log_written(const std::vector<std::string>& written, const rp::Report& report, bool gnuplot,
+                 bool charts_asked, const std::string& format) {
+    std::string charts_text;
+    if (gnuplot) {
+        charts_text = fmt::format(", {} chart{}", report.charts, report.charts == 1 ? "" : "s");
+    } else if (format.empty() || format == "md" || format == "html") {
+        charts_text = charts_asked ? ", no charts (gnuplot not found: apt-get install gnuplot-nox)"
+                                   : ", no charts";
+    }
+    log::info("wrote {} ({} warning{}{})", fmt::format("{}", fmt::join(written, " and ")),
+              report.warnings.size(), report.warnings.size() == 1 ? "" : "s", charts_text);
+}
+
+} // namespace
+
+int report_command(int argc, char** argv) {
+    ReportArgs args;
+    rp::ReportOptions options;
+    CommandLine line("report", k_report_synopsis, k_report_epilogue);
+    declare_report_options(line, args);
+    if (const auto done = line.parse(argc, argv)) {
+        return *done;
+    }
+    std::string format;
+    if (const auto refused = report_format(line, args, format)) {
+        return *refused;
+    }
+    if (const auto refused = report_options(line, args, options)) {
+        return *refused;
+    }
+    const std::string output = args.output.value_or("");
+    if (const auto refused = format_from_output(line, output, format)) {
+        return *refused;
+    }
+    const bool charts = !args.no_charts;
+    auto results = rp::load_results(args.dirs.front());
     if (!results) {
         return fail(results.error());
     }
     print_problems(*results);
-    const fs::path dir = dirs.front();
+    const fs::path dir = args.dirs.front();
     options.output_dir = (output.empty() || output == "-") ? dir : fs::path(output).parent_path();
     if (options.output_dir.empty()) {
         options.output_dir = ".";
@@ -194,32 +283,9 @@ int report_command(int argc, char** argv) {
     for (const auto& e : report.chart_errors) {
         log::warning("chart not drawn: {}", e);
     }
-    std::vector<std::pair<std::string, std::string>> files; // format, path
-    if (format.empty()) {
-        files = {{"md", (dir / "report.md").string()}, {"html", (dir / "report.html").string()}};
-    } else {
-        const std::string name = format == "claims-csv"   ? std::string("claims.csv")
-                                 : format == "checks-csv" ? std::string("checks.csv")
-                                                          : "report." + format;
-        files = {{format, output.empty() ? (dir / name).string() : output}};
-    }
     std::vector<std::string> written;
-    for (const auto& [fmt_name, path] : files) {
-        std::string text;
-        if (fmt_name == "md") {
-            text = rp::render_markdown(report.document) + "\n";
-        } else if (fmt_name == "html") {
-            text = rp::render_html(report.document);
-        } else if (fmt_name == "csv") {
-            text = rp::export_csv(*results, report.steps);
-        } else if (fmt_name == "claims-csv") {
-            text = rp::export_claims_csv(report);
-        } else if (fmt_name == "checks-csv") {
-            text = rp::export_checks_csv(*results);
-        } else {
-            text = rp::export_json(*results, report);
-        }
-        if (auto st = write_output(path, text); !st) {
+    for (const auto& [fmt_name, path] : report_files(format, output, dir)) {
+        if (auto st = write_output(path, render_report(fmt_name, *results, report)); !st) {
             return fail(st.error());
         }
         if (path != "-") {
@@ -227,90 +293,65 @@ int report_command(int argc, char** argv) {
         }
     }
     if (!written.empty()) {
-        std::string charts_text;
-        if (options.gnuplot) {
-            charts_text = fmt::format(", {} chart{}", report.charts, report.charts == 1 ? "" : "s");
-        } else if (format.empty() || format == "md" || format == "html") {
-            charts_text = charts ? ", no charts (gnuplot not found: apt-get install gnuplot-nox)"
-                                 : ", no charts";
-        }
-        log::info("wrote {} ({} warning{}{})", fmt::format("{}", fmt::join(written, " and ")),
-                  report.warnings.size(), report.warnings.size() == 1 ? "" : "s", charts_text);
+        log_written(written, report, options.gnuplot.has_value(), charts, format);
     }
     return 0;
 }
 
-int compare_command(int argc, char** argv) {
+namespace {
+
+/// `pglab compare`'s command line, as given (the metrics and steps go to the options).
+struct CompareArgs {
     std::vector<std::string> dirs;
-    std::optional<std::string> by_given;
-    std::optional<std::string> a_given;
-    std::optional<std::string> b_given;
+    std::optional<std::string> by;
+    std::optional<std::string> a;
+    std::optional<std::string> b;
     std::optional<std::string> alpha;
-    std::optional<std::string> format_given;
-    std::optional<std::string> output_given;
-    std::optional<std::string> fail_given;
-    rp::CompareOptions options;
-    CommandLine line("compare", k_compare_synopsis, k_compare_epilogue);
-    line.option("--by", by_given,
+    std::optional<std::string> format;
+    std::optional<std::string> output;
+    std::optional<std::string> fail_if_slower;
+};
+
+void declare_compare_options(CommandLine& line, CompareArgs& args, rp::CompareOptions& options) {
+    line.option("--by", args.by,
                 {"NAME=A,B",
                  "a value",
                  "A = cells with NAME=A, B = cells with NAME=B (e.g. server=pg16,pg17)",
                  {}});
-    line.option("--a", a_given,
+    line.option("--a", args.a,
                 {"SELECTOR", "a value",
                  "cells of A: NAME=VALUE[;NAME=VALUE...] (in DIR_A with two directories)",
                  "every cell"});
-    line.option("--b", b_given, {"SELECTOR", "a value", "cells of B", "every cell"});
+    line.option("--b", args.b, {"SELECTOR", "a value", "cells of B", "every cell"});
     line.repeated("--metric", options.metrics,
                   {"ID", "a value", "compare this metric (repeatable)",
                    "each step's main metrics: tps, latency_avg_ms, client_ms, server_ms, "
                    "execution_ms, ..."});
     line.repeated("--step", options.steps,
                   {"KEY", "a value", "only this step (repeatable)", "every step"});
-    line.option("--alpha", alpha, {"A", "a value", "significance level", "0.05"});
-    line.option("--format", format_given, {"FORMAT", "a value", "text, md or json", "text"});
-    line.option("-o,--output", output_given,
+    line.option("--alpha", args.alpha, {"A", "a value", "significance level", "0.05"});
+    line.option("--format", args.format, {"FORMAT", "a value", "text, md or json", "text"});
+    line.option("-o,--output", args.output,
                 {"PATH", "a path", "write there (\"-\": standard output)", "-"});
-    line.option("--fail-if-slower", fail_given,
+    line.option("--fail-if-slower", args.fail_if_slower,
                 {"PCT",
                  "a value",
                  "exit with status 1 when B is significantly slower than A by more than PCT "
                  "percent in any compared cell (times: B/A − 1; rates: 1 − B/A)",
                  {}});
-    line.operands(dirs);
-    if (const auto done = line.parse(argc, argv)) {
-        return *done;
-    }
-    const std::string by = by_given.value_or("");
-    const std::string sel_a = a_given.value_or("");
-    const std::string sel_b = b_given.value_or("");
-    const std::string format = format_given.value_or("text");
-    const std::string output = output_given.value_or("-");
-    std::optional<double> fail_pct;
-    if (alpha) {
-        const auto a = parse_double(*alpha);
-        if (!a || *a <= 0 || *a >= 1) {
-            return line.usage_error("--alpha must be between 0 and 1");
-        }
-        options.alpha = *a;
-    }
-    if (format != "text" && format != "md" && format != "json") {
-        return line.usage_error("--format must be text, md or json");
-    }
-    if (fail_given) {
-        fail_pct = parse_double(*fail_given);
-        if (!fail_pct || *fail_pct < 0) {
-            return line.usage_error("--fail-if-slower must be a percentage (0 or more)");
-        }
-    }
-    if (dirs.empty() || dirs.size() > 2) {
-        return line.usage_error("give one results directory (with --by or --a/--b) or two");
-    }
+    line.operands(args.dirs);
+}
+
+/// The cells of A and B: from --by NAME=A,B, else from --a and --b; the exit status when they
+/// are refused.
+std::optional<int> compare_selectors(CommandLine& line, const CompareArgs& args,
+                                     rp::Selector& a_sel, rp::Selector& b_sel) {
+    const std::string by = args.by.value_or("");
+    const std::string sel_a = args.a.value_or("");
+    const std::string sel_b = args.b.value_or("");
     if (!by.empty() && (!sel_a.empty() || !sel_b.empty())) {
         return line.usage_error("--by cannot be combined with --a/--b");
     }
-    rp::Selector a_sel;
-    rp::Selector b_sel;
     if (!by.empty()) {
         const size_t eq = by.find('=');
         const size_t comma = by.find(',', eq == std::string::npos ? 0 : eq);
@@ -321,38 +362,109 @@ int compare_command(int argc, char** argv) {
         const std::string name = by.substr(0, eq);
         a_sel = {{name, by.substr(eq + 1, comma - eq - 1)}};
         b_sel = {{name, by.substr(comma + 1)}};
-    } else {
-        if (!sel_a.empty()) {
-            auto s = rp::parse_selector(sel_a);
-            if (!s) {
-                return fail(s.error());
-            }
-            a_sel = *s;
+        return std::nullopt;
+    }
+    for (const auto& [text, sel] : {std::pair{&sel_a, &a_sel}, std::pair{&sel_b, &b_sel}}) {
+        if (text->empty()) {
+            continue;
         }
-        if (!sel_b.empty()) {
-            auto s = rp::parse_selector(sel_b);
-            if (!s) {
-                return fail(s.error());
-            }
-            b_sel = *s;
+        auto s = rp::parse_selector(*text);
+        if (!s) {
+            return fail(s.error());
+        }
+        *sel = *s;
+    }
+    return std::nullopt;
+}
+
+/// --alpha, --format and --fail-if-slower checked; the exit status when one is refused.
+std::optional<int> compare_options(CommandLine& line, const CompareArgs& args,
+                                   rp::CompareOptions& options, std::optional<double>& fail_pct) {
+    if (args.alpha) {
+        const auto a = parse_double(*args.alpha);
+        if (!a || *a <= 0 || *a >= 1) {
+            return line.usage_error("--alpha must be between 0 and 1");
+        }
+        options.alpha = *a;
+    }
+    const std::string format = args.format.value_or("text");
+    if (format != "text" && format != "md" && format != "json") {
+        return line.usage_error("--format must be text, md or json");
+    }
+    if (args.fail_if_slower) {
+        fail_pct = parse_double(*args.fail_if_slower);
+        if (!fail_pct || *fail_pct < 0) {
+            return line.usage_error("--fail-if-slower must be a percentage (0 or more)");
         }
     }
-    if (dirs.size() == 1 && a_sel.empty() && b_sel.empty()) {
+    if (args.dirs.empty() || args.dirs.size() > 2) {
+        return line.usage_error("give one results directory (with --by or --a/--b) or two");
+    }
+    return std::nullopt;
+}
+
+/// A results directory read, its problems said.
+Result<rp::ResultsDir> load_and_warn(const std::string& dir) {
+    auto loaded = rp::load_results(dir);
+    if (loaded) {
+        print_problems(*loaded);
+    }
+    return loaded;
+}
+
+std::string render_comparison(const std::string& format, const rp::Comparison& comparison) {
+    if (format == "md") {
+        return rp::comparison_markdown(comparison);
+    }
+    if (format == "json") {
+        return rp::comparison_json(comparison);
+    }
+    return rp::comparison_text(comparison);
+}
+
+/// --fail-if-slower: 1, with each slower cell said, when B is significantly slower.
+int slower_status(const rp::Comparison& comparison, double fail_pct) {
+    const auto slower = rp::slower_than(comparison, fail_pct);
+    for (const auto* r : slower) {
+        log::error("{} {} in {}: {} (more than {}% slower, p = {:.3g})", r->step, r->metric.title,
+                   r->cell, r->verdict, fail_pct, r->welch_ba ? r->welch_ba->p_value : 1.0);
+    }
+    return slower.empty() ? 0 : 1;
+}
+
+} // namespace
+
+int compare_command(int argc, char** argv) {
+    CompareArgs args;
+    rp::CompareOptions options;
+    CommandLine line("compare", k_compare_synopsis, k_compare_epilogue);
+    declare_compare_options(line, args, options);
+    if (const auto done = line.parse(argc, argv)) {
+        return *done;
+    }
+    std::optional<double> fail_pct;
+    if (const auto refused = compare_options(line, args, options, fail_pct)) {
+        return *refused;
+    }
+    rp::Selector a_sel;
+    rp::Selector b_sel;
+    if (const auto refused = compare_selectors(line, args, a_sel, b_sel)) {
+        return *refused;
+    }
+    if (args.dirs.size() == 1 && a_sel.empty() && b_sel.empty()) {
         return line.usage_error("with one results directory, say what to compare: --by NAME=A,B "
                                 "or --a SELECTOR --b SELECTOR");
     }
-    auto ra = rp::load_results(dirs[0]);
+    auto ra = load_and_warn(args.dirs[0]);
     if (!ra) {
         return fail(ra.error());
     }
-    print_problems(*ra);
     std::optional<rp::ResultsDir> rb;
-    if (dirs.size() == 2) {
-        auto loaded = rp::load_results(dirs[1]);
+    if (args.dirs.size() == 2) {
+        auto loaded = load_and_warn(args.dirs[1]);
         if (!loaded) {
             return fail(loaded.error());
         }
-        print_problems(*loaded);
         rb = std::move(*loaded);
     }
     rp::CompareSide side_a{&*ra, a_sel, ""};
@@ -361,32 +473,14 @@ int compare_command(int argc, char** argv) {
     if (!comparison) {
         return fail(comparison.error());
     }
-    std::string text;
-    if (format == "md") {
-        text = rp::comparison_markdown(*comparison);
-    } else if (format == "json") {
-        text = rp::comparison_json(*comparison);
-    } else {
-        text = rp::comparison_text(*comparison);
-    }
-    if (auto st = write_output(output, text); !st) {
+    const std::string text = render_comparison(args.format.value_or("text"), *comparison);
+    if (auto st = write_output(args.output.value_or("-"), text); !st) {
         return fail(st.error());
     }
     if (comparison->rows.empty()) {
         log::warning("no metric to compare in the paired cells");
     }
-    if (fail_pct) {
-        const auto slower = rp::slower_than(*comparison, *fail_pct);
-        if (!slower.empty()) {
-            for (const auto* r : slower) {
-                log::error("{} {} in {}: {} (more than {}% slower, p = {:.3g})", r->step,
-                           r->metric.title, r->cell, r->verdict, *fail_pct,
-                           r->welch_ba ? r->welch_ba->p_value : 1.0);
-            }
-            return 1;
-        }
-    }
-    return 0;
+    return fail_pct ? slower_status(*comparison, *fail_pct) : 0;
 }
 
 } // namespace pglab::cli

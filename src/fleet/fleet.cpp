@@ -80,6 +80,66 @@ std::vector<std::string> all_hosts(int size) {
     std::_Exit(status);
 }
 
+/// Each process's share of the clients and threads, by rank.
+Result<std::vector<bench::ProcessStats>> fleet_processes(const bench::RunConfig& config, int size,
+                                                         const std::vector<std::string>& hosts) {
+    std::vector<bench::ProcessStats> processes;
+    for (int r = 0; r < size; ++r) {
+        PGLAB_TRY_ASSIGN(const auto share, share_of(config, r, size));
+        bench::ProcessStats& ps = processes.emplace_back();
+        ps.rank = r;
+        ps.host = hosts[static_cast<size_t>(r)];
+        ps.clients = share.clients;
+        ps.threads = share.threads;
+    }
+    return processes;
+}
+
+/// What this process sends to rank 0: its counts, and its CPU time against the CPUs it could
+/// use.
+Part part_of(const bench::RunResult& result, const bench::ProcessStats& process, double cpu_s) {
+    Part mine;
+    mine.process = process;
+    mine.process.pid = ::getpid();
+    mine.process.cpu_s = cpu_s;
+    const double seconds = 0.000001 * static_cast<double>(result.bench_duration_us);
+    const auto cpus = std::max<size_t>(1, util::allowed_cpus().size());
+    const double usable = static_cast<double>(
+        std::min<size_t>(static_cast<size_t>(std::max(1, mine.process.threads)), cpus));
+    mine.process.cpu_share = seconds > 0 ? mine.process.cpu_s / (seconds * usable) : 0.0;
+    mine.result.total = result.total;
+    mine.result.scripts = result.scripts;
+    mine.result.aborted_clients = result.aborted_clients;
+    mine.result.bench_duration_us = result.bench_duration_us;
+    mine.result.conn_total_us = result.conn_total_us;
+    mine.result.start_wall_us = result.start_wall_us;
+    mine.result.thread_cpus = result.thread_cpus;
+    mine.result.thread_socket_io = result.thread_socket_io;
+    mine.result.stop_signal = result.stop_signal;
+    mine.result.series = result.series;
+    return mine;
+}
+
+/// Rank 0: a lost process, or mpirun ending the job for a reason of its own (it says which),
+/// said; then the report is of what was done, and the stop is not the user's. True on a loss.
+bool say_losses(const Session& session, bench::RunResult& merged) {
+    const bool lost = !session.lost().empty() || job_ending();
+    if (session.lost().empty() && job_ending()) {
+        log::error("mpirun began ending the job before the run was over");
+    }
+    for (const std::string& name : session.lost()) {
+        log::error("lost {}; its clients count as aborted and the report counts its "
+                   "transactions up to its last heartbeat",
+                   name);
+    }
+    if (lost) {
+        // The stop came from mpirun (or from rank 0) because of the loss, not from the user.
+        merged.interrupted = false;
+        merged.stop_signal = 0;
+    }
+    return lost;
+}
+
 } // namespace
 
 int run_fleet(bench::RunConfig& config, const LaunchInfo&, const ReportFn& report) {
@@ -97,21 +157,13 @@ int run_fleet(bench::RunConfig& config, const LaunchInfo&, const ReportFn& repor
     MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     config.random_seed = seed;
 
-    std::vector<bench::ProcessStats> processes;
-    for (int r = 0; r < size; ++r) {
-        auto share = share_of(config, r, size);
-        if (!share) {
-            if (rank == 0) {
-                log::print(share.error());
-            }
-            MPI_Finalize();
-            return 1;
+    auto processes = fleet_processes(config, size, hosts);
+    if (!processes) {
+        if (rank == 0) {
+            log::print(processes.error());
         }
-        bench::ProcessStats& ps = processes.emplace_back();
-        ps.rank = r;
-        ps.host = hosts[static_cast<size_t>(r)];
-        ps.clients = share->clients;
-        ps.threads = share->threads;
+        MPI_Finalize();
+        return 1;
     }
     auto totals = narrow_to_process(config, rank, size, hosts[static_cast<size_t>(rank)]);
     if (!totals) { // not reached: share_of() succeeded for every rank
@@ -120,7 +172,7 @@ int run_fleet(bench::RunConfig& config, const LaunchInfo&, const ReportFn& repor
     }
 
     watch_for_job_end();
-    Session session(rank, processes, config);
+    Session session(rank, *processes, config);
     config.hooks = &session;
     // Outermost stop scope: mpirun's SIGTERM (a process died, or the user interrupted mpirun)
     // must leave time to report, after the run's own scope ended too.
@@ -135,26 +187,8 @@ int run_fleet(bench::RunConfig& config, const LaunchInfo&, const ReportFn& repor
         // The others wait at the start: ending without MPI_Finalize makes mpirun end them.
         leave(result.error().exit_code != 0 ? result.error().exit_code : 1, false);
     }
-    Part mine;
-    mine.process = processes[static_cast<size_t>(rank)];
-    mine.process.pid = ::getpid();
-    mine.process.cpu_s = cpu_seconds() - cpu_before;
-    const double seconds = 0.000001 * static_cast<double>(result->bench_duration_us);
-    const auto cpus = std::max<size_t>(1, util::allowed_cpus().size());
-    const double usable = static_cast<double>(
-        std::min<size_t>(static_cast<size_t>(std::max(1, mine.process.threads)), cpus));
-    mine.process.cpu_share = seconds > 0 ? mine.process.cpu_s / (seconds * usable) : 0.0;
-    mine.result.total = result->total;
-    mine.result.scripts = result->scripts;
-    mine.result.aborted_clients = result->aborted_clients;
-    mine.result.bench_duration_us = result->bench_duration_us;
-    mine.result.conn_total_us = result->conn_total_us;
-    mine.result.start_wall_us = result->start_wall_us;
-    mine.result.thread_cpus = result->thread_cpus;
-    mine.result.thread_socket_io = result->thread_socket_io;
-    mine.result.stop_signal = result->stop_signal;
-    mine.result.series = result->series;
-
+    Part mine =
+        part_of(*result, (*processes)[static_cast<size_t>(rank)], cpu_seconds() - cpu_before);
     std::vector<Part> parts = session.gather(std::move(mine));
 
     if (rank != 0) {
@@ -170,22 +204,7 @@ int run_fleet(bench::RunConfig& config, const LaunchInfo&, const ReportFn& repor
     const usec_t t0 = now_us();
     bench::RunResult merged = merge_parts(std::move(*result), parts, config.connect_per_tx);
     merged.fleet.merge_us = now_us() - t0 + session.decode_us;
-    // A loss, or mpirun ending the job for a reason of its own (it says which): the report of
-    // what was done, exit 2.
-    const bool lost = !session.lost().empty() || job_ending();
-    if (session.lost().empty() && job_ending()) {
-        log::error("mpirun began ending the job before the run was over");
-    }
-    for (const std::string& name : session.lost()) {
-        log::error("lost {}; its clients count as aborted and the report counts its "
-                   "transactions up to its last heartbeat",
-                   name);
-    }
-    if (lost) {
-        // The stop came from mpirun (or from rank 0) because of the loss, not from the user.
-        merged.interrupted = false;
-        merged.stop_signal = 0;
-    }
+    const bool lost = say_losses(session, merged);
     widen_to_fleet(config, *totals);
     const int status = report(config, merged);
     if (lost) {

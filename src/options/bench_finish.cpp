@@ -58,21 +58,9 @@ Status finish_init(BenchParseState& state) {
     return {};
 }
 
-/// Benchmark mode: the mode check, then -t/-T and the log/progress/tries checks.
-Status finish_run(BenchParseState& state) {
-    if (state.initialization_option_set) {
-        return make_error("some of the specified options cannot be used in benchmarking mode");
-    }
-    if (state.transactions > 0 && state.duration > 0) {
-        return make_error(
-            "specify either a number of transactions (-t) or a duration (-T), not both");
-    }
-    auto& run = state.out.run;
-    run.transactions = state.transactions;
-    run.duration_s = state.duration;
-    if (state.transactions <= 0 && state.duration <= 0) {
-        run.transactions = 10;
-    }
+/// The log, aggregation, progress and tries options that only make sense together, in
+/// pgbench's order.
+Status check_log_options(const BenchParseState& state) {
     if (state.sample_rate > 0.0 && !state.use_log) {
         return make_error(
             "log sampling (--sampling-rate) is allowed only when logging transactions (-l)");
@@ -98,13 +86,32 @@ Status finish_run(BenchParseState& state) {
                                       "({})",
                                       state.duration, state.agg_interval));
     }
-    if (run.progress_timestamp && state.progress == 0) {
+    if (state.out.run.progress_timestamp && state.progress == 0) {
         return make_error("--progress-timestamp is allowed only under --progress");
     }
     if (state.max_tries == 0 && state.latency_limit_us == 0 && state.duration <= 0) {
         return make_error("an unlimited number of transaction tries can only be used with "
                           "--latency-limit or a duration (-T)");
     }
+    return {};
+}
+
+/// Benchmark mode: the mode check, then -t/-T and the log/progress/tries checks.
+Status finish_run(BenchParseState& state) {
+    if (state.initialization_option_set) {
+        return make_error("some of the specified options cannot be used in benchmarking mode");
+    }
+    if (state.transactions > 0 && state.duration > 0) {
+        return make_error(
+            "specify either a number of transactions (-t) or a duration (-T), not both");
+    }
+    auto& run = state.out.run;
+    run.transactions = state.transactions;
+    run.duration_s = state.duration;
+    if (state.transactions <= 0 && state.duration <= 0) {
+        run.transactions = 10;
+    }
+    PGLAB_TRY(check_log_options(state));
     run.no_vacuum = state.no_vacuum;
     run.scale = state.scale;
     run.scale_given = state.scale_given;

@@ -136,18 +136,12 @@ void append_command_stats(std::string& out, const bench::RunConfig& config,
     }
 }
 
-} // namespace
-
-std::string format_pgbench_report(const bench::RunConfig& config, const bench::RunResult& result) {
+/// The run's description: script, scale, partitions, mode, clients, threads, tries, and the
+/// transactions asked for and processed.
+void append_header(std::string& out, const bench::RunConfig& config,
+                   const bench::RunResult& result) {
     const auto& scripts = config.scripts.scripts();
     const bench::TxStats& total = result.total;
-    const int64_t failures = total.failures();
-    // pgbench divides by this int64 converted to double: 0 gives NaN percentages.
-    const auto total_cnt = static_cast<double>(total.count + total.skipped + failures);
-    const double bench_duration = 0.000001 * static_cast<double>(result.bench_duration_us);
-    const double tps = static_cast<double>(total.count) / bench_duration;
-    std::string out;
-
     pg_append(out, "transaction type: %s\n",
               scripts.size() == 1 ? scripts[0].desc.c_str() : "multiple scripts");
     pg_append(out, "scaling factor: %d\n", result.scale);
@@ -171,20 +165,16 @@ std::string format_pgbench_report(const bench::RunConfig& config, const bench::R
         pg_append(out, "duration: %d s\n", config.duration_s);
         pg_append(out, "number of transactions actually processed: %lld\n", ll(total.count));
     }
-    // The remaining figures are meaningless when no transaction was executed: up to 17 the
-    // failure lines come first (with NaN percentages when nothing ran at all); 18 stops before.
-    if (config.pgbench->report_ends_when_nothing_ran) {
-        if (total_cnt <= 0) {
-            return out;
-        }
-        append_failure_lines(out, "", config, total, total_cnt);
-    } else {
-        append_failure_lines(out, "", config, total, total_cnt);
-        if (total.count + total.skipped <= 0) {
-            return out;
-        }
-    }
+}
 
+/// The figures of a run that processed transactions: skipped and late ones, latency, the rate
+/// limit's lag, connection time and tps.
+void append_figures(std::string& out, const bench::RunConfig& config,
+                    const bench::RunResult& result, double total_cnt) {
+    const bench::TxStats& total = result.total;
+    const int64_t failures = total.failures();
+    const double tps = static_cast<double>(total.count)
+                       / (0.000001 * static_cast<double>(result.bench_duration_us));
     const bool throttled = config.rate_tps > 0;
     const bool limited = config.latency_limit_us > 0;
     if (throttled && limited) {
@@ -223,6 +213,34 @@ std::string format_pgbench_report(const bench::RunConfig& config, const bench::R
                   0.001 * static_cast<double>(result.conn_total_us));
         pg_append(out, "tps = %f (without initial connection time)\n", tps);
     }
+}
+
+} // namespace
+
+std::string format_pgbench_report(const bench::RunConfig& config, const bench::RunResult& result) {
+    const auto& scripts = config.scripts.scripts();
+    const bench::TxStats& total = result.total;
+    const int64_t failures = total.failures();
+    // pgbench divides by this int64 converted to double: 0 gives NaN percentages.
+    const auto total_cnt = static_cast<double>(total.count + total.skipped + failures);
+    const double bench_duration = 0.000001 * static_cast<double>(result.bench_duration_us);
+    std::string out;
+    append_header(out, config, result);
+    // The remaining figures are meaningless when no transaction was executed: up to 17 the
+    // failure lines come first (with NaN percentages when nothing ran at all); 18 stops before.
+    if (config.pgbench->report_ends_when_nothing_ran) {
+        if (total_cnt <= 0) {
+            return out;
+        }
+        append_failure_lines(out, "", config, total, total_cnt);
+    } else {
+        append_failure_lines(out, "", config, total, total_cnt);
+        if (total.count + total.skipped <= 0) {
+            return out;
+        }
+    }
+
+    append_figures(out, config, result, total_cnt);
 
     const bool per_script = scripts.size() > 1;
     if (per_script || config.report_per_command) {

@@ -146,32 +146,37 @@ void check_condition(const FilterExpr& expr, const SourcePos& pos,
     }
 }
 
-void check_step(const Step& step, std::size_t index, ParseContext& ctx, const ExperimentSpec& spec,
-                const std::vector<std::string>& names) {
-    const std::string what = "step " + std::to_string(index + 1);
-    check_server_ref(step.server, step.pos, what, ctx, spec);
-    if (!step.session.empty() && step.session != "default") {
-        const SessionSpec* found = nullptr;
-        std::vector<std::string> sessions{"default"};
-        for (const auto& s : spec.sessions) {
-            sessions.push_back(s.name);
-            if (s.name == step.session) {
-                found = &s;
-            }
-        }
-        if (found == nullptr) {
-            ctx.diag.add(step.pos,
-                         what + " uses undefined session \"" + step.session + "\""
-                             + did_you_mean(step.session, sessions),
-                         "declare it with [sessions." + step.session + "], or use one of "
-                             + quoted_list(sessions));
-        } else if (!found->server.empty() && !step.server.empty() && found->server != step.server) {
-            ctx.diag.add(step.pos,
-                         what + " runs on server \"" + step.server + "\" but session \""
-                             + step.session + "\" belongs to server \"" + found->server + "\"",
-                         "remove \"server\" from the step; the session decides the server");
+/// The step's session: declared, and on the step's server.
+void check_session_ref(const Step& step, const std::string& what, ParseContext& ctx,
+                       const ExperimentSpec& spec) {
+    if (step.session.empty() || step.session == "default") {
+        return;
+    }
+    const SessionSpec* found = nullptr;
+    std::vector<std::string> sessions{"default"};
+    for (const auto& s : spec.sessions) {
+        sessions.push_back(s.name);
+        if (s.name == step.session) {
+            found = &s;
         }
     }
+    if (found == nullptr) {
+        ctx.diag.add(step.pos,
+                     what + " uses undefined session \"" + step.session + "\""
+                         + did_you_mean(step.session, sessions),
+                     "declare it with [sessions." + step.session + "], or use one of "
+                         + quoted_list(sessions));
+    } else if (!found->server.empty() && !step.server.empty() && found->server != step.server) {
+        ctx.diag.add(step.pos,
+                     what + " runs on server \"" + step.server + "\" but session \"" + step.session
+                         + "\" belongs to server \"" + found->server + "\"",
+                     "remove \"server\" from the step; the session decides the server");
+    }
+}
+
+/// The step's scripts: built-in ones that exist, declared [scripts.NAME].
+void check_script_refs(const Step& step, const std::string& what, ParseContext& ctx,
+                       const ExperimentSpec& spec) {
     for (const auto& ref : step.scripts) {
         if (ref.name.rfind("builtin:", 0) == 0) {
             const std::string b = ref.name.substr(8);
@@ -193,6 +198,10 @@ void check_step(const Step& step, std::size_t index, ParseContext& ctx, const Ex
                              + "] (text = \"\"\"...\"\"\" or file = \"...\")");
         }
     }
+}
+
+/// Every `${name}` of the step's fields names a variable.
+void check_templates(const Step& step, const std::vector<std::string>& names, ParseContext& ctx) {
     for (const auto& f : step.statements) {
         check_template(f, names, ctx);
     }
@@ -210,6 +219,15 @@ void check_step(const Step& step, std::size_t index, ParseContext& ctx, const Ex
             }
         }
     }
+}
+
+void check_step(const Step& step, std::size_t index, ParseContext& ctx, const ExperimentSpec& spec,
+                const std::vector<std::string>& names) {
+    const std::string what = "step " + std::to_string(index + 1);
+    check_server_ref(step.server, step.pos, what, ctx, spec);
+    check_session_ref(step, what, ctx, spec);
+    check_script_refs(step, what, ctx, spec);
+    check_templates(step, names, ctx);
     if (step.when) {
         check_condition(*step.when, step.when_pos, names, "\"when\"", ctx);
     }

@@ -171,21 +171,8 @@ void check_metric(const Claim& c, const SourcePos& pos, const ExperimentSpec& sp
                  "its metrics: " + quoted_list(ids));
 }
 
-std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseContext& ctx,
-                                const ExperimentSpec& spec) {
-    TableReader r(t, "claim " + std::to_string(index + 1), ctx.file, ctx.diag);
-    Claim c;
-    c.pos = r.pos();
-    const auto text = r.string("text", "text = \"12 writes 45% less WAL than 11\"");
-    if (!text || text->empty()) {
-        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " has no \"text\"",
-                     "say the claim in words: text = \"12 writes 45% less WAL than 11\"");
-    }
-    c.text = text.value_or("");
-    c.source = r.string("source", "source = \"https://...\"").value_or("");
-    c.explanation = r.string("explanation", "explanation = \"...\"").value_or("");
-    c.paper_text = r.string("paper_text", "paper_text = \"167.9 → 92.8 MB\"").value_or("");
-    c.untestable = r.string("untestable", "untestable = \"needs ZFS\"").value_or("");
+/// `step`: the measured step, which must be a named step of the file.
+void read_claim_step(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseContext& ctx) {
     if (const auto step = r.text("step", "step = \"create-gin\"")) {
         c.step = step->text;
         const bool known = std::any_of(spec.steps.begin(), spec.steps.end(),
@@ -203,6 +190,52 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
                                        : "name a step: " + quoted_list(names));
         }
     }
+}
+
+/// What a testable claim must have: a step, a metric the step gives, one figure to test.
+void check_claim_complete(TableReader& r, const Claim& c, std::size_t index,
+                          const std::optional<TextField>& metric, const ExperimentSpec& spec,
+                          ParseContext& ctx) {
+    if (c.step.empty()) {
+        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " names no \"step\"",
+                     "name the measured step: step = \"create-gin\" (or say why it cannot be "
+                     "tested here: untestable = \"...\")");
+    }
+    if (c.metric.empty()) {
+        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " names no \"metric\"",
+                     "name a metric of the report: metric = \"tps\", \"execution_ms\", "
+                     "\"probe:wal.bytes\"");
+    } else if (metric) {
+        check_metric(c, metric->pos.shifted(1), spec, ctx);
+    }
+    const int expectations = (c.paper ? 1 : 0) + (c.at_most ? 1 : 0) + (c.at_least ? 1 : 0);
+    if (c.kind != ClaimKind::shape && expectations == 0) {
+        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " gives no figure to test",
+                     "give the paper's figure (paper = 0.553, with tolerance) or a bound "
+                     "(at_most = 0.6, at_least = 2)");
+    }
+    if (c.paper && (c.at_most || c.at_least)) {
+        ctx.diag.add(r.key_pos("paper"), "\"paper\" and a bound cannot be combined in one claim",
+                     "keep \"paper\" (with tolerance) or the bound (at_most, at_least)");
+    }
+}
+
+std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseContext& ctx,
+                                const ExperimentSpec& spec) {
+    TableReader r(t, "claim " + std::to_string(index + 1), ctx.file, ctx.diag);
+    Claim c;
+    c.pos = r.pos();
+    const auto text = r.string("text", "text = \"12 writes 45% less WAL than 11\"");
+    if (!text || text->empty()) {
+        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " has no \"text\"",
+                     "say the claim in words: text = \"12 writes 45% less WAL than 11\"");
+    }
+    c.text = text.value_or("");
+    c.source = r.string("source", "source = \"https://...\"").value_or("");
+    c.explanation = r.string("explanation", "explanation = \"...\"").value_or("");
+    c.paper_text = r.string("paper_text", "paper_text = \"167.9 → 92.8 MB\"").value_or("");
+    c.untestable = r.string("untestable", "untestable = \"needs ZFS\"").value_or("");
+    read_claim_step(r, c, spec, ctx);
     const auto metric = r.text("metric", "metric = \"probe:wal.bytes\"");
     c.metric = metric ? metric->text : std::string();
     c.paper = number(r, "paper", "paper = 0.553");
@@ -234,28 +267,7 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
         r.finish();
         return c;
     }
-    if (c.step.empty()) {
-        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " names no \"step\"",
-                     "name the measured step: step = \"create-gin\" (or say why it cannot be "
-                     "tested here: untestable = \"...\")");
-    }
-    if (c.metric.empty()) {
-        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " names no \"metric\"",
-                     "name a metric of the report: metric = \"tps\", \"execution_ms\", "
-                     "\"probe:wal.bytes\"");
-    } else if (metric) {
-        check_metric(c, metric->pos.shifted(1), spec, ctx);
-    }
-    const int expectations = (c.paper ? 1 : 0) + (c.at_most ? 1 : 0) + (c.at_least ? 1 : 0);
-    if (c.kind != ClaimKind::shape && expectations == 0) {
-        ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " gives no figure to test",
-                     "give the paper's figure (paper = 0.553, with tolerance) or a bound "
-                     "(at_most = 0.6, at_least = 2)");
-    }
-    if (c.paper && (c.at_most || c.at_least)) {
-        ctx.diag.add(r.key_pos("paper"), "\"paper\" and a bound cannot be combined in one claim",
-                     "keep \"paper\" (with tolerance) or the bound (at_most, at_least)");
-    }
+    check_claim_complete(r, c, index, metric, spec, ctx);
     r.finish();
     return c;
 }

@@ -167,6 +167,27 @@ void collect_group(const std::string& group, VariableKind kind, const toml::node
     }
 }
 
+/// `filter = "..."`: a condition on the cell's variables, parsed.
+void read_filter(const toml::node& filter, ParseContext& ctx, ExperimentSpec& spec) {
+    const auto* s = filter.as_string();
+    spec.matrix.filter_pos = pos_of(filter.source(), ctx.file);
+    if (s == nullptr) {
+        ctx.diag.add(spec.matrix.filter_pos,
+                     "\"filter\" in [matrix] must be a string, not a " + toml_type_name(filter),
+                     "write it as: filter = \"clients >= threads\"");
+        return;
+    }
+    std::size_t offset = 0;
+    auto expr = FilterExpr::parse(s->get(), &offset);
+    if (!expr) {
+        ctx.diag.add(spec.matrix.filter_pos.shifted(static_cast<std::uint32_t>(offset + 1)),
+                     "invalid filter: " + expr.error().message,
+                     "write conditions such as clients >= 4 && settings.fsync == \"off\"");
+        return;
+    }
+    spec.matrix.filter = std::move(*expr);
+}
+
 } // namespace
 
 void parse_matrix(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
@@ -224,24 +245,7 @@ void parse_matrix(const toml::node* node, ParseContext& ctx, ExperimentSpec& spe
                      "not both: keep one");
     }
     if (filter != nullptr) {
-        const auto* s = filter->as_string();
-        spec.matrix.filter_pos = pos_of(filter->source(), ctx.file);
-        if (s == nullptr) {
-            ctx.diag.add(spec.matrix.filter_pos,
-                         "\"filter\" in [matrix] must be a string, not a "
-                             + toml_type_name(*filter),
-                         "write it as: filter = \"clients >= threads\"");
-            return;
-        }
-        std::size_t offset = 0;
-        auto expr = FilterExpr::parse(s->get(), &offset);
-        if (!expr) {
-            ctx.diag.add(spec.matrix.filter_pos.shifted(static_cast<std::uint32_t>(offset + 1)),
-                         "invalid filter: " + expr.error().message,
-                         "write conditions such as clients >= 4 && settings.fsync == \"off\"");
-            return;
-        }
-        spec.matrix.filter = std::move(*expr);
+        read_filter(*filter, ctx, spec);
     }
 }
 

@@ -174,11 +174,9 @@ const std::vector<std::string> k_server_keys = {
     "version", "bin_dir", "conninfo",    "settings",   "initdb",       "data_dir",
     "auth",    "tcp",     "environment", "sync_delay", "memory_limit", "standby_of"};
 
-ServerSpec read_server(const std::string& name, const toml::table& t, ParseContext& ctx) {
-    TableReader r(t, "[servers." + name + "]", ctx.file, ctx.diag);
-    ServerSpec s;
-    s.name = name;
-    s.pos = r.pos();
+/// Where the server comes from: `version`, `bin_dir` (one of them) or `conninfo` (an existing
+/// server, which then takes none of the keys of a server pglab creates).
+void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, ServerSpec& s) {
     const auto version = r.string("version", "version = \"16\"");
     const auto bin_dir = r.string("bin_dir", "bin_dir = \"/usr/lib/postgresql/16/bin\"");
     const auto conninfo = r.string("conninfo", "conninfo = \"host=db1 port=5432 dbname=bench\"");
@@ -224,6 +222,14 @@ ServerSpec read_server(const std::string& name, const toml::table& t, ParseConte
                             "environment", "standby_of", "sync_delay", "memory_limit"}) {
         mark_existing_conflict(key);
     }
+}
+
+ServerSpec read_server(const std::string& name, const toml::table& t, ParseContext& ctx) {
+    TableReader r(t, "[servers." + name + "]", ctx.file, ctx.diag);
+    ServerSpec s;
+    s.name = name;
+    s.pos = r.pos();
+    read_installation(r, t, ctx, s);
     read_settings(r.get("settings"), r, ctx, s);
     if (auto init = r.string_list("initdb", "initdb = [\"--data-checksums\"]")) {
         s.initdb_options = *init;

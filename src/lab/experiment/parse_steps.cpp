@@ -259,23 +259,78 @@ void check_sql_expectations(TableReader& r, const Step& step) {
     }
 }
 
-void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
-    const auto timeout = [&] {
-        step.timeout_ms = r.duration_ms("timeout", "timeout = \"5min\"").value_or(0);
-    };
-    const auto session = [&] {
-        step.session = r.string("session", "session = \"writer\"").value_or("");
-    };
-    const auto one_statement = [&](const char* example) {
-        const auto sql = r.text("sql", example);
-        if (sql) {
-            step.statements.push_back(*sql);
-        } else if (r.get("sql") == nullptr) {
-            ctx.diag.add(step.pos,
-                         "a \"" + std::string(step_type_name(step.type)) + "\" step needs \"sql\"",
-                         std::string("add the statement: ") + example);
+void read_timeout(TableReader& r, Step& step) {
+    step.timeout_ms = r.duration_ms("timeout", "timeout = \"5min\"").value_or(0);
+}
+
+void read_session(TableReader& r, Step& step) {
+    step.session = r.string("session", "session = \"writer\"").value_or("");
+}
+
+/// The one statement of a timed-sql or explain step, with its session and timeout.
+void read_one_statement(TableReader& r, ParseContext& ctx, Step& step, const char* example) {
+    read_session(r, step);
+    read_timeout(r, step);
+    const auto sql = r.text("sql", example);
+    if (sql) {
+        step.statements.push_back(*sql);
+    } else if (r.get("sql") == nullptr) {
+        ctx.diag.add(step.pos,
+                     "a \"" + std::string(step_type_name(step.type)) + "\" step needs \"sql\"",
+                     std::string("add the statement: ") + example);
+    }
+}
+
+void read_sql_keys(TableReader& r, ParseContext& ctx, Step& step) {
+    read_session(r, step);
+    read_timeout(r, step);
+    const auto sql = r.string_list("sql", "sql = [\"CREATE TABLE t (id int)\", \"...\"]");
+    if (sql) {
+        step.statements = *sql;
+    }
+    if (!sql && r.get("sql") == nullptr) {
+        ctx.diag.add(step.pos, "a \"sql\" step needs \"sql\"",
+                     "add the statements: sql = \"...\" or sql = [\"...\", \"...\"]");
+    }
+    step.wait = r.boolean("wait", "wait = false").value_or(true);
+    step.expect_error = r.string("expect_error", "expect_error = \"23P01\"").value_or("");
+    step.expect = r.text("expect", "expect = \"100\"");
+    read_expect_rows(r, step);
+    step.expect_blocked_ms = r.duration_ms("expect_blocked", "expect_blocked = \"2s\"").value_or(0);
+    check_sql_expectations(r, step);
+}
+
+void read_explain_keys(TableReader& r, ParseContext& ctx, Step& step) {
+    read_one_statement(r, ctx, step,
+                       "sql = \"SELECT aid FROM pgbench_accounts WHERE aid < 300001\"");
+    step.analyze = r.boolean("analyze", "analyze = false").value_or(true);
+    if (auto plan = r.string_list("expect_plan", "expect_plan = \"Index Only Scan\"")) {
+        for (const auto& node : *plan) {
+            step.expect_plan.push_back(node.text);
         }
-    };
+    }
+}
+
+void read_sleep_keys(TableReader& r, ParseContext& ctx, Step& step) {
+    if (auto ms = r.duration_ms("duration", "duration = \"1s\"")) {
+        step.duration_ms = *ms;
+    } else if (r.get("duration") == nullptr) {
+        ctx.diag.add(step.pos, "a \"sleep\" step needs \"duration\"",
+                     "add how long to wait: duration = \"1s\"");
+    }
+}
+
+void read_shell_keys(TableReader& r, ParseContext& ctx, Step& step) {
+    read_timeout(r, step);
+    if (auto cmd = r.text("command", "command = \"sync\"")) {
+        step.command = *cmd;
+    } else if (r.get("command") == nullptr) {
+        ctx.diag.add(step.pos, "a \"shell\" step needs \"command\"",
+                     "add the command line: command = \"...\"");
+    }
+}
+
+void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
     switch (step.type) {
     case StepType::init:
         step.options = read_options(r, ctx);
@@ -285,41 +340,14 @@ void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
         step.scripts = read_scripts(r, ctx);
         read_fleet(r, step);
         break;
-    case StepType::sql: {
-        session();
-        timeout();
-        const auto sql = r.string_list("sql", "sql = [\"CREATE TABLE t (id int)\", \"...\"]");
-        if (sql) {
-            step.statements = *sql;
-        }
-        if (!sql && r.get("sql") == nullptr) {
-            ctx.diag.add(step.pos, "a \"sql\" step needs \"sql\"",
-                         "add the statements: sql = \"...\" or sql = [\"...\", \"...\"]");
-        }
-        step.wait = r.boolean("wait", "wait = false").value_or(true);
-        step.expect_error = r.string("expect_error", "expect_error = \"23P01\"").value_or("");
-        step.expect = r.text("expect", "expect = \"100\"");
-        read_expect_rows(r, step);
-        step.expect_blocked_ms =
-            r.duration_ms("expect_blocked", "expect_blocked = \"2s\"").value_or(0);
-        check_sql_expectations(r, step);
+    case StepType::sql:
+        read_sql_keys(r, ctx, step);
         break;
-    }
     case StepType::timed_sql:
-        session();
-        timeout();
-        one_statement("sql = \"VACUUM VERBOSE t\"");
+        read_one_statement(r, ctx, step, "sql = \"VACUUM VERBOSE t\"");
         break;
     case StepType::explain:
-        session();
-        timeout();
-        one_statement("sql = \"SELECT aid FROM pgbench_accounts WHERE aid < 300001\"");
-        step.analyze = r.boolean("analyze", "analyze = false").value_or(true);
-        if (auto plan = r.string_list("expect_plan", "expect_plan = \"Index Only Scan\"")) {
-            for (const auto& node : *plan) {
-                step.expect_plan.push_back(node.text);
-            }
-        }
+        read_explain_keys(r, ctx, step);
         break;
     case StepType::restart:
     case StepType::stop:
@@ -328,21 +356,10 @@ void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
         }
         break;
     case StepType::sleep:
-        if (auto ms = r.duration_ms("duration", "duration = \"1s\"")) {
-            step.duration_ms = *ms;
-        } else if (r.get("duration") == nullptr) {
-            ctx.diag.add(step.pos, "a \"sleep\" step needs \"duration\"",
-                         "add how long to wait: duration = \"1s\"");
-        }
+        read_sleep_keys(r, ctx, step);
         break;
     case StepType::shell:
-        timeout();
-        if (auto cmd = r.text("command", "command = \"sync\"")) {
-            step.command = *cmd;
-        } else if (r.get("command") == nullptr) {
-            ctx.diag.add(step.pos, "a \"shell\" step needs \"command\"",
-                         "add the command line: command = \"...\"");
-        }
+        read_shell_keys(r, ctx, step);
         break;
     case StepType::start:
     case StepType::promote:

@@ -35,6 +35,29 @@ Unexpected plan_error(const experiment::SourcePos& pos, const std::string& messa
     return make_error(Error(pos.to_string() + ": " + message).with_hint(hint));
 }
 
+/// Whether `cell` passes the matrix's filter (true when there is none).
+Result<bool> passes_filter(const experiment::ExperimentSpec& spec, const Cell& cell) {
+    if (!spec.matrix.filter) {
+        return true;
+    }
+    auto verdict = spec.matrix.filter->evaluate(
+        [&](std::string_view name) -> std::optional<experiment::Scalar> {
+            if (const auto* v = cell.find(name)) {
+                return *v;
+            }
+            if (name == "server") {
+                return experiment::Scalar{cell.server, {}};
+            }
+            return std::nullopt;
+        });
+    if (!verdict) {
+        return plan_error(spec.matrix.filter_pos,
+                          "filter fails for cell " + cell.label() + ": " + verdict.error().message,
+                          "compare numbers with numbers and strings with strings");
+    }
+    return *verdict;
+}
+
 } // namespace
 
 Result<std::vector<Cell>> expand_matrix(const experiment::ExperimentSpec& spec) {
@@ -65,26 +88,7 @@ Result<std::vector<Cell>> expand_matrix(const experiment::ExperimentSpec& spec) 
         }
         const experiment::Scalar* server = cell.find("server");
         cell.server = server != nullptr ? server->text() : spec.default_server;
-        bool keep = true;
-        if (spec.matrix.filter) {
-            auto verdict = spec.matrix.filter->evaluate(
-                [&](std::string_view name) -> std::optional<experiment::Scalar> {
-                    if (const auto* v = cell.find(name)) {
-                        return *v;
-                    }
-                    if (name == "server") {
-                        return experiment::Scalar{cell.server, {}};
-                    }
-                    return std::nullopt;
-                });
-            if (!verdict) {
-                return plan_error(spec.matrix.filter_pos,
-                                  "filter fails for cell " + cell.label() + ": "
-                                      + verdict.error().message,
-                                  "compare numbers with numbers and strings with strings");
-            }
-            keep = *verdict;
-        }
+        PGLAB_TRY_ASSIGN(const bool keep, passes_filter(spec, cell));
         if (keep) {
             cell.index = cells.size();
             cells.push_back(std::move(cell));

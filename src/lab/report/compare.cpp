@@ -153,6 +153,69 @@ bool is_speed(const MetricInfo& m) {
     return m.id == "tps" || m.unit == "ms" || m.unit == "s";
 }
 
+using CellPair = std::pair<const Cell*, const Cell*>;
+
+/// Each selected cell of A with the cell of B whose other variables have the same values (a note
+/// for one without); an error when none pairs.
+Result<std::vector<CellPair>> pair_cells(const CompareSide& a, const CompareSide& b,
+                                         const std::set<std::string>& selected, Comparison& out) {
+    std::vector<CellPair> pairs;
+    for (const auto& ca : a.results->cells) {
+        if (!cell_matches(ca, a.selector)) {
+            continue;
+        }
+        const Cell* partner = nullptr;
+        for (const auto& cb : b.results->cells) {
+            if (cell_matches(cb, b.selector) && same_rest(ca, cb, selected)
+                && !(a.results == b.results && ca.index == cb.index)) {
+                partner = &cb;
+                break;
+            }
+        }
+        if (partner == nullptr) {
+            out.notes.push_back(fmt::format("{} \"{}\" has no matching cell in {}", out.name_a,
+                                            ca.label, out.name_b));
+            continue;
+        }
+        pairs.emplace_back(&ca, partner);
+    }
+    if (pairs.empty()) {
+        return make_error(
+            Error(fmt::format("no cell of {} pairs with a cell of {}", out.name_a, out.name_b))
+                .with_hint("Cells pair up when every matrix variable that the selectors do not "
+                           "name has the same value; check --by/--a/--b against the cell labels."));
+    }
+    return pairs;
+}
+
+/// The row of one metric in one pair of cells: both summaries, Welch's test of B against A,
+/// the slowdown of a speed, the verdict.
+ComparisonRow compare_cells(const std::string& step, const MetricInfo& metric, std::string cell,
+                            const std::vector<double>& a_values,
+                            const std::vector<double>& b_values, const CompareOptions& options,
+                            const Comparison& out) {
+    ComparisonRow row;
+    row.step = step;
+    row.metric = metric;
+    row.cell = std::move(cell);
+    row.a = summarize(a_values);
+    row.b = summarize(b_values);
+    row.welch_ba = welch(b_values, a_values);
+    if (row.welch_ba) {
+        const auto& w = *row.welch_ba;
+        row.significant = w.p_value < options.alpha;
+        if (!is_speed(metric)) {
+            // WAL volume, hit ratios...: no speed, no gate.
+        } else if (metric.direction == Direction::lower_is_better) {
+            row.slowdown_pct = (w.ratio - 1.0) * 100.0;
+        } else if (metric.direction == Direction::higher_is_better) {
+            row.slowdown_pct = (1.0 - w.ratio) * 100.0;
+        }
+    }
+    row.verdict = verdict_text(row, out.name_a, out.name_b);
+    return row;
+}
+
 } // namespace
 
 Result<Selector> parse_selector(std::string_view text) {
@@ -209,32 +272,7 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
     for (const auto& [n, v] : b.selector) {
         selected.insert(n);
     }
-    std::vector<std::pair<const Cell*, const Cell*>> pairs;
-    for (const auto& ca : a.results->cells) {
-        if (!cell_matches(ca, a.selector)) {
-            continue;
-        }
-        const Cell* partner = nullptr;
-        for (const auto& cb : b.results->cells) {
-            if (cell_matches(cb, b.selector) && same_rest(ca, cb, selected)
-                && !(a.results == b.results && ca.index == cb.index)) {
-                partner = &cb;
-                break;
-            }
-        }
-        if (partner == nullptr) {
-            out.notes.push_back(fmt::format("{} \"{}\" has no matching cell in {}", out.name_a,
-                                            ca.label, out.name_b));
-            continue;
-        }
-        pairs.emplace_back(&ca, partner);
-    }
-    if (pairs.empty()) {
-        return make_error(
-            Error(fmt::format("no cell of {} pairs with a cell of {}", out.name_a, out.name_b))
-                .with_hint("Cells pair up when every matrix variable that the selectors do not "
-                           "name has the same value; check --by/--a/--b against the cell labels."));
-    }
+    PGLAB_TRY_ASSIGN(const auto pairs, pair_cells(a, b, selected, out));
     // The shared values: variables that are not selected and vary among the paired cells.
     std::vector<std::string> shared;
     for (const auto& name : analyze_dimensions(*a.results).varying) {
@@ -278,26 +316,8 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
                                     : std::map<int64_t, std::vector<double>>::const_iterator();
                 const std::vector<double>& b_values =
                     (mb != nullptr && vb != mb->by_cell.end()) ? vb->second : none;
-                ComparisonRow row;
-                row.step = sa.key;
-                row.metric = ma.info;
-                row.cell = cell_label(*ca, shared);
-                row.a = summarize(va->second);
-                row.b = summarize(b_values);
-                row.welch_ba = welch(b_values, va->second);
-                if (row.welch_ba) {
-                    const auto& w = *row.welch_ba;
-                    row.significant = w.p_value < options.alpha;
-                    if (!is_speed(ma.info)) {
-                        // WAL volume, hit ratios...: no speed, no gate.
-                    } else if (ma.info.direction == Direction::lower_is_better) {
-                        row.slowdown_pct = (w.ratio - 1.0) * 100.0;
-                    } else if (ma.info.direction == Direction::higher_is_better) {
-                        row.slowdown_pct = (1.0 - w.ratio) * 100.0;
-                    }
-                }
-                row.verdict = verdict_text(row, out.name_a, out.name_b);
-                out.rows.push_back(std::move(row));
+                out.rows.push_back(compare_cells(sa.key, ma.info, cell_label(*ca, shared),
+                                                 va->second, b_values, options, out));
             }
         }
     }

@@ -65,6 +65,29 @@ void read_plan(const store::PlanRecord& plan, Environment& env) {
     env.planned_runs = static_cast<int64_t>(plan.runs.size());
 }
 
+/// The servers a run used: its cell's server (version, installation, emulation, settings),
+/// then every other one (standbys...) with its version and installation.
+void read_servers(const store::RunRecord& run, Environment& env) {
+    if (const store::ServerRecord& s = run.server; !s.seen.name.empty()) {
+        ServerInfo& server = add_seen(env, s.seen);
+        const std::string emulation = experiment::describe_emulation(
+            s.memory_limit_bytes ? std::optional<std::uint64_t>(*s.memory_limit_bytes)
+                                 : std::nullopt,
+            s.sync_delay_us);
+        if (!emulation.empty()) {
+            server.emulation.insert(emulation);
+        }
+        for (const auto& [name, value] : s.settings) {
+            server.settings[name].insert(value);
+        }
+    }
+    for (const store::ServerSeen& other : run.servers) {
+        if (!other.name.empty()) {
+            add_seen(env, other);
+        }
+    }
+}
+
 } // namespace
 
 Environment gather_environment(const ResultsDir& results, const std::filesystem::path& proc_root) {
@@ -89,25 +112,7 @@ Environment gather_environment(const ResultsDir& results, const std::filesystem:
         } else {
             ++env.failed_runs;
         }
-        if (const store::ServerRecord& s = run.server; !s.seen.name.empty()) {
-            ServerInfo& server = add_seen(env, s.seen);
-            const std::string emulation = experiment::describe_emulation(
-                s.memory_limit_bytes ? std::optional<std::uint64_t>(*s.memory_limit_bytes)
-                                     : std::nullopt,
-                s.sync_delay_us);
-            if (!emulation.empty()) {
-                server.emulation.insert(emulation);
-            }
-            for (const auto& [name, value] : s.settings) {
-                server.settings[name].insert(value);
-            }
-        }
-        // Every other server the run used (standbys...): its version and installation.
-        for (const store::ServerSeen& other : run.servers) {
-            if (!other.name.empty()) {
-                add_seen(env, other);
-            }
-        }
+        read_servers(run, env);
         if (env.pglab_version.empty()) {
             for (const store::StepRecord& step : run.steps) {
                 const auto* bench = step.as<store::BenchStep>();

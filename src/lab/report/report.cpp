@@ -178,10 +178,9 @@ private:
         return m_claimed_metrics.count(step.key + "\n" + m.info.id) != 0;
     }
 
-    void environment_section() {
+    /// The environment's list: pglab, the machine, units, the plan, the runs, what varied.
+    std::vector<std::string> environment_items() const {
         const Environment& env = m_report.environment;
-        Document& doc = m_report.document;
-        doc.heading(2, "Environment");
         std::vector<std::string> items;
         items.push_back(fmt::format("pglab: {}", env.pglab_version.empty() ? "version not recorded"
                                                                            : env.pglab_version));
@@ -217,8 +216,12 @@ private:
         if (!m_dims.varying.empty()) {
             items.push_back("varied: " + join(m_dims.varying, ", "));
         }
-        doc.list(items);
+        return items;
+    }
 
+    /// One row per server: version, installation, initdb options, settings, emulation.
+    Table servers_table() const {
+        const Environment& env = m_report.environment;
         Table servers;
         servers.header = {"server", "version", "installation", "initdb options",
                           "settings set by the experiment"};
@@ -246,10 +249,82 @@ private:
                                         : join({s.emulation.begin(), s.emulation.end()}, "; "));
             }
         }
+        return servers;
+    }
+
+    void environment_section() {
+        Document& doc = m_report.document;
+        doc.heading(2, "Environment");
+        doc.list(environment_items());
+        Table servers = servers_table();
         if (!servers.rows.empty()) {
             doc.heading(3, "Servers");
             doc.paragraph("Every setting not listed is the server's default.");
             doc.table(std::move(servers));
+        }
+    }
+
+    /// The runs of the plan that have no line, and their cells.
+    void missing_runs_warning() {
+        auto& w = m_report.warnings;
+        const Environment& env = m_report.environment;
+        if (env.missing_runs.empty()) {
+            return;
+        }
+        std::set<int64_t> incomplete;
+        for (const store::PlanRun& r : m_results.plan.value().runs) {
+            const auto n = static_cast<int64_t>(r.run);
+            if (std::find(env.missing_runs.begin(), env.missing_runs.end(), n)
+                != env.missing_runs.end()) {
+                incomplete.insert(static_cast<int64_t>(r.cell));
+            }
+        }
+        std::vector<std::string> cells; // in plan order
+        for (const auto index : incomplete) {
+            cells.push_back(short_label(index));
+        }
+        w.push_back(fmt::format(
+            "{} of {} planned runs have no results (the plan was interrupted or is still "
+            "running): runs {}; incomplete cells: {}. `pglab run --resume DIR` runs what is "
+            "missing.",
+            env.missing_runs.size(), env.planned_runs, join_runs(env.missing_runs),
+            join(cells, "; ")));
+    }
+
+    /// A run that failed, a benchmark interrupted or with aborted clients.
+    void run_warnings(const store::RunRecord& run) {
+        auto& w = m_report.warnings;
+        const auto cell = static_cast<int64_t>(run.cell);
+        if (run.status() != store::RunStatus::ok) {
+            std::string reason = "no reason recorded";
+            std::string where;
+            if (run.failure) {
+                if (!run.failure->reason.empty()) {
+                    reason = run.failure->reason;
+                }
+                if (!run.failure->step_key.empty()) {
+                    where = " at step " + run.failure->step_key;
+                }
+            }
+            w.push_back(fmt::format("Run {} ({}, repetition {}) failed{}: {}. It is left out "
+                                    "of the statistics.",
+                                    run.run, short_label(cell), run.repetition, where, reason));
+        }
+        for (const store::StepRecord& s : run.steps) {
+            const auto* bench = s.as<store::BenchStep>();
+            const auto figures = bench ? store::bench_figures(*bench) : std::nullopt;
+            if (!figures) {
+                continue;
+            }
+            if (figures->interrupted) {
+                w.push_back(fmt::format("Run {} ({}): the benchmark of step {} was "
+                                        "interrupted; it covers only part of its duration.",
+                                        run.run, short_label(cell), s.key));
+            }
+            if (figures->aborted_clients > 0) {
+                w.push_back(fmt::format("Run {} ({}): {} client(s) aborted in step {}.", run.run,
+                                        short_label(cell), figures->aborted_clients, s.key));
+            }
         }
     }
 
@@ -261,69 +336,18 @@ private:
         for (const auto& p : m_results_problems) {
             w.push_back(p + ".");
         }
-        const Environment& env = m_report.environment;
-        if (!env.missing_runs.empty()) {
-            std::set<int64_t> incomplete;
-            for (const store::PlanRun& r : m_results.plan.value().runs) {
-                const auto n = static_cast<int64_t>(r.run);
-                if (std::find(env.missing_runs.begin(), env.missing_runs.end(), n)
-                    != env.missing_runs.end()) {
-                    incomplete.insert(static_cast<int64_t>(r.cell));
-                }
-            }
-            std::vector<std::string> cells; // in plan order
-            for (const auto index : incomplete) {
-                cells.push_back(short_label(index));
-            }
-            w.push_back(fmt::format(
-                "{} of {} planned runs have no results (the plan was interrupted or is still "
-                "running): runs {}; incomplete cells: {}. `pglab run --resume DIR` runs what is "
-                "missing.",
-                env.missing_runs.size(), env.planned_runs, join_runs(env.missing_runs),
-                join(cells, "; ")));
-        }
+        missing_runs_warning();
         for (const auto& finished : m_results.runs) {
-            const store::RunRecord& run = finished.record;
-            const auto cell = static_cast<int64_t>(run.cell);
-            if (run.status() != store::RunStatus::ok) {
-                std::string reason = "no reason recorded";
-                std::string where;
-                if (run.failure) {
-                    if (!run.failure->reason.empty()) {
-                        reason = run.failure->reason;
-                    }
-                    if (!run.failure->step_key.empty()) {
-                        where = " at step " + run.failure->step_key;
-                    }
-                }
-                w.push_back(fmt::format("Run {} ({}, repetition {}) failed{}: {}. It is left out "
-                                        "of the statistics.",
-                                        run.run, short_label(cell), run.repetition, where, reason));
-            }
-            for (const store::StepRecord& s : run.steps) {
-                const auto* bench = s.as<store::BenchStep>();
-                const auto figures = bench ? store::bench_figures(*bench) : std::nullopt;
-                if (!figures) {
-                    continue;
-                }
-                if (figures->interrupted) {
-                    w.push_back(fmt::format("Run {} ({}): the benchmark of step {} was "
-                                            "interrupted; it covers only part of its duration.",
-                                            run.run, short_label(cell), s.key));
-                }
-                if (figures->aborted_clients > 0) {
-                    w.push_back(fmt::format("Run {} ({}): {} client(s) aborted in step {}.",
-                                            run.run, short_label(cell), figures->aborted_clients,
-                                            s.key));
-                }
-            }
+            run_warnings(finished.record);
         }
         for (const auto& step : m_report.steps) {
             step_warnings(step);
         }
     }
 
-    void step_warnings(const StepData& step) {
+    /// A measured step's headline metrics: a spread above high_cv, fewer runs than
+    /// min_repetitions.
+    void spread_warnings(const StepData& step) {
         auto& w = m_report.warnings;
         // Spread and repetitions matter for measured steps; an init that runs once is fine.
         const bool measured =
@@ -359,6 +383,11 @@ private:
                 step.key, join(few, "; "), std::max<size_t>(m_options.min_repetitions, 5),
                 m_options.min_repetitions));
         }
+    }
+
+    void step_warnings(const StepData& step) {
+        auto& w = m_report.warnings;
+        spread_warnings(step);
         if (!step.checkpoint_runs.empty()) {
             w.push_back(fmt::format(
                 "Step {}: a checkpoint happened during the measurement in run(s) {}; their "

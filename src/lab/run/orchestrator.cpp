@@ -789,6 +789,76 @@ void fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunReq
     }
 }
 
+/// Adds a finished run to `totals`; warns about one that did not end ok. False when it did not.
+bool count_run(const RunRecord& record, const plan::PlannedRun& run, const plan::Cell& cell,
+               Progress& progress, Totals& totals) {
+    totals.overhead_sum += record.timings.overhead_ms;
+    totals.overhead_max = std::max(totals.overhead_max, record.timings.overhead_ms);
+    const store::RunStatus status = record.status();
+    if (status == store::RunStatus::ok) {
+        ++totals.ok;
+        return true;
+    }
+    ++(status == store::RunStatus::timed_out ? totals.timed_out : totals.failed);
+    progress.end();
+    log::warning("run {} ({}) {}: {}", run.ordinal, util::shorten(cell.label(), 200),
+                 status == store::RunStatus::timed_out ? "timed out" : "failed",
+                 util::shorten(record.failure ? record.failure->reason : "", 2000));
+    return false;
+}
+
+/// Runs the plan's runs not finished yet, in plan order, appending each one's line, until the
+/// end, a signal (`interrupted`), a line that cannot be written, or a failure with on_error =
+/// "stop".
+PlanOutcome run_plan(const Prepared& p, ServerSet& servers, store::ResultsStore& results,
+                     Progress& progress, Totals& totals, bool& interrupted) {
+    PlanOutcome outcome = PlanOutcome::complete;
+    PlanRunner runner(p.spec, p.plan, servers, results);
+    for (const plan::PlannedRun& run : p.plan.runs) {
+        if (results.finished().count(run.ordinal)) {
+            continue;
+        }
+        if (util::stop_signalled()) {
+            interrupted = true;
+            break;
+        }
+        const plan::Cell& cell = p.plan.cells[run.cell];
+        progress.starting(run, cell);
+        std::optional<RunRecord> record = runner.execute(run);
+        if (!record) {
+            interrupted = true; // an interrupted run gets no line: --resume runs it again
+            break;
+        }
+        if (auto st = results.append_run(*record); !st) {
+            progress.end();
+            log::print(st.error());
+            return PlanOutcome::failed;
+        }
+        progress.finished();
+        if (!count_run(*record, run, cell, progress, totals)) {
+            outcome = PlanOutcome::failed;
+            if (p.spec.on_error == experiment::OnError::stop) {
+                break;
+            }
+        }
+    }
+    return outcome;
+}
+
+/// The closing line: runs by status, restarts per server, the orchestration's overhead.
+void log_totals(const Totals& totals, ServerSet& servers, std::size_t finished,
+                std::size_t planned) {
+    const std::size_t ran = totals.ok + totals.failed + totals.timed_out;
+    std::string restarts;
+    for (auto& [name, state] : servers.all()) {
+        restarts += fmt::format("{}{}: {}", restarts.empty() ? "" : ", ", name, state.restarts);
+    }
+    log::info("{} run(s) finished ({} ok, {} failed, {} timed out), {} of {} in the plan; "
+              "restarts: {}; orchestration overhead per run: mean {:.1f} ms, max {:.1f} ms",
+              ran, totals.ok, totals.failed, totals.timed_out, finished, planned, restarts,
+              ran > 0 ? totals.overhead_sum / static_cast<double>(ran) : 0.0, totals.overhead_max);
+}
+
 } // namespace
 
 PlanOutcome run_experiment(const RunRequest& request) {
@@ -836,62 +906,11 @@ PlanOutcome run_experiment(const RunRequest& request) {
 
     Progress progress(p.plan.runs.size(), already);
     Totals totals;
-    PlanOutcome outcome = PlanOutcome::complete;
     bool interrupted = false;
-    {
-        PlanRunner runner(p.spec, p.plan, servers, results);
-        for (const plan::PlannedRun& run : p.plan.runs) {
-            if (results.finished().count(run.ordinal)) {
-                continue;
-            }
-            if (util::stop_signalled()) {
-                interrupted = true;
-                break;
-            }
-            const plan::Cell& cell = p.plan.cells[run.cell];
-            progress.starting(run, cell);
-            std::optional<RunRecord> record = runner.execute(run);
-            if (!record) {
-                interrupted = true; // an interrupted run gets no line: --resume runs it again
-                break;
-            }
-            if (auto st = results.append_run(*record); !st) {
-                progress.end();
-                log::print(st.error());
-                outcome = PlanOutcome::failed;
-                break;
-            }
-            progress.finished();
-            totals.overhead_sum += record->timings.overhead_ms;
-            totals.overhead_max = std::max(totals.overhead_max, record->timings.overhead_ms);
-            const store::RunStatus status = record->status();
-            if (status == store::RunStatus::ok) {
-                ++totals.ok;
-                continue;
-            }
-            ++(status == store::RunStatus::timed_out ? totals.timed_out : totals.failed);
-            progress.end();
-            log::warning("run {} ({}) {}: {}", run.ordinal, util::shorten(cell.label(), 200),
-                         status == store::RunStatus::timed_out ? "timed out" : "failed",
-                         util::shorten(record->failure ? record->failure->reason : "", 2000));
-            outcome = PlanOutcome::failed;
-            if (p.spec.on_error == experiment::OnError::stop) {
-                break;
-            }
-        }
-    }
+    PlanOutcome outcome = run_plan(p, servers, results, progress, totals, interrupted);
     progress.end();
     remove_clusters(servers);
-    const std::size_t ran = totals.ok + totals.failed + totals.timed_out;
-    std::string restarts;
-    for (auto& [name, state] : servers.all()) {
-        restarts += fmt::format("{}{}: {}", restarts.empty() ? "" : ", ", name, state.restarts);
-    }
-    log::info("{} run(s) finished ({} ok, {} failed, {} timed out), {} of {} in the plan; "
-              "restarts: {}; orchestration overhead per run: mean {:.1f} ms, max {:.1f} ms",
-              ran, totals.ok, totals.failed, totals.timed_out, results.finished().size(),
-              p.plan.runs.size(), restarts,
-              ran > 0 ? totals.overhead_sum / static_cast<double>(ran) : 0.0, totals.overhead_max);
+    log_totals(totals, servers, results.finished().size(), p.plan.runs.size());
     if (interrupted) {
         log::warning("interrupted: continue with \"pglab run --resume {}\"",
                      results.dir().string());

@@ -504,6 +504,65 @@ ServerSet::reap_dead(const std::string& name, std::chrono::milliseconds wait) {
     return state.death;
 }
 
+namespace {
+
+/// The settings of `wanted` whose value differs from (or is missing in) `applied`.
+std::vector<experiment::Setting> changed_settings(const std::vector<experiment::Setting>& applied,
+                                                  const std::vector<experiment::Setting>& wanted) {
+    std::vector<experiment::Setting> changed;
+    for (const auto& s : wanted) {
+        const experiment::Setting* old = find_setting(applied, s.name);
+        if (old == nullptr || old->value.setting_text() != s.value.setting_text()) {
+            changed.push_back(s);
+        }
+    }
+    return changed;
+}
+
+/// The settings' names, lower case, as a list of SQL string literals (quotes doubled): a name
+/// never becomes SQL text.
+std::string name_literals(const std::vector<experiment::Setting>& settings) {
+    std::string list;
+    for (const auto& s : settings) {
+        std::string quoted;
+        for (const char c : lower(s.name)) {
+            quoted += c == '\'' ? std::string("''") : std::string(1, c);
+        }
+        list += (list.empty() ? "'" : ",'") + quoted + "'";
+    }
+    return list;
+}
+
+} // namespace
+
+Status ServerSet::wait_for_reload(const std::string& name, const std::string& list,
+                                  const std::map<std::string, std::string>& before) {
+    ServerState& state = m_servers.at(name);
+    // A reload is asynchronous: wait (at most 2 s) until every changed value is visible to a new
+    // query; a value written differently but equal (64MB vs 65536kB) simply ends the wait.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (std::chrono::steady_clock::now() < deadline) {
+        state.probe_conn.reset();
+        PGLAB_TRY_ASSIGN(pg::Connection * conn, probe_connection(name));
+        PGLAB_TRY_ASSIGN(const pg::QueryResult now,
+                         conn->exec("SELECT lower(name), setting FROM pg_settings WHERE "
+                                    "lower(name) IN ("
+                                    + list + ")"));
+        bool all = true;
+        for (int i = 0; i < now.ntuples(); ++i) {
+            const auto was = before.find(now.value(i, 0));
+            if ((was == before.end() ? std::string() : was->second) == now.value(i, 1)) {
+                all = false;
+            }
+        }
+        if (all) {
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return {};
+}
+
 Status ServerSet::ensure(const std::string& name, const std::vector<experiment::Setting>& settings,
                          int& restarts_done) {
     ServerState& state = m_servers.at(name);
@@ -524,27 +583,13 @@ Status ServerSet::ensure(const std::string& name, const std::vector<experiment::
         PGLAB_TRY(state.cluster->start_server());
         state.drop_connections();
     }
-    std::vector<experiment::Setting> changed;
-    for (const auto& s : settings) {
-        const experiment::Setting* old = find_setting(state.applied, s.name);
-        if (old == nullptr || old->value.setting_text() != s.value.setting_text()) {
-            changed.push_back(s);
-        }
-    }
+    const std::vector<experiment::Setting> changed = changed_settings(state.applied, settings);
     if (changed.empty()) {
         return {};
     }
     PGLAB_TRY_ASSIGN(pg::Connection * conn, probe_connection(name));
     // Which of the changed settings need a restart, and their values now (to see a reload land).
-    // The names as SQL string literals (quotes doubled): a name never becomes SQL text.
-    std::string list;
-    for (const auto& s : changed) {
-        std::string quoted;
-        for (const char c : lower(s.name)) {
-            quoted += c == '\'' ? std::string("''") : std::string(1, c);
-        }
-        list += (list.empty() ? "'" : ",'") + quoted + "'";
-    }
+    const std::string list = name_literals(changed);
     PGLAB_TRY_ASSIGN(const pg::QueryResult rows,
                      conn->exec("SELECT lower(name), context, setting FROM pg_settings WHERE "
                                 "lower(name) IN ("
@@ -570,27 +615,7 @@ Status ServerSet::ensure(const std::string& name, const std::vector<experiment::
         ++restarts_done;
         return {};
     }
-    // A reload is asynchronous: wait (at most 2 s) until every changed value is visible to a new
-    // query; a value written differently but equal (64MB vs 65536kB) simply ends the wait.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    while (std::chrono::steady_clock::now() < deadline) {
-        state.probe_conn.reset();
-        PGLAB_TRY_ASSIGN(conn, probe_connection(name));
-        PGLAB_TRY_ASSIGN(const pg::QueryResult now,
-                         conn->exec("SELECT lower(name), setting FROM pg_settings WHERE "
-                                    "lower(name) IN ("
-                                    + list + ")"));
-        bool all = true;
-        for (int i = 0; i < now.ntuples(); ++i) {
-            if (before[now.value(i, 0)] == now.value(i, 1)) {
-                all = false;
-            }
-        }
-        if (all) {
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    PGLAB_TRY(wait_for_reload(name, list, before));
     state.sessions.clear(); // sessions opened before the reload would keep old values until used
     return {};
 }
@@ -739,8 +764,10 @@ Status ServerSet::restart(const std::string& server, server::ShutdownMode mode) 
     return {};
 }
 
-Status ServerSet::promote(const std::string& server) {
-    ServerState& state = m_servers.at(server);
+namespace {
+
+/// Why `state` cannot be promoted: an existing server, not (or no longer) a standby, not running.
+Status check_promotable(const ServerState& state, const std::string& server) {
     if (state.existing()) {
         return make_error(
             Error(fmt::format("server \"{}\" is an existing server (conninfo): pglab does not "
@@ -763,6 +790,14 @@ Status ServerSet::promote(const std::string& server) {
         return make_error(Error(fmt::format("server \"{}\" is not running", server))
                               .with_hint("start it with a \"start\" step before promoting it"));
     }
+    return {};
+}
+
+} // namespace
+
+Status ServerSet::promote(const std::string& server) {
+    ServerState& state = m_servers.at(server);
+    PGLAB_TRY(check_promotable(state, server));
     // From here on the topology may differ from the file's: the next run remakes it.
     state.promoted = true;
     if (auto st = state.cluster->promote(); !st) {
@@ -772,6 +807,11 @@ Status ServerSet::promote(const std::string& server) {
         return make_error(e);
     }
     state.upstream.clear();
+    return wait_out_of_recovery(server);
+}
+
+Status ServerSet::wait_out_of_recovery(const std::string& server) {
+    ServerState& state = m_servers.at(server);
     // pg_ctl has seen the control file say "in production"; queries may see the end of recovery
     // a moment later.
     constexpr std::chrono::seconds k_wait{60};

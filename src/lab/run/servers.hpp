@@ -183,6 +183,16 @@ private:
     static Status check_promote(const experiment::ExperimentSpec& spec,
                                 const experiment::Step& step, std::size_t index);
 
+    /// After a reload of the settings named by `list` (SQL string literals): waits (at most 2 s)
+    /// until a new query sees every value differ from `before` (name to setting); a value
+    /// written differently but equal (64MB vs 65536kB) simply ends the wait.
+    Status wait_for_reload(const std::string& name, const std::string& list,
+                           const std::map<std::string, std::string>& before);
+
+    /// After `pg_ctl promote`: waits until a query on `server` sees pg_is_in_recovery() false
+    /// (at most 60 s).
+    Status wait_out_of_recovery(const std::string& server);
+
     std::map<std::string, ServerState> m_servers;
     std::map<std::string, server::Installation> m_installations;
     SessionBackends m_backends;
