@@ -12,6 +12,11 @@ void Worker::meta_failed(Client& c, const script::Command& cmd, const char* what
     abort_client(c);
 }
 
+void Worker::execution_failed(Client& c, const script::Command& cmd, const Error& e) {
+    log::error("{}", e.message);
+    meta_failed(c, cmd, "execution of meta-command failed");
+}
+
 namespace {
 
 void debug_meta(const Client& c, const script::Command& cmd, const script::VariableTable& vars) {
@@ -29,6 +34,19 @@ void debug_meta(const Client& c, const script::Command& cmd, const script::Varia
 
 } // namespace
 
+std::optional<script::Value> Worker::evaluate_meta(Client& c, const script::Command& cmd) {
+    script::EvalContext ctx{c.vars, c.prng, c.script, c.command + 1};
+    auto v = script::evaluate(*cmd.expr, ctx);
+    if (!v) {
+        if (!v.error().message.empty()) { // empty: pgbench says nothing (empty variable)
+            log::error("{}", v.error().message);
+        }
+        meta_failed(c, cmd, "evaluation of meta-command failed");
+        return std::nullopt;
+    }
+    return std::move(*v);
+}
+
 bool Worker::run_meta(Client& c) {
     const script::Command& cmd = current_command(c);
     if (log::debug_enabled()) {
@@ -37,13 +55,8 @@ bool Worker::run_meta(Client& c) {
     c.state = ClientState::end_command;
     switch (cmd.meta) {
     case script::MetaKind::set: {
-        script::EvalContext ctx{c.vars, c.prng, c.script, c.command + 1};
-        auto v = script::evaluate(*cmd.expr, ctx);
+        auto v = evaluate_meta(c, cmd);
         if (!v) {
-            if (!v.error().message.empty()) { // empty: pgbench says nothing (empty variable)
-                log::error("{}", v.error().message);
-            }
-            meta_failed(c, cmd, "evaluation of meta-command failed");
             return true;
         }
         const std::string& name = m_config.scripts.variables().name(cmd.var_slot);
@@ -58,8 +71,7 @@ bool Worker::run_meta(Client& c) {
     case script::MetaKind::sleep: {
         auto us = script::sleep_duration_us(cmd, c.vars);
         if (!us) {
-            log::error("{}", us.error().message);
-            meta_failed(c, cmd, "execution of meta-command failed");
+            execution_failed(c, cmd, us.error());
             return true;
         }
         c.wake_at = now_us() + *us;
@@ -70,22 +82,19 @@ bool Worker::run_meta(Client& c) {
     case script::MetaKind::setshell: {
         auto line = script::shell_command_line(cmd, c.vars);
         if (!line) {
-            log::error("{}", line.error().message);
-            meta_failed(c, cmd, "execution of meta-command failed");
+            execution_failed(c, cmd, line.error());
             return true;
         }
         if (cmd.meta == script::MetaKind::shell) {
             auto st = run_shell(cmd.meta_name, *line);
             if (!st) {
-                log::error("{}", st.error().message);
-                meta_failed(c, cmd, "execution of meta-command failed");
+                execution_failed(c, cmd, st.error());
             }
             return true;
         }
         auto value = run_setshell(cmd.meta_name, *line);
         if (!value) {
-            log::error("{}", value.error().message);
-            meta_failed(c, cmd, "execution of meta-command failed");
+            execution_failed(c, cmd, value.error());
             return true;
         }
         c.vars.set(cmd.var_slot, script::Value::integer(*value));
@@ -121,13 +130,8 @@ bool Worker::run_condition(Client& c, const script::Command& cmd, bool& taken) {
         }
         [[fallthrough]];
     case script::MetaKind::if_: {
-        script::EvalContext ctx{c.vars, c.prng, c.script, c.command + 1};
-        auto v = script::evaluate(*cmd.expr, ctx);
+        auto v = evaluate_meta(c, cmd);
         if (!v) {
-            if (!v.error().message.empty()) { // empty: pgbench says nothing (empty variable)
-                log::error("{}", v.error().message);
-            }
-            meta_failed(c, cmd, "evaluation of meta-command failed");
             return false;
         }
         auto t = script::truth(*v);

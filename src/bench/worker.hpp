@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,9 +116,14 @@ private:
 
     // meta-commands (meta_command.cpp)
     bool run_meta(Client& c);
+    /// The value of the command's expression; nullopt when it fails (said, and the client's
+    /// failure recorded by meta_failed).
+    std::optional<script::Value> evaluate_meta(Client& c, const script::Command& cmd);
     bool run_condition(Client& c, const script::Command& cmd, bool& taken);
     bool run_pipeline_command(Client& c, const script::Command& cmd);
     void meta_failed(Client& c, const script::Command& cmd, const char* what);
+    /// `e` said, then meta_failed with pgbench's "execution of meta-command failed".
+    void execution_failed(Client& c, const script::Command& cmd, const Error& e);
 
     // statistics (tx_record.cpp)
     void record_tx(Client& c, usec_t now, bool skipped);

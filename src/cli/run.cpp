@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <string_view>
+#include <utility>
 
 namespace pglab::cli {
 
@@ -28,6 +29,12 @@ Usage:
   pglab --help
 )";
 
+/// Each subcommand and the function that runs it (with argv[0] its name).
+constexpr std::pair<std::string_view, int (*)(int, char**)> k_subcommands[] = {
+    {"bench", bench_command},   {"run", run_command},       {"demo", demo_command},
+    {"server", server_command}, {"report", report_command}, {"compare", compare_command},
+};
+
 } // namespace
 
 int run(int argc, char** argv) {
@@ -45,23 +52,10 @@ int run(int argc, char** argv) {
         return 1;
     }
     const std::string_view sub = argv[1];
-    if (sub == "bench") {
-        return bench_command(argc - 1, argv + 1);
-    }
-    if (sub == "run") {
-        return run_command(argc - 1, argv + 1);
-    }
-    if (sub == "demo") {
-        return demo_command(argc - 1, argv + 1);
-    }
-    if (sub == "server") {
-        return server_command(argc - 1, argv + 1);
-    }
-    if (sub == "report") {
-        return report_command(argc - 1, argv + 1);
-    }
-    if (sub == "compare") {
-        return compare_command(argc - 1, argv + 1);
+    for (const auto& [name, command] : k_subcommands) {
+        if (sub == name) {
+            return command(argc - 1, argv + 1);
+        }
     }
     if (sub == "--help" || sub == "-?" || sub == "help") {
         std::fputs(k_usage.data(), stdout);

@@ -5,6 +5,7 @@
 #include "script/loader.hpp"
 #include "script/variables.hpp"
 #include "util/log.hpp"
+#include "util/named_values.hpp"
 
 #include <fmt/format.h>
 
@@ -244,17 +245,10 @@ Status set_random_seed(BenchParseState& state, const BenchParseEnv& env, const c
 }
 
 Result<script::QueryMode> parse_query_mode(const char* arg) {
-    const std::string_view mode = arg;
-    if (mode == "simple") {
-        return script::QueryMode::simple;
+    if (const auto mode = util::value_named(script::k_query_modes, arg)) {
+        return *mode;
     }
-    if (mode == "extended") {
-        return script::QueryMode::extended;
-    }
-    if (mode == "prepared") {
-        return script::QueryMode::prepared;
-    }
-    return make_error(fmt::format("invalid query mode (-M): \"{}\"", mode));
+    return make_error(fmt::format("invalid query mode (-M): \"{}\"", arg));
 }
 
 // The apply_*_option functions below return std::optional<Status>: nullopt means "not my

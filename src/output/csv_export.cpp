@@ -1,7 +1,9 @@
 // to_csv / write_csv: a flat view of to_json()'s totals and latency percentiles.
 #include "output/csv_export.hpp"
 
+#include "output/export_file.hpp"
 #include "output/json_export.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -32,14 +34,7 @@ std::string field(const json& v) {
     if (s.find_first_of(",\"\r\n") == std::string::npos) {
         return s;
     }
-    std::string out = "\"";
-    for (const char c : s) {
-        out += c;
-        if (c == '"') {
-            out += '"';
-        }
-    }
-    return out + "\"";
+    return util::doubling_quoted(s, '"');
 }
 
 /// Milliseconds from a µs figure of a histogram (null when the histogram is empty).
@@ -108,18 +103,7 @@ std::string to_csv(const bench::RunConfig& config, const bench::RunResult& resul
 Status write_csv(const std::string& path, const bench::RunConfig& config,
                  const bench::RunResult& result) {
     const std::string text = to_csv(config, result);
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (f == nullptr) {
-        return make_error(
-            fmt::format("could not write CSV file \"{}\": {}", path, std::strerror(errno)));
-    }
-    const size_t written = std::fwrite(text.data(), 1, text.size(), f);
-    const int write_errno = errno;
-    if (std::fclose(f) != 0 || written != text.size()) {
-        return make_error(fmt::format("could not write CSV file \"{}\": {}", path,
-                                      std::strerror(written != text.size() ? write_errno : errno)));
-    }
-    return {};
+    return write_export_file(path, text, "CSV");
 }
 
 } // namespace pglab::output

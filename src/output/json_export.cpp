@@ -2,7 +2,9 @@
 // (docs/json-schema.md): add fields freely, rename only with a new "version".
 #include "output/json_export.hpp"
 
+#include "output/export_file.hpp"
 #include "output/percentile_block.hpp"
+#include "util/named_values.hpp"
 
 #include <fmt/format.h>
 
@@ -27,18 +29,6 @@ json number(double v) {
 json percent(int64_t part, int64_t whole) {
     return whole > 0 ? json(100.0 * static_cast<double>(part) / static_cast<double>(whole))
                      : json(nullptr);
-}
-
-const char* query_mode_name(script::QueryMode mode) {
-    switch (mode) {
-    case script::QueryMode::simple:
-        return "simple";
-    case script::QueryMode::extended:
-        return "extended";
-    case script::QueryMode::prepared:
-        return "prepared";
-    }
-    return "simple";
 }
 
 /// Distribution of a histogram: summary, percentiles (µs), buckets and the lossless form.
@@ -110,7 +100,7 @@ json options_json(const bench::RunConfig& config, const bench::RunResult& result
         {"partition_method",
          result.partition_method.empty() ? json(nullptr) : json(result.partition_method)},
         {"partitions", result.partitions},
-        {"query_mode", query_mode_name(config.query_mode)},
+        {"query_mode", util::name_of(script::k_query_modes, config.query_mode)},
         {"clients", config.clients},
         {"threads", config.threads},
         {"transactions_per_client",
@@ -338,18 +328,7 @@ Status write_json(const std::string& path, const bench::RunConfig& config,
     std::string text;
     write_pretty(to_json(config, result), 0, text);
     text += '\n';
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (f == nullptr) {
-        return make_error(
-            fmt::format("could not write JSON file \"{}\": {}", path, std::strerror(errno)));
-    }
-    const size_t written = std::fwrite(text.data(), 1, text.size(), f);
-    const int write_errno = errno;
-    if (std::fclose(f) != 0 || written != text.size()) {
-        return make_error(fmt::format("could not write JSON file \"{}\": {}", path,
-                                      std::strerror(written != text.size() ? write_errno : errno)));
-    }
-    return {};
+    return write_export_file(path, text, "JSON");
 }
 
 } // namespace pglab::output

@@ -4,6 +4,7 @@
 
 #include "output/percentile_block.hpp"
 #include "stats/pg_format.hpp"
+#include "util/named_values.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -13,18 +14,6 @@ namespace pglab::output {
 namespace {
 
 using stats::pg_append;
-
-const char* query_mode_name(script::QueryMode mode) {
-    switch (mode) {
-    case script::QueryMode::simple:
-        return "simple";
-    case script::QueryMode::extended:
-        return "extended";
-    case script::QueryMode::prepared:
-        return "prepared";
-    }
-    return "simple";
-}
 
 long long ll(int64_t v) {
     return static_cast<long long>(v);
@@ -149,7 +138,7 @@ void append_header(std::string& out, const bench::RunConfig& config,
         pg_append(out, "partition method: %s\npartitions: %d\n", result.partition_method.c_str(),
                   result.partitions);
     }
-    pg_append(out, "query mode: %s\n", query_mode_name(config.query_mode));
+    pg_append(out, "query mode: %s\n", util::name_of(script::k_query_modes, config.query_mode));
     pg_append(out, "number of clients: %d\n", config.clients);
     pg_append(out, "number of threads: %d\n", config.threads);
     if (config.max_tries != 0) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pglab::script {
@@ -14,6 +15,13 @@ namespace pglab::script {
 /// How SQL is sent (-M): text substitution, or $n parameters with an unnamed or a named
 /// prepared statement.
 enum class QueryMode : uint8_t { simple, extended, prepared };
+
+/// Every query mode with its name, as pgbench's -M and report spell it.
+inline constexpr std::pair<QueryMode, const char*> k_query_modes[] = {
+    {QueryMode::simple, "simple"},
+    {QueryMode::extended, "extended"},
+    {QueryMode::prepared, "prepared"},
+};
 
 enum class CommandType : uint8_t { sql, meta };
 

@@ -38,19 +38,6 @@ constexpr Keyword k_keywords[] = {
     {"false", Tok::boolean, false},    {"null", Tok::null_kw, false},
 };
 
-/// Length of a continuation ("\\\n" or "\\\r\n") at `i`, 0 if none.
-size_t continuation_at(std::string_view s, size_t i) {
-    if (i < s.size() && s[i] == '\\') {
-        if (i + 1 < s.size() && s[i + 1] == '\n') {
-            return 2;
-        }
-        if (i + 2 < s.size() && s[i + 1] == '\r' && s[i + 2] == '\n') {
-            return 3;
-        }
-    }
-    return 0;
-}
-
 } // namespace
 
 Token ExprLexer::make(Tok kind, size_t begin) {
@@ -235,6 +222,18 @@ Token ExprLexer::lex_word(size_t begin) {
         }
     }
     return t;
+}
+
+std::size_t continuation_at(std::string_view s, std::size_t i) {
+    if (i < s.size() && s[i] == '\\') {
+        if (i + 1 < s.size() && s[i + 1] == '\n') {
+            return 2;
+        }
+        if (i + 2 < s.size() && s[i + 1] == '\r' && s[i + 2] == '\n') {
+            return 3;
+        }
+    }
+    return 0;
 }
 
 } // namespace pglab::script

@@ -83,6 +83,10 @@ private:
     size_t m_pos;
 };
 
+/// Length of a line continuation ("\\\n" or "\\\r\n") at `i` of `s`, 0 if there is none:
+/// exprscan.l skips them between words and inside expressions alike.
+std::size_t continuation_at(std::string_view s, std::size_t i);
+
 /// Bytes that may form variable and function names: ASCII letters, digits, '_', bytes >= 0x80.
 inline bool is_expr_alnum(unsigned char c) {
     return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'

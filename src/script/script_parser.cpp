@@ -1,6 +1,7 @@
 // ParseScript, process_backslash_command and CheckConditional of pgbench 15, rewritten.
 #include "script/script_parser.hpp"
 
+#include "script/expr_lexer.hpp"
 #include "script/expr_parser.hpp"
 #include "script/sql_scanner.hpp"
 
@@ -24,18 +25,6 @@ struct Word {
 
 bool is_word_space(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-size_t continuation_at(std::string_view s, size_t i) {
-    if (i < s.size() && s[i] == '\\') {
-        if (i + 1 < s.size() && s[i + 1] == '\n') {
-            return 2;
-        }
-        if (i + 2 < s.size() && s[i + 1] == '\r' && s[i + 2] == '\n') {
-            return 3;
-        }
-    }
-    return 0;
 }
 
 /// exprscan.l's INITIAL state: the next whitespace-separated word of a backslash command, or

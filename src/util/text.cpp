@@ -1,4 +1,4 @@
-// util: shortened values for messages.
+// util: shortened values for messages, and quoted literals.
 #include "util/text.hpp"
 
 #include <fmt/format.h>
@@ -45,6 +45,17 @@ std::string shorten_quoted(std::string_view message, std::size_t max) {
         pos = close + 1;
     }
     return shorten(out, 50 * max);
+}
+
+std::string doubling_quoted(std::string_view text, char quote) {
+    std::string out(1, quote);
+    for (const char c : text) {
+        out += c;
+        if (c == quote) {
+            out += quote;
+        }
+    }
+    return out + quote;
 }
 
 } // namespace pglab::util

@@ -1,5 +1,5 @@
-// util: shortening long values for messages and progress lines, so that a 100 MB matrix value
-// or a key of 100,000 characters does not flood a terminal or a log.
+// util: text for messages and other languages: long values shortened, so that a 100 MB matrix
+// value or a key of 100,000 characters does not flood a terminal or a log, and quoted literals.
 #pragma once
 
 #include <cstddef>
@@ -18,5 +18,9 @@ std::string shorten(std::string_view text, std::size_t max = k_shown_chars);
 /// `message` with every double-quoted part longer than `max` shortened as shorten() does, and
 /// the whole kept under 50 × `max` (a message of unquoted values is cut at its end).
 std::string shorten_quoted(std::string_view message, std::size_t max = k_shown_chars);
+
+/// `text` between two `quote` characters, each `quote` in it doubled: a literal of SQL ('),
+/// CSV (") or gnuplot (').
+std::string doubling_quoted(std::string_view text, char quote);
 
 } // namespace pglab::util

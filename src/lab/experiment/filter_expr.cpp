@@ -80,22 +80,24 @@ private:
         return n;
     }
 
-    Result<NodePtr> parse_or(int depth) {
-        PGLAB_TRY_ASSIGN(NodePtr left, parse_and(depth));
-        while (accept("||") || accept("or")) {
-            PGLAB_TRY_ASSIGN(NodePtr right, parse_and(depth));
-            left = make("or", left, right);
+    /// Operands of the next level (`operand`) joined left to right by `symbol` or the keyword
+    /// `op`, which names the node.
+    Result<NodePtr> parse_chain(int depth, std::string_view symbol, const char* op,
+                                Result<NodePtr> (Parser::*operand)(int)) {
+        PGLAB_TRY_ASSIGN(NodePtr left, (this->*operand)(depth));
+        while (accept(symbol) || accept(op)) {
+            PGLAB_TRY_ASSIGN(NodePtr right, (this->*operand)(depth));
+            left = make(op, left, right);
         }
         return left;
     }
 
+    Result<NodePtr> parse_or(int depth) {
+        return parse_chain(depth, "||", "or", &Parser::parse_and);
+    }
+
     Result<NodePtr> parse_and(int depth) {
-        PGLAB_TRY_ASSIGN(NodePtr left, parse_not(depth));
-        while (accept("&&") || accept("and")) {
-            PGLAB_TRY_ASSIGN(NodePtr right, parse_not(depth));
-            left = make("and", left, right);
-        }
-        return left;
+        return parse_chain(depth, "&&", "and", &Parser::parse_not);
     }
 
     Result<NodePtr> parse_not(int depth) {
@@ -225,6 +227,21 @@ Result<Scalar> value_of(const FilterNode& n, const FilterExpr::Lookup& lookup) {
     return s;
 }
 
+/// `x op y` for an ordering: op is "<", "<=", ">" or ">=".
+template <typename T>
+bool ordered(const std::string& op, const T& x, const T& y) {
+    if (op == "<") {
+        return x < y;
+    }
+    if (op == "<=") {
+        return x <= y;
+    }
+    if (op == ">") {
+        return x > y;
+    }
+    return x >= y;
+}
+
 Result<bool> compare(const std::string& op, const Scalar& a, const Scalar& b) {
     if (a.is_number() && b.is_number()) {
         const double x = a.as_double();
@@ -235,16 +252,7 @@ Result<bool> compare(const std::string& op, const Scalar& a, const Scalar& b) {
         if (op == "!=") {
             return x != y;
         }
-        if (op == "<") {
-            return x < y;
-        }
-        if (op == "<=") {
-            return x <= y;
-        }
-        if (op == ">") {
-            return x > y;
-        }
-        return x >= y;
+        return ordered(op, x, y);
     }
     const bool same_kind = a.value.index() == b.value.index();
     if (op == "==") {
@@ -257,18 +265,7 @@ Result<bool> compare(const std::string& op, const Scalar& a, const Scalar& b) {
         return make_error(std::string("cannot order a ") + a.kind_name() + " and a " + b.kind_name()
                           + " with \"" + op + "\"");
     }
-    const auto& x = std::get<std::string>(a.value);
-    const auto& y = std::get<std::string>(b.value);
-    if (op == "<") {
-        return x < y;
-    }
-    if (op == "<=") {
-        return x <= y;
-    }
-    if (op == ">") {
-        return x > y;
-    }
-    return x >= y;
+    return ordered(op, std::get<std::string>(a.value), std::get<std::string>(b.value));
 }
 
 Result<bool> truth_of(const FilterNode& n, const FilterExpr::Lookup& lookup) {

@@ -4,22 +4,26 @@
 
 #include "lab/experiment/parse_parts.hpp"
 #include "lab/experiment/toml_reader.hpp"
+#include "util/named_values.hpp"
 
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace pglab::lab::experiment {
 
+namespace {
+
+constexpr std::pair<RunOrder, const char*> k_run_orders[] = {
+    {RunOrder::as_written, "as-written"},
+    {RunOrder::random, "random"},
+    {RunOrder::interleaved, "interleaved"},
+};
+
+} // namespace
+
 const char* run_order_name(RunOrder order) {
-    switch (order) {
-    case RunOrder::as_written:
-        return "as-written";
-    case RunOrder::random:
-        return "random";
-    case RunOrder::interleaved:
-        return "interleaved";
-    }
-    return "?";
+    return util::name_of(k_run_orders, order);
 }
 
 namespace {
@@ -35,10 +39,8 @@ void read_top_level(TableReader& r, ParseContext& ctx, ExperimentSpec& spec) {
     if (auto warmup = r.integer("warmup", 0, 1'000, "warmup = 1")) {
         spec.warmup = static_cast<std::uint32_t>(*warmup);
     }
-    if (auto order = r.choice("order", {"as-written", "random", "interleaved"})) {
-        spec.order = *order == "random"        ? RunOrder::random
-                     : *order == "interleaved" ? RunOrder::interleaved
-                                               : RunOrder::as_written;
+    if (auto order = r.choice("order", util::names_of(k_run_orders))) {
+        spec.order = util::value_named(k_run_orders, *order).value_or(RunOrder::as_written);
     }
     if (auto seed = r.integer("seed", 0, INT64_MAX, "seed = 42")) {
         spec.seed = static_cast<std::uint64_t>(*seed);

@@ -3,41 +3,31 @@
 #include "lab/experiment/parse_parts.hpp"
 #include "lab/experiment/suggest.hpp"
 #include "lab/experiment/toml_reader.hpp"
+#include "util/named_values.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace pglab::lab::experiment {
 
+namespace {
+
+/// Every step type and its name in experiment files and results.
+constexpr std::pair<StepType, const char*> k_step_types[] = {
+    {StepType::init, "init"},       {StepType::sql, "sql"},
+    {StepType::bench, "bench"},     {StepType::timed_sql, "timed-sql"},
+    {StepType::explain, "explain"}, {StepType::restart, "restart"},
+    {StepType::stop, "stop"},       {StepType::start, "start"},
+    {StepType::promote, "promote"}, {StepType::checkpoint, "checkpoint"},
+    {StepType::sleep, "sleep"},     {StepType::shell, "shell"},
+};
+
+} // namespace
+
 const char* step_type_name(StepType type) {
-    switch (type) {
-    case StepType::init:
-        return "init";
-    case StepType::sql:
-        return "sql";
-    case StepType::bench:
-        return "bench";
-    case StepType::timed_sql:
-        return "timed-sql";
-    case StepType::explain:
-        return "explain";
-    case StepType::restart:
-        return "restart";
-    case StepType::stop:
-        return "stop";
-    case StepType::start:
-        return "start";
-    case StepType::promote:
-        return "promote";
-    case StepType::checkpoint:
-        return "checkpoint";
-    case StepType::sleep:
-        return "sleep";
-    case StepType::shell:
-        return "shell";
-    }
-    return "?";
+    return util::name_of(k_step_types, type);
 }
 
 bool is_measurable(StepType type) {
@@ -47,11 +37,6 @@ bool is_measurable(StepType type) {
 
 namespace {
 
-constexpr StepType k_all_types[] = {StepType::init,       StepType::sql,     StepType::bench,
-                                    StepType::timed_sql,  StepType::explain, StepType::restart,
-                                    StepType::stop,       StepType::start,   StepType::promote,
-                                    StepType::checkpoint, StepType::sleep,   StepType::shell};
-
 /// Every key some step type takes (for "does not apply" messages).
 const std::vector<std::string> k_step_keys = {
     "sql",     "session",  "wait",    "expect_error", "expect",      "expect_rows",
@@ -59,11 +44,7 @@ const std::vector<std::string> k_step_keys = {
     "mode",    "duration", "command", "processes",    "hosts"};
 
 std::vector<std::string> type_names() {
-    std::vector<std::string> names;
-    for (const StepType t : k_all_types) {
-        names.emplace_back(step_type_name(t));
-    }
-    return names;
+    return util::names_of(k_step_types);
 }
 
 /// `options` as a list of arguments, or as a table of long options in file order:
@@ -259,6 +240,17 @@ void check_sql_expectations(TableReader& r, const Step& step) {
     }
 }
 
+/// A key the step's type needs, reported when it is absent (one of another type the reader has
+/// reported already).
+void require_key(TableReader& r, ParseContext& ctx, const Step& step, const char* key,
+                 const std::string& hint) {
+    if (r.get(key) == nullptr) {
+        ctx.diag.add(step.pos,
+                     fmt::format("a \"{}\" step needs \"{}\"", step_type_name(step.type), key),
+                     hint);
+    }
+}
+
 void read_timeout(TableReader& r, Step& step) {
     step.timeout_ms = r.duration_ms("timeout", "timeout = \"5min\"").value_or(0);
 }
@@ -274,10 +266,8 @@ void read_one_statement(TableReader& r, ParseContext& ctx, Step& step, const cha
     const auto sql = r.text("sql", example);
     if (sql) {
         step.statements.push_back(*sql);
-    } else if (r.get("sql") == nullptr) {
-        ctx.diag.add(step.pos,
-                     "a \"" + std::string(step_type_name(step.type)) + "\" step needs \"sql\"",
-                     std::string("add the statement: ") + example);
+    } else {
+        require_key(r, ctx, step, "sql", std::string("add the statement: ") + example);
     }
 }
 
@@ -287,10 +277,9 @@ void read_sql_keys(TableReader& r, ParseContext& ctx, Step& step) {
     const auto sql = r.string_list("sql", "sql = [\"CREATE TABLE t (id int)\", \"...\"]");
     if (sql) {
         step.statements = *sql;
-    }
-    if (!sql && r.get("sql") == nullptr) {
-        ctx.diag.add(step.pos, "a \"sql\" step needs \"sql\"",
-                     "add the statements: sql = \"...\" or sql = [\"...\", \"...\"]");
+    } else {
+        require_key(r, ctx, step, "sql",
+                    "add the statements: sql = \"...\" or sql = [\"...\", \"...\"]");
     }
     step.wait = r.boolean("wait", "wait = false").value_or(true);
     step.expect_error = r.string("expect_error", "expect_error = \"23P01\"").value_or("");
@@ -314,9 +303,8 @@ void read_explain_keys(TableReader& r, ParseContext& ctx, Step& step) {
 void read_sleep_keys(TableReader& r, ParseContext& ctx, Step& step) {
     if (auto ms = r.duration_ms("duration", "duration = \"1s\"")) {
         step.duration_ms = *ms;
-    } else if (r.get("duration") == nullptr) {
-        ctx.diag.add(step.pos, "a \"sleep\" step needs \"duration\"",
-                     "add how long to wait: duration = \"1s\"");
+    } else {
+        require_key(r, ctx, step, "duration", "add how long to wait: duration = \"1s\"");
     }
 }
 
@@ -324,9 +312,8 @@ void read_shell_keys(TableReader& r, ParseContext& ctx, Step& step) {
     read_timeout(r, step);
     if (auto cmd = r.text("command", "command = \"sync\"")) {
         step.command = *cmd;
-    } else if (r.get("command") == nullptr) {
-        ctx.diag.add(step.pos, "a \"shell\" step needs \"command\"",
-                     "add the command line: command = \"...\"");
+    } else {
+        require_key(r, ctx, step, "command", "add the command line: command = \"...\"");
     }
 }
 
@@ -407,9 +394,8 @@ std::optional<Step> read_step(const toml::table& t, std::size_t index, ParseCont
         }
         return std::nullopt;
     }
-    const auto* found = std::find_if(std::begin(k_all_types), std::end(k_all_types),
-                                     [&](StepType st) { return *type == step_type_name(st); });
-    if (found == std::end(k_all_types)) {
+    const auto found = util::value_named(k_step_types, *type);
+    if (!found) {
         ctx.diag.add(r.value_pos(*t.get("type")),
                      "unknown step type \"" + *type + "\"" + did_you_mean(*type, type_names()),
                      "use one of " + quoted_list(type_names()));

@@ -3,6 +3,7 @@
 
 #include "lab/experiment/duration.hpp"
 #include "lab/experiment/suggest.hpp"
+#include "util/named_values.hpp"
 
 namespace pglab::lab::experiment {
 
@@ -11,28 +12,19 @@ SourcePos pos_of(const toml::source_region& region, const std::string& file) {
 }
 
 std::string toml_type_name(const toml::node& node) {
-    switch (node.type()) {
-    case toml::node_type::table:
-        return "table";
-    case toml::node_type::array:
-        return "array";
-    case toml::node_type::string:
-        return "string";
-    case toml::node_type::integer:
-        return "integer";
-    case toml::node_type::floating_point:
-        return "float";
-    case toml::node_type::boolean:
-        return "boolean";
-    case toml::node_type::date:
-        return "date";
-    case toml::node_type::time:
-        return "time";
-    case toml::node_type::date_time:
-        return "date-time";
-    default:
-        return "nothing";
-    }
+    static constexpr std::pair<toml::node_type, const char*> k_types[] = {
+        {toml::node_type::table, "table"},
+        {toml::node_type::array, "array"},
+        {toml::node_type::string, "string"},
+        {toml::node_type::integer, "integer"},
+        {toml::node_type::floating_point, "float"},
+        {toml::node_type::boolean, "boolean"},
+        {toml::node_type::date, "date"},
+        {toml::node_type::time, "time"},
+        {toml::node_type::date_time, "date-time"},
+    };
+    const char* name = util::name_of(k_types, node.type());
+    return name[0] == '?' ? "nothing" : name;
 }
 
 std::optional<Scalar> to_scalar(const toml::node& node, const std::string& file,

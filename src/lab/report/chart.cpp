@@ -3,6 +3,7 @@
 #include "lab/report/chart.hpp"
 
 #include "util/subprocess.hpp"
+#include "util/text.hpp"
 #include "util/text_file.hpp"
 
 #include <fmt/format.h>
@@ -23,14 +24,7 @@ constexpr int k_height = 400;
 
 /// A string literal for gnuplot (single quotes; a quote is doubled).
 std::string gp_quote(std::string_view text) {
-    std::string out = "'";
-    for (const char c : text) {
-        out += c;
-        if (c == '\'') {
-            out += '\'';
-        }
-    }
-    return out + "'";
+    return util::doubling_quoted(text, '\'');
 }
 
 std::string number(double v) {

@@ -23,6 +23,16 @@ std::string join(const std::vector<std::string>& items, std::string_view sep) {
     return out;
 }
 
+/// The series of `spec` with `title`, added (empty) at the end when there is none yet.
+ChartSeries& series_titled(ChartSpec& spec, const std::string& title) {
+    auto s = std::find_if(spec.series.begin(), spec.series.end(),
+                          [&](const ChartSeries& cs) { return cs.title == title; });
+    if (s != spec.series.end()) {
+        return *s;
+    }
+    return spec.series.emplace_back(ChartSeries{title, {}});
+}
+
 } // namespace
 
 std::string chart_label(const Cell& cell, const std::vector<std::string>& names) {
@@ -49,15 +59,9 @@ ChartSpec line_chart(const ResultsDir& results, const Dimensions& dims, const Me
         }
         lo = lo == 0 ? *x : std::min(lo, *x);
         hi = std::max(hi, *x);
-        const std::string title = chart_label(c, dims.series);
-        auto s = std::find_if(spec.series.begin(), spec.series.end(),
-                              [&](const ChartSeries& cs) { return cs.title == title; });
-        if (s == spec.series.end()) {
-            spec.series.push_back(ChartSeries{title, {}});
-            s = spec.series.end() - 1;
-        }
         const Summary sum = summarize(it->second);
-        s->points.push_back(ChartPoint{*x, sum.mean, sum.stddev.value_or(0.0)});
+        series_titled(spec, chart_label(c, dims.series))
+            .points.push_back(ChartPoint{*x, sum.mean, sum.stddev.value_or(0.0)});
     }
     for (auto& s : spec.series) {
         std::sort(s.points.begin(), s.points.end(),
@@ -90,16 +94,10 @@ ChartSpec bar_chart(const ResultsDir& results, const Dimensions& dims, const Met
             spec.categories.push_back(category);
             cat = spec.categories.end() - 1;
         }
-        const std::string title = series_vars.empty() ? "mean" : chart_label(c, series_vars);
-        auto s = std::find_if(spec.series.begin(), spec.series.end(),
-                              [&](const ChartSeries& cs) { return cs.title == title; });
-        if (s == spec.series.end()) {
-            spec.series.push_back(ChartSeries{title, {}});
-            s = spec.series.end() - 1;
-        }
         const Summary sum = summarize(it->second);
-        s->points.push_back(ChartPoint{static_cast<double>(cat - spec.categories.begin()), sum.mean,
-                                       sum.stddev.value_or(0.0)});
+        series_titled(spec, series_vars.empty() ? "mean" : chart_label(c, series_vars))
+            .points.push_back(ChartPoint{static_cast<double>(cat - spec.categories.begin()),
+                                         sum.mean, sum.stddev.value_or(0.0)});
     }
     return spec;
 }

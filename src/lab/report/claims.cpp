@@ -6,12 +6,14 @@
 #include "lab/report/compare.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/statistics.hpp"
+#include "util/named_values.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace pglab::lab::report {
 
@@ -19,6 +21,19 @@ namespace {
 
 using experiment::Claim;
 using experiment::ClaimKind;
+
+constexpr std::pair<Verdict, const char*> k_verdicts[] = {
+    {Verdict::agrees, "agrees"},
+    {Verdict::differs, "differs"},
+    {Verdict::inconclusive, "inconclusive"},
+    {Verdict::untestable, "untestable"},
+};
+
+constexpr std::pair<ClaimKind, const char*> k_claim_kinds[] = {
+    {ClaimKind::ratio, "ratio"},
+    {ClaimKind::value, "value"},
+    {ClaimKind::shape, "shape"},
+};
 
 /// Values of `metric` in the one cell that `selector` names; an error sentence otherwise.
 struct CellValues {
@@ -302,29 +317,11 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
 }
 
 const char* verdict_name(Verdict v) {
-    switch (v) {
-    case Verdict::agrees:
-        return "agrees";
-    case Verdict::differs:
-        return "differs";
-    case Verdict::inconclusive:
-        return "inconclusive";
-    case Verdict::untestable:
-        return "untestable";
-    }
-    return "?";
+    return util::name_of(k_verdicts, v);
 }
 
 const char* claim_kind_name(ClaimKind k) {
-    switch (k) {
-    case ClaimKind::ratio:
-        return "ratio";
-    case ClaimKind::value:
-        return "value";
-    case ClaimKind::shape:
-        return "shape";
-    }
-    return "?";
+    return util::name_of(k_claim_kinds, k);
 }
 
 std::string verdict_text(const ClaimResult& r) {

@@ -53,12 +53,6 @@ void read_plan(const store::PlanRecord& plan, Environment& env) {
         env.machine = *plan.machine;
         env.machine_recorded = true;
     }
-    env.seed = plan.seed;
-    env.seed_source = plan.seed_source;
-    env.order = plan.order;
-    env.repeat = plan.repeat;
-    env.warmup = plan.warmup;
-    env.created_at = plan.created_at;
     for (const store::PlanServer& s : plan.servers) {
         server_named(env, s.name);
     }

@@ -30,12 +30,6 @@ struct Environment {
     /// True when the results recorded the machine; false when it is the one making the report.
     bool machine_recorded = false;
     std::vector<ServerInfo> servers;
-    std::optional<std::uint64_t> seed;
-    std::string seed_source;
-    std::string order;
-    std::optional<int64_t> repeat;
-    std::optional<int64_t> warmup;
-    std::string created_at;
     int64_t planned_runs = -1; ///< -1: unknown (no plan.json)
     int64_t finished_runs = 0;
     int64_t ok_runs = 0;

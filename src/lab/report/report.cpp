@@ -194,15 +194,16 @@ private:
                                  : " (not recorded with the results: this is the machine that made "
                                    "the report)"));
         items.emplace_back("units: MB = 10⁶ bytes, GiB = 2³⁰ bytes, a block = 8192 bytes");
-        if (m_results.plan) {
+        if (const auto& plan = m_results.plan) {
+            const auto known = [](const auto& v) {
+                return v ? std::to_string(*v) : std::string("?");
+            };
             items.push_back(
                 fmt::format("plan: order {}, seed {} ({}), repeat {}, warm-up {} per cell{}",
-                            env.order.empty() ? "?" : env.order,
-                            env.seed ? std::to_string(*env.seed) : std::string("?"),
-                            env.seed_source.empty() ? "source unknown" : env.seed_source,
-                            env.repeat ? std::to_string(*env.repeat) : std::string("?"),
-                            env.warmup ? std::to_string(*env.warmup) : std::string("?"),
-                            env.created_at.empty() ? "" : ", made " + env.created_at));
+                            plan->order.empty() ? "?" : plan->order, known(plan->seed),
+                            plan->seed_source.empty() ? "source unknown" : plan->seed_source,
+                            known(plan->repeat), known(plan->warmup),
+                            plan->created_at.empty() ? "" : ", made " + plan->created_at));
         } else {
             items.emplace_back("plan: unknown (plan.json is missing)");
         }

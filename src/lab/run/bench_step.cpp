@@ -104,10 +104,8 @@ StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx,
 StepOutcome run_bench(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto& record = out.details.emplace<store::BenchStep>();
-    auto options = parse_step_options(step, ctx, record.arguments);
+    auto options = options_or_fail(step, ctx, out, record);
     if (!options) {
-        out.fail(error_text(options.error()));
-        record.exit_status = 1;
         return out;
     }
     if (step.processes > 1) {

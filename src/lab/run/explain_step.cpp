@@ -8,16 +8,13 @@ namespace pglab::lab::run {
 
 StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
-    auto one = one_statement(step, ctx);
+    const auto one = start_one_statement<store::ExplainStep>(step, ctx, out);
     if (!one) {
-        out.fail(one.error().message);
         return out;
     }
     const StepSession& session = one->session;
     const std::string& text = one->text;
-    auto& record = out.details.emplace<store::ExplainStep>();
-    record.session = session.name;
-    record.statement = text;
+    auto& record = std::get<store::ExplainStep>(out.details);
     const std::string sql =
         (step.analyze ? "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " : "EXPLAIN (FORMAT JSON) ")
         + text;

@@ -9,10 +9,8 @@ namespace pglab::lab::run {
 StepOutcome run_init(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
     auto& record = out.details.emplace<store::InitStep>();
-    auto options = parse_step_options(step, ctx, record.arguments);
+    auto options = options_or_fail(step, ctx, out, record);
     if (!options) {
-        out.fail(error_text(options.error()));
-        record.exit_status = 1;
         return out;
     }
     Status st;

@@ -9,6 +9,7 @@
 #include "pg/conn_params.hpp"
 #include "util/log.hpp"
 #include "util/subprocess.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -524,11 +525,7 @@ std::vector<experiment::Setting> changed_settings(const std::vector<experiment::
 std::string name_literals(const std::vector<experiment::Setting>& settings) {
     std::string list;
     for (const auto& s : settings) {
-        std::string quoted;
-        for (const char c : lower(s.name)) {
-            quoted += c == '\'' ? std::string("''") : std::string(1, c);
-        }
-        list += (list.empty() ? "'" : ",'") + quoted + "'";
+        list += (list.empty() ? "" : ",") + util::doubling_quoted(lower(s.name), '\'');
     }
     return list;
 }

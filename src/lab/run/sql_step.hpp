@@ -5,6 +5,7 @@
 #include "lab/run/steps.hpp"
 #include "pg/connection.hpp"
 
+#include <optional>
 #include <string>
 
 namespace pglab::lab::run {
@@ -26,6 +27,23 @@ struct OneStatement {
 };
 
 Result<OneStatement> one_statement(const experiment::Step& step, StepContext& ctx);
+
+/// one_statement for a timed-sql or explain step, whose kind's `Record` becomes the outcome's
+/// details with the session's name and the statement; none, with `out` failed, when there is no
+/// statement to run.
+template <typename Record>
+std::optional<OneStatement> start_one_statement(const experiment::Step& step, StepContext& ctx,
+                                                StepOutcome& out) {
+    auto one = one_statement(step, ctx);
+    if (!one) {
+        out.fail(one.error().message);
+        return std::nullopt;
+    }
+    auto& record = out.details.emplace<Record>();
+    record.session = one->session.name;
+    record.statement = one->text;
+    return std::move(*one);
+}
 
 /// Runs a `sql` step.
 StepOutcome run_sql(const experiment::Step& step, StepContext& ctx);

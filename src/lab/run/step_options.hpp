@@ -47,6 +47,20 @@ Result<StepOptions> read_step_options(const experiment::ExperimentSpec& spec,
 Result<StepOptions> parse_step_options(const experiment::Step& step, StepContext& ctx,
                                        std::optional<std::vector<std::string>>& arguments);
 
+/// parse_step_options for an init or bench step's `record`: none, with `out` failed and the
+/// record's exit status 1, when the options are refused.
+template <typename Record>
+std::optional<StepOptions> options_or_fail(const experiment::Step& step, StepContext& ctx,
+                                           StepOutcome& out, Record& record) {
+    auto options = parse_step_options(step, ctx, record.arguments);
+    if (!options) {
+        out.fail(error_text(options.error()));
+        record.exit_status = 1;
+        return std::nullopt;
+    }
+    return std::move(*options);
+}
+
 /// Checks the options (and so the scripts) of an `init` or `bench` step in the run `values`
 /// stands for as the step will read them, before any server exists.
 Status check_bench_options(const experiment::ExperimentSpec& spec, const experiment::Step& step,

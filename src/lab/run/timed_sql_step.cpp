@@ -83,17 +83,14 @@ Result<BetweenClocks> run_between_clocks(pg::Connection& conn, const std::string
 
 StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
-    auto one = one_statement(step, ctx);
+    const auto one = start_one_statement<store::TimedSqlStep>(step, ctx, out);
     if (!one) {
-        out.fail(one.error().message);
         return out;
     }
     const StepSession& session = one->session;
     const std::string& text = one->text;
     pg::Connection& conn = *session.conn;
-    auto& record = out.details.emplace<store::TimedSqlStep>();
-    record.session = session.name;
-    record.statement = text;
+    auto& record = std::get<store::TimedSqlStep>(out.details);
     if (step.timeout_ms > 0) {
         if (auto st = set_statement_timeout(conn, step.timeout_ms); !st) {
             out.fail(error_text(st.error()));

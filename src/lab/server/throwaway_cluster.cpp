@@ -127,6 +127,17 @@ bool copy_tree(const fs::path& from, const fs::path& to) {
     return r && r->status.success();
 }
 
+/// A tool's run that ended well; else an error `TOOL <how it ended>[ (timed out)]` with the last
+/// lines of its output.
+Status tool_succeeded(std::string_view tool, const util::ProcessResult& r) {
+    if (r.status.success()) {
+        return {};
+    }
+    return make_error(
+        Error(fmt::format("{} {}{}", tool, r.status.describe(), r.timed_out ? " (timed out)" : ""))
+            .with_detail(tail_lines(r.out + r.err, 15)));
+}
+
 } // namespace
 
 Status ThrowawayCluster::find_installation_and_user() {
@@ -189,11 +200,7 @@ Status ThrowawayCluster::run_basebackup(const ThrowawayCluster& primary) {
     }
     log::debug("running {}", util::quote_command(argv));
     PGLAB_TRY_ASSIGN(const util::ProcessResult r, util::run_process(o));
-    if (!r.status.success()) {
-        return make_error(Error(fmt::format("pg_basebackup {}{}", r.status.describe(),
-                                            r.timed_out ? " (timed out)" : ""))
-                              .with_detail(tail_lines(r.out + r.err, 15)));
-    }
+    PGLAB_TRY(tool_succeeded("pg_basebackup", r));
     return {};
 }
 
@@ -342,11 +349,7 @@ Status ThrowawayCluster::run_initdb() {
             m_run_as->name, m_installation.bin_dir.string(), m_base_dir.string()));
     }
     PGLAB_TRY_ASSIGN(const util::ProcessResult r, std::move(run));
-    if (!r.status.success()) {
-        return make_error(Error(fmt::format("initdb {}{}", r.status.describe(),
-                                            r.timed_out ? " (timed out)" : ""))
-                              .with_detail(tail_lines(r.out + r.err, 15)));
-    }
+    PGLAB_TRY(tool_succeeded("initdb", r));
     if (!cache_entry.empty()) {
         keep_in_initdb_cache(cache_entry);
     }
@@ -523,11 +526,7 @@ Status ThrowawayCluster::promote() {
     o.timeout = m_options.timeout + std::chrono::seconds(10);
     log::debug("running {}", util::quote_command(argv));
     PGLAB_TRY_ASSIGN(const util::ProcessResult r, util::run_process(o));
-    if (!r.status.success()) {
-        return make_error(Error(fmt::format("pg_ctl promote {}{}", r.status.describe(),
-                                            r.timed_out ? " (timed out)" : ""))
-                              .with_detail(tail_lines(r.out + r.err, 15)));
-    }
+    PGLAB_TRY(tool_succeeded("pg_ctl promote", r));
     return {};
 }
 

@@ -1,6 +1,8 @@
 // lab/store: field access for the serialisers.
 #include "lab/store/json_fields.hpp"
 
+#include "util/named_values.hpp"
+
 #include <fmt/format.h>
 
 namespace pglab::lab::store::fields {
@@ -119,23 +121,13 @@ bool has_kind(const json& v, Kind kind) {
 }
 
 const char* kind_name(Kind kind) {
-    switch (kind) {
-    case Kind::text:
-        return "a string";
-    case Kind::number:
-        return "a number";
-    case Kind::integer:
-        return "an integer";
-    case Kind::unsigned_integer:
-        return "an unsigned integer";
-    case Kind::boolean:
-        return "a boolean";
-    case Kind::object:
-        return "an object";
-    case Kind::array:
-        return "an array";
-    }
-    return "?";
+    static constexpr std::pair<Kind, const char*> k_kinds[] = {
+        {Kind::text, "a string"},      {Kind::number, "a number"},
+        {Kind::integer, "an integer"}, {Kind::unsigned_integer, "an unsigned integer"},
+        {Kind::boolean, "a boolean"},  {Kind::object, "an object"},
+        {Kind::array, "an array"},
+    };
+    return util::name_of(k_kinds, kind);
 }
 
 } // namespace

@@ -69,29 +69,6 @@ struct FieldType {
 /// string, not an unsigned integer"); absent fields are not checked.
 Status check_types(const json& j, std::span<const FieldType> types);
 
-/// The name of `value` in a table of {value, name} pairs; "?" when it is not there.
-template <typename Table, typename Value>
-const char* name_of(const Table& table, Value value) {
-    for (const auto& [v, name] : table) {
-        if (v == value) {
-            return name;
-        }
-    }
-    return "?";
-}
-
-/// The value named `name` in a table of {value, name} pairs; none when it is not there.
-template <typename Table>
-auto value_named(const Table& table, std::string_view name)
-    -> std::optional<std::decay_t<decltype(table[0].first)>> {
-    for (const auto& [v, n] : table) {
-        if (name == n) {
-            return v;
-        }
-    }
-    return std::nullopt;
-}
-
 /// null for 0 or less (unknown), else the count.
 json count_or_null(std::int64_t n);
 

@@ -2,6 +2,7 @@
 #include "lab/store/run_record.hpp"
 
 #include "lab/store/json_fields.hpp"
+#include "util/named_values.hpp"
 
 #include <fmt/format.h>
 
@@ -124,11 +125,11 @@ void add_failure(const json& error, RunStatus status, RunRecord& r) {
 } // namespace
 
 const char* run_status_name(RunStatus s) {
-    return fields::name_of(k_run_names, s);
+    return util::name_of(k_run_names, s);
 }
 
 std::optional<RunStatus> parse_run_status(std::string_view name) {
-    return fields::value_named(k_run_names, name);
+    return util::value_named(k_run_names, name);
 }
 
 RunStatus RunRecord::status() const {

@@ -4,6 +4,7 @@
 #include "lab/store/step_json.hpp"
 
 #include "lab/store/json_fields.hpp"
+#include "util/named_values.hpp"
 
 #include <fmt/format.h>
 
@@ -398,11 +399,11 @@ ReplicationProbe replication_from(const json& r) {
 } // namespace
 
 const char* step_status_name(StepStatus s) {
-    return fields::name_of(k_step_names, s);
+    return util::name_of(k_step_names, s);
 }
 
 std::optional<StepStatus> parse_step_status(std::string_view name) {
-    return fields::value_named(k_step_names, name);
+    return util::value_named(k_step_names, name);
 }
 
 const std::vector<CheckRecord>& StepRecord::checks() const {
