@@ -5,33 +5,29 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace pglab::script {
 
 namespace {
 
-constexpr std::string_view k_tpcb_like =
+/// What TPC-B (sort of) and the simple update share: the random keys, and the account's
+/// update and read.
+constexpr std::string_view k_account_update =
     "\\set aid random(1, 100000 * :scale)\n"
     "\\set bid random(1, 1 * :scale)\n"
     "\\set tid random(1, 10 * :scale)\n"
     "\\set delta random(-5000, 5000)\n"
     "BEGIN;\n"
     "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-    "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
-    "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
-    "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n"
-    "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, "
-    "CURRENT_TIMESTAMP);\n"
-    "END;\n";
+    "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n";
 
-constexpr std::string_view k_simple_update =
-    "\\set aid random(1, 100000 * :scale)\n"
-    "\\set bid random(1, 1 * :scale)\n"
-    "\\set tid random(1, 10 * :scale)\n"
-    "\\set delta random(-5000, 5000)\n"
-    "BEGIN;\n"
-    "UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;\n"
-    "SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+/// TPC-B's updates of the teller and the branch, which the simple update skips.
+constexpr std::string_view k_teller_branch_updates =
+    "UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;\n"
+    "UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;\n";
+
+constexpr std::string_view k_history_insert_and_end =
     "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, "
     "CURRENT_TIMESTAMP);\n"
     "END;\n";
@@ -43,6 +39,11 @@ constexpr std::string_view k_select_only =
 } // namespace
 
 const std::vector<BuiltinScript>& builtin_scripts() {
+    static const std::string k_tpcb_like = std::string(k_account_update)
+                                           + std::string(k_teller_branch_updates)
+                                           + std::string(k_history_insert_and_end);
+    static const std::string k_simple_update =
+        std::string(k_account_update) + std::string(k_history_insert_and_end);
     static const std::vector<BuiltinScript> k_builtins = {
         {"tpcb-like", "<builtin: TPC-B (sort of)>", k_tpcb_like},
         {"simple-update", "<builtin: simple update>", k_simple_update},

@@ -50,16 +50,7 @@ Token ExprLexer::make(Tok kind, size_t begin) {
 }
 
 Token ExprLexer::next() {
-    // Skip spaces and continuations.
-    while (m_pos < m_src.size()) {
-        if (is_space(m_src[m_pos])) {
-            ++m_pos;
-        } else if (size_t n = continuation_at(m_src, m_pos); n > 0) {
-            m_pos += n;
-        } else {
-            break;
-        }
-    }
+    m_pos = skip_blanks(m_src, m_pos, is_space);
     const size_t begin = m_pos;
     if (m_pos >= m_src.size()) {
         return make(Tok::end, begin);

@@ -87,6 +87,22 @@ private:
 /// exprscan.l skips them between words and inside expressions alike.
 std::size_t continuation_at(std::string_view s, std::size_t i);
 
+/// The position of the first character from `pos` on that is neither a blank (`is_blank`) nor
+/// part of a line continuation.
+template <typename IsBlank>
+std::size_t skip_blanks(std::string_view s, std::size_t pos, IsBlank is_blank) {
+    while (pos < s.size()) {
+        if (is_blank(s[pos])) {
+            ++pos;
+        } else if (const std::size_t n = continuation_at(s, pos); n > 0) {
+            pos += n;
+        } else {
+            break;
+        }
+    }
+    return pos;
+}
+
 /// Bytes that may form variable and function names: ASCII letters, digits, '_', bytes >= 0x80.
 inline bool is_expr_alnum(unsigned char c) {
     return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'

@@ -30,15 +30,7 @@ bool is_word_space(char c) {
 /// exprscan.l's INITIAL state: the next whitespace-separated word of a backslash command, or
 /// nothing at the end of the line (the newline is consumed) or of the input.
 std::optional<Word> lex_word(std::string_view s, size_t& pos) {
-    while (pos < s.size()) {
-        if (is_word_space(s[pos])) {
-            ++pos;
-        } else if (size_t n = continuation_at(s, pos); n > 0) {
-            pos += n;
-        } else {
-            break;
-        }
-    }
+    pos = skip_blanks(s, pos, is_word_space);
     if (pos >= s.size()) {
         return std::nullopt;
     }

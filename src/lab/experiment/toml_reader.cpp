@@ -75,43 +75,42 @@ void TableReader::type_error(std::string_view key, const toml::node& node, std::
                example.empty() ? std::string() : "write it as: " + std::string(example));
 }
 
-std::optional<std::string> TableReader::string(std::string_view key, std::string_view example) {
+template <typename T>
+const toml::value<T>* TableReader::typed(std::string_view key, std::string_view kind,
+                                         std::string_view example) {
     const toml::node* n = get(key);
     if (n == nullptr) {
-        return std::nullopt;
+        return nullptr;
     }
-    if (const auto* s = n->as_string()) {
+    if (const auto* v = n->as<T>()) {
+        return v;
+    }
+    type_error(key, *n, kind, example);
+    return nullptr;
+}
+
+std::optional<std::string> TableReader::string(std::string_view key, std::string_view example) {
+    if (const auto* s = typed<std::string>(key, "a string", example)) {
         return s->get();
     }
-    type_error(key, *n, "a string", example);
     return std::nullopt;
 }
 
 std::optional<TextField> TableReader::text(std::string_view key, std::string_view example) {
-    const toml::node* n = get(key);
-    if (n == nullptr) {
-        return std::nullopt;
+    if (const auto* s = typed<std::string>(key, "a string", example)) {
+        return TextField{s->get(), value_pos(*s)};
     }
-    if (const auto* s = n->as_string()) {
-        return TextField{s->get(), value_pos(*n)};
-    }
-    type_error(key, *n, "a string", example);
     return std::nullopt;
 }
 
 std::optional<std::int64_t> TableReader::integer(std::string_view key, std::int64_t min,
                                                  std::int64_t max, std::string_view example) {
-    const toml::node* n = get(key);
-    if (n == nullptr) {
-        return std::nullopt;
-    }
-    const auto* i = n->as_integer();
+    const auto* i = typed<std::int64_t>(key, "an integer", example);
     if (i == nullptr) {
-        type_error(key, *n, "an integer", example);
         return std::nullopt;
     }
     if (i->get() < min || i->get() > max) {
-        m_diag.add(value_pos(*n),
+        m_diag.add(value_pos(*i),
                    "\"" + std::string(key) + "\" in " + m_where + " must be between "
                        + std::to_string(min) + " and " + std::to_string(max) + ", not "
                        + std::to_string(i->get()),
@@ -122,14 +121,9 @@ std::optional<std::int64_t> TableReader::integer(std::string_view key, std::int6
 }
 
 std::optional<bool> TableReader::boolean(std::string_view key, std::string_view example) {
-    const toml::node* n = get(key);
-    if (n == nullptr) {
-        return std::nullopt;
-    }
-    if (const auto* b = n->as_boolean()) {
+    if (const auto* b = typed<bool>(key, "a boolean (true or false, without quotes)", example)) {
         return b->get();
     }
-    type_error(key, *n, "a boolean (true or false, without quotes)", example);
     return std::nullopt;
 }
 

@@ -80,6 +80,12 @@ public:
                     std::string_view example);
 
 private:
+    /// The value of `key` as a TOML `T` (std::string, std::int64_t, bool); null when it is
+    /// absent, or of another type (then reported, naming `kind` and showing `example`).
+    template <typename T>
+    const toml::value<T>* typed(std::string_view key, std::string_view kind,
+                                std::string_view example);
+
     const toml::table& m_table;
     std::string m_where;
     const std::string& m_file;
