@@ -3,12 +3,12 @@
 
 #include "support/wait.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 namespace support {
@@ -32,16 +32,38 @@ std::vector<pid_t> processes_in(const fs::path& dir) {
     return pids;
 }
 
+namespace {
+
+/// The command line of `pid`, its arguments separated by blanks; "" when the process ended
+/// between the scan of /proc and this read (the read then fails with ESRCH, which a
+/// std::ifstream would throw from).
+std::string command_line(pid_t pid) {
+    std::string line;
+    const std::string path = "/proc/" + std::to_string(pid) + "/cmdline";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return line;
+    }
+    char buf[4096];
+    for (ssize_t n = 0; (n = ::read(fd, buf, sizeof buf)) > 0;) {
+        line.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    while (!line.empty() && line.back() == '\0') {
+        line.pop_back();
+    }
+    std::replace(line.begin(), line.end(), '\0', ' ');
+    return line;
+}
+
+} // namespace
+
 std::vector<std::string> command_lines_in(const fs::path& dir) {
     std::vector<std::string> lines;
     for (const pid_t pid : processes_in(dir)) {
-        std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-        std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        while (!line.empty() && line.back() == '\0') {
-            line.pop_back();
+        if (std::string line = command_line(pid); !line.empty()) {
+            lines.push_back(std::move(line));
         }
-        std::replace(line.begin(), line.end(), '\0', ' ');
-        lines.push_back(std::move(line));
     }
     return lines;
 }

@@ -14,8 +14,9 @@ namespace support {
 /// and backends work in their data directory), read from /proc/<pid>/cwd.
 std::vector<pid_t> processes_in(const std::filesystem::path& dir);
 
-/// The command lines (arguments joined by blanks) of processes_in(`dir`). A PostgreSQL backend's
-/// shows what it does: "postgres: <user> <db> [local] SELECT" while it runs a SELECT.
+/// The command lines (arguments joined by blanks) of processes_in(`dir`), without those that
+/// ended meanwhile. A PostgreSQL backend's shows what it does: "postgres: <user> <db> [local]
+/// SELECT" while it runs a SELECT.
 std::vector<std::string> command_lines_in(const std::filesystem::path& dir);
 
 /// Waits until no process works in `dir`; false when some still do after `timeout`.
