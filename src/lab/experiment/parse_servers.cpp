@@ -169,6 +169,18 @@ void read_memory_limit(TableReader& r, ParseContext& ctx, ServerSpec& s) {
     s.memory_limit_pos = r.value_pos(*n);
 }
 
+/// Each entry of a `[SECTION]` table, its name checked as a `what` name, given to `read` with
+/// the key's position and its value.
+template <typename Read>
+void for_each_named(const toml::table& t, const char* what, ParseContext& ctx, Read read) {
+    for (const auto& [k, v] : t) {
+        const std::string name(k.str());
+        const SourcePos kp = pos_of(k.source(), ctx.file);
+        check_name(name, what, kp, ctx);
+        read(name, kp, v);
+    }
+}
+
 /// The keys of `[servers.NAME]`.
 const std::vector<std::string> k_server_keys = {
     "version", "bin_dir", "conninfo",    "settings",   "initdb",       "data_dir",
@@ -296,16 +308,14 @@ void parse_servers(const toml::node* node, ParseContext& ctx, ExperimentSpec& sp
         }
         return;
     }
-    for (const auto& [k, v] : *t) {
-        const std::string name(k.str());
-        const SourcePos kp = pos_of(k.source(), ctx.file);
-        check_name(name, "server", kp, ctx);
-        const auto* st = expect_table(&v, "server \"" + name + "\"",
-                                      "[servers." + name + "] then version = \"16\"", ctx);
-        if (st != nullptr) {
-            spec.servers.push_back(read_server(name, *st, ctx));
-        }
-    }
+    for_each_named(
+        *t, "server", ctx, [&](const std::string& name, const SourcePos&, const toml::node& v) {
+            const auto* st = expect_table(&v, "server \"" + name + "\"",
+                                          "[servers." + name + "] then version = \"16\"", ctx);
+            if (st != nullptr) {
+                spec.servers.push_back(read_server(name, *st, ctx));
+            }
+        });
 }
 
 void parse_sessions(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
@@ -313,28 +323,26 @@ void parse_sessions(const toml::node* node, ParseContext& ctx, ExperimentSpec& s
     if (t == nullptr) {
         return;
     }
-    for (const auto& [k, v] : *t) {
-        const std::string name(k.str());
-        const SourcePos kp = pos_of(k.source(), ctx.file);
-        check_name(name, "session", kp, ctx);
-        if (name == "default") {
-            ctx.diag.add(kp, "session \"default\" cannot be declared",
-                         "it always exists; give this session another name");
-        }
-        const auto* st =
-            expect_table(&v, "session \"" + name + "\"", name + " = { server = \"pg16\" }", ctx);
-        if (st == nullptr) {
-            continue;
-        }
-        TableReader r(*st, "[sessions." + name + "]", ctx.file, ctx.diag);
-        SessionSpec s;
-        s.name = name;
-        s.pos = kp;
-        s.server = r.string("server", "server = \"pg16\"").value_or("");
-        s.database = r.string("database", "database = \"postgres\"").value_or("");
-        r.finish();
-        spec.sessions.push_back(s);
-    }
+    for_each_named(*t, "session", ctx,
+                   [&](const std::string& name, const SourcePos& kp, const toml::node& v) {
+                       if (name == "default") {
+                           ctx.diag.add(kp, "session \"default\" cannot be declared",
+                                        "it always exists; give this session another name");
+                       }
+                       const auto* st = expect_table(&v, "session \"" + name + "\"",
+                                                     name + " = { server = \"pg16\" }", ctx);
+                       if (st == nullptr) {
+                           return;
+                       }
+                       TableReader r(*st, "[sessions." + name + "]", ctx.file, ctx.diag);
+                       SessionSpec s;
+                       s.name = name;
+                       s.pos = kp;
+                       s.server = r.string("server", "server = \"pg16\"").value_or("");
+                       s.database = r.string("database", "database = \"postgres\"").value_or("");
+                       r.finish();
+                       spec.sessions.push_back(s);
+                   });
 }
 
 void parse_scripts(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
@@ -342,57 +350,56 @@ void parse_scripts(const toml::node* node, ParseContext& ctx, ExperimentSpec& sp
     if (t == nullptr) {
         return;
     }
-    for (const auto& [k, v] : *t) {
-        const std::string name(k.str());
-        const SourcePos kp = pos_of(k.source(), ctx.file);
-        check_name(name, "script", kp, ctx);
-        const auto* st = expect_table(&v, "script \"" + name + "\"",
-                                      name + " = { file = \"" + name + ".sql\" }", ctx);
-        if (st == nullptr) {
-            continue;
-        }
-        TableReader r(*st, "[scripts." + name + "]", ctx.file, ctx.diag);
-        ScriptSpec s;
-        s.name = name;
-        s.pos = kp;
-        const auto text = r.string("text", "text = \"\"\"\\set aid random(1, 100000)\\n...\"\"\"");
-        const auto file = r.string("file", "file = \"tx.sql\"");
-        if (text && file) {
-            ctx.diag.add(r.key_pos("file"),
-                         "script \"" + name + "\" has both \"text\" and \"file\"",
-                         "keep one: the script inline in \"text\", or its path in \"file\"");
-        } else if (!text && !file) {
-            if (st->get("text") == nullptr && st->get("file") == nullptr) {
-                ctx.diag.add(kp, "script \"" + name + "\" has neither \"text\" nor \"file\"",
-                             "add text = \"\"\"...\"\"\" or file = \"" + name + ".sql\"");
+    for_each_named(
+        *t, "script", ctx, [&](const std::string& name, const SourcePos& kp, const toml::node& v) {
+            const auto* st = expect_table(&v, "script \"" + name + "\"",
+                                          name + " = { file = \"" + name + ".sql\" }", ctx);
+            if (st == nullptr) {
+                return;
             }
-        } else if (text) {
-            s.text = *text;
-        } else {
-            std::filesystem::path p(*file);
-            if (p.is_relative()) {
-                p = ctx.base_dir / p;
-            }
-            s.file = p.string();
-            if (ctx.read_files) {
-                std::ifstream in(p, std::ios::binary);
-                std::ostringstream buf;
-                if (in.is_open()) {
-                    buf << in.rdbuf();
+            TableReader r(*st, "[scripts." + name + "]", ctx.file, ctx.diag);
+            ScriptSpec s;
+            s.name = name;
+            s.pos = kp;
+            const auto text =
+                r.string("text", "text = \"\"\"\\set aid random(1, 100000)\\n...\"\"\"");
+            const auto file = r.string("file", "file = \"tx.sql\"");
+            if (text && file) {
+                ctx.diag.add(r.key_pos("file"),
+                             "script \"" + name + "\" has both \"text\" and \"file\"",
+                             "keep one: the script inline in \"text\", or its path in \"file\"");
+            } else if (!text && !file) {
+                if (st->get("text") == nullptr && st->get("file") == nullptr) {
+                    ctx.diag.add(kp, "script \"" + name + "\" has neither \"text\" nor \"file\"",
+                                 "add text = \"\"\"...\"\"\" or file = \"" + name + ".sql\"");
                 }
-                if (!in.is_open() || in.bad()) {
-                    ctx.diag.add(r.value_pos(*st->get("file")),
-                                 "could not read script file \"" + s.file + "\"",
-                                 "check the path; relative paths start at the experiment "
-                                 "file's directory");
-                } else {
-                    s.text = buf.str();
+            } else if (text) {
+                s.text = *text;
+            } else {
+                std::filesystem::path p(*file);
+                if (p.is_relative()) {
+                    p = ctx.base_dir / p;
+                }
+                s.file = p.string();
+                if (ctx.read_files) {
+                    std::ifstream in(p, std::ios::binary);
+                    std::ostringstream buf;
+                    if (in.is_open()) {
+                        buf << in.rdbuf();
+                    }
+                    if (!in.is_open() || in.bad()) {
+                        ctx.diag.add(r.value_pos(*st->get("file")),
+                                     "could not read script file \"" + s.file + "\"",
+                                     "check the path; relative paths start at the experiment "
+                                     "file's directory");
+                    } else {
+                        s.text = buf.str();
+                    }
                 }
             }
-        }
-        r.finish();
-        spec.scripts.push_back(s);
-    }
+            r.finish();
+            spec.scripts.push_back(s);
+        });
 }
 
 } // namespace pglab::lab::experiment

@@ -103,14 +103,14 @@ StepOutcome run_bench_fleet(const experiment::Step& step, StepContext& ctx,
 
 StepOutcome run_bench(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
-    auto& record = out.details.emplace<store::BenchStep>();
-    auto options = options_or_fail(step, ctx, out, record);
+    auto options = options_or_fail<store::BenchStep>(step, ctx, out);
     if (!options) {
         return out;
     }
     if (step.processes > 1) {
         return run_bench_fleet(step, ctx, options->arguments, std::move(out));
     }
+    auto& record = std::get<store::BenchStep>(out.details);
     bench::RunConfig& config = options->parsed.run;
     config.quiet = true;
     Result<bench::RunResult> result = make_error("not run");

@@ -12,18 +12,16 @@ StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
     if (!one) {
         return out;
     }
-    const StepSession& session = one->session;
-    const std::string& text = one->text;
-    auto& record = std::get<store::ExplainStep>(out.details);
+    pg::Connection& conn = *one->session.conn;
     const std::string sql =
         (step.analyze ? "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " : "EXPLAIN (FORMAT JSON) ")
-        + text;
+        + one->text;
     if (step.timeout_ms > 0) {
-        (void)set_statement_timeout(*session.conn, step.timeout_ms);
+        (void)set_statement_timeout(conn, step.timeout_ms);
     }
-    auto res = session.conn->exec(sql);
+    auto res = conn.exec(sql);
     if (step.timeout_ms > 0) {
-        (void)session.conn->exec_command("RESET statement_timeout");
+        (void)conn.exec_command("RESET statement_timeout");
     }
     if (!res) {
         out.fail(res.error().message);
@@ -40,6 +38,7 @@ StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
         out.fail(summary.error().message);
         return out;
     }
+    auto& record = std::get<store::ExplainStep>(out.details);
     record.explain = std::move(*summary);
     if (!step.expect_plan.empty()) {
         const CheckResult check = check_plan(step.expect_plan, record.explain->node_types);

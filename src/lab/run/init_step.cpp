@@ -8,8 +8,7 @@ namespace pglab::lab::run {
 
 StepOutcome run_init(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
-    auto& record = out.details.emplace<store::InitStep>();
-    auto options = options_or_fail(step, ctx, out, record);
+    auto options = options_or_fail<store::InitStep>(step, ctx, out);
     if (!options) {
         return out;
     }
@@ -19,7 +18,7 @@ StepOutcome run_init(const experiment::Step& step, StepContext& ctx) {
         st = init::initialize(std::move(options->parsed.init));
     }
     out.wrote_log = true;
-    record.exit_status = st ? 0 : 1;
+    std::get<store::InitStep>(out.details).exit_status = st ? 0 : 1;
     if (!st) {
         out.fail(error_text(st.error()));
     }

@@ -47,11 +47,13 @@ Result<StepOptions> read_step_options(const experiment::ExperimentSpec& spec,
 Result<StepOptions> parse_step_options(const experiment::Step& step, StepContext& ctx,
                                        std::optional<std::vector<std::string>>& arguments);
 
-/// parse_step_options for an init or bench step's `record`: none, with `out` failed and the
-/// record's exit status 1, when the options are refused.
+/// parse_step_options for an init or bench step, whose kind's `Record` becomes the outcome's
+/// details with the arguments: none, with `out` failed and the record's exit status 1, when
+/// the options are refused.
 template <typename Record>
 std::optional<StepOptions> options_or_fail(const experiment::Step& step, StepContext& ctx,
-                                           StepOutcome& out, Record& record) {
+                                           StepOutcome& out) {
+    auto& record = out.details.emplace<Record>();
     auto options = parse_step_options(step, ctx, record.arguments);
     if (!options) {
         out.fail(error_text(options.error()));

@@ -87,10 +87,8 @@ StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
     if (!one) {
         return out;
     }
-    const StepSession& session = one->session;
+    pg::Connection& conn = *one->session.conn;
     const std::string& text = one->text;
-    pg::Connection& conn = *session.conn;
-    auto& record = std::get<store::TimedSqlStep>(out.details);
     if (step.timeout_ms > 0) {
         if (auto st = set_statement_timeout(conn, step.timeout_ms); !st) {
             out.fail(error_text(st.error()));
@@ -110,6 +108,7 @@ StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
     }
     const double client_ms =
         std::chrono::duration<double, std::milli>(stmt.done - timed->sent).count();
+    auto& record = std::get<store::TimedSqlStep>(out.details);
     record.client_ms = client_ms;
     if (before.error.empty() && after.error.empty() && !before.first_value.empty()
         && !after.first_value.empty()) {
