@@ -552,22 +552,15 @@ Status apply_defaults(BenchParseState& state, const BenchParseEnv& env, const ch
 /// command line, applied later, already won).
 void settle_defaults(BenchParseState& state, const std::vector<OptionDefault>& defaults) {
     const OptionLetters& given = state.out.given;
-    if (given.has('t') && !given.has('T')) {
-        state.duration = 0;
-    }
-    if (given.has('T') && !given.has('t')) {
-        state.transactions = 0;
-    }
-    const auto replaced = [&given](char letter) {
-        if (letter == 'D') {
-            return false;
-        }
-        return given.has(letter) || (letter == 't' && given.has('T'))
-               || (letter == 'T' && given.has('t'));
-    };
     for (const OptionDefault& d : defaults) {
-        if (!replaced(d.letter)) {
-            state.out.defaults_applied.push_back(d);
+        if (d.letter == 'D' || !given.has(d.letter)) {
+            // -t and -T replace each other's default: the other's count or duration is undone.
+            const char other = d.letter == 't' ? 'T' : d.letter == 'T' ? 't' : '\0';
+            if (other == '\0' || !given.has(other)) {
+                state.out.defaults_applied.push_back(d);
+            } else {
+                (d.letter == 't' ? state.transactions : state.duration) = 0;
+            }
         }
     }
 }

@@ -13,18 +13,13 @@ SourcePos pos_of(const toml::source_region& region, const std::string& file) {
 
 std::string toml_type_name(const toml::node& node) {
     static constexpr std::pair<toml::node_type, const char*> k_types[] = {
-        {toml::node_type::table, "table"},
-        {toml::node_type::array, "array"},
-        {toml::node_type::string, "string"},
-        {toml::node_type::integer, "integer"},
-        {toml::node_type::floating_point, "float"},
-        {toml::node_type::boolean, "boolean"},
-        {toml::node_type::date, "date"},
-        {toml::node_type::time, "time"},
-        {toml::node_type::date_time, "date-time"},
+        {toml::node_type::none, "nothing"},    {toml::node_type::table, "table"},
+        {toml::node_type::array, "array"},     {toml::node_type::string, "string"},
+        {toml::node_type::integer, "integer"}, {toml::node_type::floating_point, "float"},
+        {toml::node_type::boolean, "boolean"}, {toml::node_type::date, "date"},
+        {toml::node_type::time, "time"},       {toml::node_type::date_time, "date-time"},
     };
-    const char* name = util::name_of(k_types, node.type());
-    return name[0] == '?' ? "nothing" : name;
+    return util::name_of(k_types, node.type());
 }
 
 std::optional<Scalar> to_scalar(const toml::node& node, const std::string& file,
