@@ -22,28 +22,27 @@ constexpr int version_num_of(int major, int newest) {
     return PG_MAJORVERSION_NUM == major ? PG_VERSION_NUM : newest;
 }
 
+/// `base` as release `newest` (version number `newest_num`) of `major`: what a major changed
+/// is then set on the result.
+constexpr PgbenchProfile as_major(PgbenchProfile base, int major, std::string_view newest,
+                                  int newest_num) {
+    base.major = major;
+    base.release = release_of(major, newest);
+    base.version_num = version_num_of(major, newest_num);
+    return base;
+}
+
 constexpr PgbenchProfile make_15() {
-    PgbenchProfile p;
-    p.major = 15;
-    p.release = release_of(15, "15.18");
-    p.version_num = version_num_of(15, 150018);
-    return p;
+    return as_major(PgbenchProfile{}, 15, "15.18", 150018);
 }
 
 /// 16 changed nothing a user of pgbench sees (the shell-failure message aside).
 constexpr PgbenchProfile make_16() {
-    PgbenchProfile p = make_15();
-    p.major = 16;
-    p.release = release_of(16, "16.14");
-    p.version_num = version_num_of(16, 160014);
-    return p;
+    return as_major(make_15(), 16, "16.14", 160014);
 }
 
 constexpr PgbenchProfile make_17() {
-    PgbenchProfile p = make_16();
-    p.major = 17;
-    p.release = release_of(17, "17.10");
-    p.version_num = version_num_of(17, 170010);
+    PgbenchProfile p = as_major(make_16(), 17, "17.10", 170010);
     p.dbname_short_option = true;
     p.exit_on_abort = true;
     p.syncpipeline = true;
@@ -53,10 +52,7 @@ constexpr PgbenchProfile make_17() {
 }
 
 constexpr PgbenchProfile make_18() {
-    PgbenchProfile p = make_17();
-    p.major = 18;
-    p.release = release_of(18, "18.6");
-    p.version_num = version_num_of(18, 180006);
+    PgbenchProfile p = as_major(make_17(), 18, "18.6", 180006);
     p.client_option_singular = true;
     p.raises_open_files = true;
     p.unlogged_main_tables_when_partitioned = false;

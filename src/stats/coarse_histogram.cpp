@@ -18,15 +18,6 @@ void CoarseHistogram::reset() {
     m_max = 0;
 }
 
-int64_t CoarseHistogram::slot_highest_value(size_t slot) {
-    if (slot < 64) {
-        return static_cast<int64_t>(slot);
-    }
-    const size_t bucket = (slot >> 5) - 1;
-    const size_t sub = slot - (bucket << 5); // in [32, 64)
-    return static_cast<int64_t>(((sub + 1) << bucket) - 1);
-}
-
 int64_t CoarseHistogram::value_at_percentile(double percentile) const {
     if (m_count == 0) {
         return 0;

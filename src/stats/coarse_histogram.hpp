@@ -2,9 +2,10 @@
 // about 3% precision from 1 µs to 2^36 µs in 4 KiB, mergeable, no allocation at all.
 #pragma once
 
+#include "stats/log_linear_slots.hpp"
+
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 
 namespace pglab::stats {
@@ -20,6 +21,9 @@ public:
 
     /// Number of slots (index of k_max_value_us's slot + 1).
     static constexpr size_t k_slots = 1025;
+
+    using Slots = LogLinearSlots<6>;
+    static_assert(Slots::slot_of(k_max_value_us) + 1 == k_slots);
 
     /// Records one value (negative as 0, above k_max_value_us as k_max_value_us).
     void record(int64_t value_us) {
@@ -45,14 +49,11 @@ public:
     /// max(). 0 when empty.
     int64_t value_at_percentile(double percentile) const;
 
-    static size_t slot_of(int64_t value_us) {
-        const auto v = static_cast<uint64_t>(value_us);
-        const int bucket = 64 - std::countl_zero(v | 63u) - 6;
-        return (static_cast<size_t>(bucket) << 5) + static_cast<size_t>(v >> bucket);
-    }
+    /// Index of the slot holding `value_us` (0 <= value_us <= k_max_value_us).
+    static size_t slot_of(int64_t value_us) { return Slots::slot_of(value_us); }
 
     /// Highest value that falls in slot `slot`.
-    static int64_t slot_highest_value(size_t slot);
+    static int64_t slot_highest_value(size_t slot) { return Slots::highest_value(slot); }
 
 private:
     std::array<uint32_t, k_slots> m_counts{};

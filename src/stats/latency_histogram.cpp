@@ -49,17 +49,6 @@ bool read_key(std::string_view& s, std::string_view key, std::string_view& value
 
 LatencyHistogram::LatencyHistogram() : m_counts(slot_count(), 0) {}
 
-int64_t LatencyHistogram::slot_lowest_value(size_t slot) {
-    const size_t bucket = slot < 2048 ? 0 : slot / 1024 - 1;
-    const size_t sub = slot - (bucket << 10);
-    return static_cast<int64_t>(sub) << bucket;
-}
-
-int64_t LatencyHistogram::slot_highest_value(size_t slot) {
-    const size_t bucket = slot < 2048 ? 0 : slot / 1024 - 1;
-    return slot_lowest_value(slot) + (int64_t{1} << bucket) - 1;
-}
-
 void LatencyHistogram::merge(const LatencyHistogram& other) {
     if (other.m_count == 0) {
         return;

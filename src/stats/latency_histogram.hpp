@@ -3,8 +3,9 @@
 // recording, mergeable, with a lossless serialised form (for JSON export and several hosts).
 #pragma once
 
+#include "stats/log_linear_slots.hpp"
+
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -27,6 +28,8 @@ public:
 
     /// Slots per power of two in the first bucket; sets the precision (3 digits).
     static constexpr int64_t k_sub_bucket_count = 2048;
+    using Slots = LogLinearSlots<11>;
+    static_assert(Slots::k_sub_bucket_count == k_sub_bucket_count);
 
     /// Allocates every slot (about 220 KiB) once; nothing allocates afterwards except
     /// serialize() and buckets().
@@ -96,26 +99,18 @@ public:
     static bool parse(std::string_view text, LatencyHistogram& out);
 
     /// Index of the slot holding `value_us` (0 <= value_us <= k_max_value_us).
-    static size_t slot_of(int64_t value_us) {
-        // Bucket = how many powers of two `v` has above the first 2048 values; the slot is
-        // then v's top 11 bits, offset by 1024 slots per bucket (HdrHistogram's counts_index).
-        const auto v = static_cast<uint64_t>(value_us);
-        const int bucket = 64 - std::countl_zero(v | k_sub_bucket_mask) - 11;
-        return (static_cast<size_t>(bucket) << 10) + static_cast<size_t>(v >> bucket);
-    }
+    static size_t slot_of(int64_t value_us) { return Slots::slot_of(value_us); }
 
     /// Lowest value that falls in slot `slot`.
-    static int64_t slot_lowest_value(size_t slot);
+    static int64_t slot_lowest_value(size_t slot) { return Slots::lowest_value(slot); }
 
     /// Highest value that falls in slot `slot`.
-    static int64_t slot_highest_value(size_t slot);
+    static int64_t slot_highest_value(size_t slot) { return Slots::highest_value(slot); }
 
     /// Number of slots (index of k_max_value_us's slot + 1).
     static size_t slot_count() { return slot_of(k_max_value_us) + 1; }
 
 private:
-    static constexpr uint64_t k_sub_bucket_mask = k_sub_bucket_count - 1;
-
     std::vector<int64_t> m_counts;
     int64_t m_count = 0;
     int64_t m_min = INT64_MAX;
