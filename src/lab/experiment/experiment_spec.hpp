@@ -235,6 +235,9 @@ struct Claim {
     /// Relative (0.1 = ±10% of `paper`; absolute when `paper` is 0); for shapes, how far a
     /// cell's mean may stray from flat or from the trend (relative to the neighbour).
     double tolerance = 0.1;
+    /// The metric is a count the runs reproduce to the unit (WAL bytes of a fixed build): its
+    /// value decides, one run suffices. Figures identical in every run are treated so anyway.
+    bool exact = false;
     std::string shape;       ///< "flat", "increasing", "decreasing"
     std::string over;        ///< shape: the matrix variable along which the shape is read
     std::string from;        ///< shape: from this value of `over` on ("" = from the first)

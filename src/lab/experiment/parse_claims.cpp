@@ -214,6 +214,12 @@ void check_claim_complete(TableReader& r, const Claim& c, std::size_t index,
                      "give the paper's figure (paper = 0.553, with tolerance) or a bound "
                      "(at_most = 0.6, at_least = 2)");
     }
+    if (c.exact && c.kind == ClaimKind::shape) {
+        ctx.diag.add(r.key_pos("exact"),
+                     "\"exact\" in claim " + std::to_string(index + 1)
+                         + " is for a ratio or a value, not a shape",
+                     "remove \"exact\": a shape is read from the cells' means");
+    }
     if (c.paper && (c.at_most || c.at_least)) {
         ctx.diag.add(r.key_pos("paper"), "\"paper\" and a bound cannot be combined in one claim",
                      "keep \"paper\" (with tolerance) or the bound (at_most, at_least)");
@@ -248,6 +254,7 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
         }
         c.tolerance = *tol;
     }
+    c.exact = r.boolean("exact", "exact = true").value_or(false);
     if (const auto* ratio = r.get("ratio")) {
         read_ratio(r, *ratio, c, spec, ctx);
     } else if (auto shape = r.choice("shape", {"flat", "increasing", "decreasing"})) {

@@ -6,13 +6,16 @@
 #include "lab/report/compare.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/statistics.hpp"
+#include "lab/report/verdict_rules.hpp"
 #include "util/named_values.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <functional>
+#include <initializer_list>
+#include <span>
 #include <utility>
 
 namespace pglab::lab::report {
@@ -92,7 +95,7 @@ std::string interval_text(const std::optional<Interval>& ci) {
     if (!ci->bounded) {
         return " (95% CI unbounded)";
     }
-    return fmt::format(" (95% CI {} – {})", format_number(ci->low), format_number(ci->high));
+    return " (95% CI " + format_interval(*ci) + ")";
 }
 
 std::string expected_text(const Claim& c) {
@@ -119,55 +122,47 @@ std::string expected_text(const Claim& c) {
     return out;
 }
 
-/// Whether the 95% interval `ci` reaches [low, high]: an unbounded one reaches everything.
-bool reaches(const Interval& ci, double low, double high) {
-    return !ci.bounded || (ci.high >= low && ci.low <= high);
+/// Whether every value of each sample is the same (at least two runs each): a count the runs
+/// reproduce, whose value is then its interval.
+bool identical_in_every_run(std::initializer_list<std::span<const double>> samples) {
+    return std::all_of(samples.begin(), samples.end(), [](std::span<const double> v) {
+        return v.size() >= 2
+               && std::all_of(v.begin(), v.end(), [&](double x) { return x == v[0]; });
+    });
 }
 
-/// The verdict of `r.value` against the paper's value or bounds. A figure outside them differs
-/// only when its whole 95% interval (`r.ci`) is outside too; when the interval still reaches
-/// what the paper allows, the runs cannot tell (inconclusive). One run has no interval: its
-/// figure is judged alone, as the measured column says.
-void judge(const Claim& c, ClaimResult& r) {
-    const double x = *r.value;
-    const std::optional<Interval>& ci = r.ci;
-    std::vector<std::string> failed;
-    bool all_reached = ci.has_value(); // so *ci below is only read when there is one
-    const auto fail = [&](std::string why, double low, double high) {
-        failed.push_back(std::move(why));
-        all_reached = all_reached && reaches(*ci, low, high);
-    };
-    if (c.paper) {
-        const double allowed = *c.paper == 0 ? c.tolerance : c.tolerance * std::fabs(*c.paper);
-        if (std::fabs(x - *c.paper) > allowed) {
-            fail(*c.paper == 0 ? fmt::format("{} is not within {} of 0", format_number(x),
-                                             format_number(c.tolerance))
-                               : fmt::format("{} is outside {} ± {:.0f}%", format_number(x),
-                                             format_number(*c.paper), c.tolerance * 100),
-                 *c.paper - allowed, *c.paper + allowed);
-        }
+/// Marks `e` exact when the claim declares it or the runs reproduced it.
+void mark_exact(const Claim& c, bool reproduced, size_t runs, Evidence& e) {
+    if (c.exact) {
+        e.exact = true;
+        e.exact_reason = "declared exact";
+    } else if (reproduced) {
+        e.exact = true;
+        e.exact_reason = fmt::format("the same in each of {} runs", runs);
     }
-    if (c.at_most && x > *c.at_most) {
-        fail(fmt::format("{} > {}", format_number(x), format_number(*c.at_most)),
-             -std::numeric_limits<double>::infinity(), *c.at_most);
+}
+
+/// The verdict of the figure in `e` against the claim (verdict_rules.hpp); when the runs cannot
+/// tell yet, how many more would likely decide it (`more_runs` gives the evidence after that
+/// many more runs of `whose`).
+void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(size_t)>& more_runs,
+              const char* whose, ClaimResult& r) {
+    const Allowed allowed = allowed_by(c);
+    const Decision d = decide(allowed, e);
+    r.verdict = d.verdict;
+    r.why = d.why;
+    if (d.verdict != Verdict::inconclusive || e.exact) {
+        return;
     }
-    if (c.at_least && x < *c.at_least) {
-        fail(fmt::format("{} < {}", format_number(x), format_number(*c.at_least)), *c.at_least,
-             std::numeric_limits<double>::infinity());
-    }
-    for (const auto& f : failed) {
-        r.why += (r.why.empty() ? "" : "; ") + f;
-    }
-    if (failed.empty()) {
-        r.verdict = Verdict::agrees;
-    } else if (all_reached) {
-        r.verdict = Verdict::inconclusive;
-        r.why += ci->bounded ? fmt::format(", but its 95% interval ({} – {}) reaches it",
-                                           format_number(ci->low), format_number(ci->high))
-                             : std::string(", but its 95% interval is unbounded");
-        r.why += ": more runs would tell";
+    if (!e.ci90) {
+        r.why += fmt::format("; more runs of {} would give one", whose);
+    } else if (const auto extra = extra_runs_to_decide(allowed, more_runs)) {
+        r.why += fmt::format("; about {} more run{} of {} would likely decide it", *extra,
+                             *extra == 1 ? "" : "s", whose);
     } else {
-        r.verdict = Verdict::differs;
+        r.why += fmt::format("; even {} more runs of {} would likely not decide it: the spread is "
+                             "too large for what the paper allows, or the figure sits on its edge",
+                             k_most_extra_runs, whose);
     }
 }
 
@@ -186,15 +181,18 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         return;
     }
     const double ratio = sa.mean / sb.mean;
-    std::optional<Interval> ci;
-    if (const auto w = welch(a.values, b.values)) {
-        ci = w->ratio_ci;
-    }
+    const Moments ma = moments_of(a.values);
+    const Moments mb = moments_of(b.values);
+    const auto after = [&](size_t extra) { return ratio_evidence(ma, mb, extra); };
+    Evidence e = after(0);
+    mark_exact(c, identical_in_every_run({a.values, b.values}),
+               std::min(a.values.size(), b.values.size()), e);
     r.value = ratio;
-    r.ci = ci;
-    r.measured = fmt::format("{:.3f}{} = {} / {}{}", ratio, interval_text(ci),
+    r.ci = e.ci95;
+    r.ci90 = e.ci90;
+    r.measured = fmt::format("{:.3f}{} = {} / {}{}", ratio, interval_text(e.ci95),
                              format_number(sa.mean), format_number(sb.mean), unit_suffix(m.info));
-    judge(c, r);
+    conclude(c, e, after, "each cell", r);
 }
 
 void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -204,11 +202,15 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = a.problem;
         return;
     }
-    const Summary s = summarize(a.values);
-    r.value = s.mean;
-    r.ci = s.ci95;
-    r.measured = format_number(s.mean) + unit_suffix(m.info) + interval_text(s.ci95);
-    judge(c, r);
+    const Moments moments = moments_of(a.values);
+    const auto after = [&](size_t extra) { return mean_evidence(moments, extra); };
+    Evidence e = after(0);
+    mark_exact(c, identical_in_every_run({a.values}), a.values.size(), e);
+    r.value = moments.mean;
+    r.ci = e.ci95;
+    r.ci90 = e.ci90;
+    r.measured = format_number(moments.mean) + unit_suffix(m.info) + interval_text(e.ci95);
+    conclude(c, e, after, "the cell", r);
 }
 
 void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -327,7 +329,7 @@ const char* claim_kind_name(ClaimKind k) {
 std::string verdict_text(const ClaimResult& r) {
     switch (r.verdict) {
     case Verdict::agrees:
-        return "agrees";
+        return "agrees: " + r.why;
     case Verdict::differs: {
         std::string out = "differs: " + r.why;
         if (!r.claim.explanation.empty()) {

@@ -8,6 +8,7 @@
 #include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"
 #include "lab/report/statistics.hpp"
+#include "lab/report/verdict_rules.hpp"
 
 #include <optional>
 #include <string>
@@ -15,11 +16,6 @@
 #include <vector>
 
 namespace pglab::lab::report {
-
-/// agrees: the measured figure is within what the paper allows; differs: it is outside, and so
-/// is its whole 95% interval (or there is one run); inconclusive: it is outside, but its
-/// interval reaches what the paper allows; untestable: it cannot be measured here.
-enum class Verdict : uint8_t { agrees, differs, inconclusive, untestable };
 
 /// One claim evaluated.
 struct ClaimResult {
@@ -31,7 +27,8 @@ struct ClaimResult {
     /// The measured figure judged (a ratio of means, or a mean); none for shapes and untestable
     /// claims.
     std::optional<double> value;
-    std::optional<Interval> ci; ///< its 95% interval, when there is one
+    std::optional<Interval> ci;   ///< its 95% interval, when there is one
+    std::optional<Interval> ci90; ///< its 90% interval (the one "agrees" needs inside)
     /// A shape: each value of `over` read (as text) and the mean of its cell, in order.
     std::vector<std::pair<std::string, double>> series;
 };
@@ -47,7 +44,8 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<experiment::Claim>& c
                                          const ResultsDir& results,
                                          const std::vector<StepData>& steps);
 
-/// "agrees", "differs: ...", "inconclusive: ...", "cannot be tested here: ...".
+/// "agrees: ...", "differs: ...", "inconclusive: ...", "cannot be tested here: ...": the verdict
+/// and the case that applied.
 std::string verdict_text(const ClaimResult& r);
 
 /// The report's first table: claim, paper, measured (95% CI), verdict.

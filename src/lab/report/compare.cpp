@@ -100,8 +100,7 @@ std::string difference_cell(const ComparisonRow& r) {
         return "-";
     }
     const auto& w = *r.welch_ba;
-    return fmt::format("{} ({} – {})", format_number(w.difference),
-                       format_number(w.difference_ci.low), format_number(w.difference_ci.high));
+    return fmt::format("{} ({})", format_number(w.difference), format_interval(w.difference_ci));
 }
 
 std::string p_cell(const ComparisonRow& r) {

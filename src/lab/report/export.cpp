@@ -29,9 +29,14 @@ std::string csv_number(std::optional<double> v) {
     return v ? fmt::format("{}", *v) : std::string();
 }
 
-/// A claim's 95% interval when it has a bounded one.
-std::optional<Interval> bounded_ci(const ClaimResult& r) {
-    return r.ci && r.ci->bounded ? r.ci : std::nullopt;
+/// An interval of a claim when it has a bounded one.
+std::optional<Interval> bounded(const std::optional<Interval>& ci) {
+    return ci && ci->bounded ? ci : std::nullopt;
+}
+
+nlohmann::json interval_json(const std::optional<Interval>& ci) {
+    const auto b = bounded(ci);
+    return b ? nlohmann::json::array({b->low, b->high}) : nlohmann::json(nullptr);
 }
 
 nlohmann::json claim_json(const ClaimResult& r) {
@@ -43,7 +48,6 @@ nlohmann::json claim_json(const ClaimResult& r) {
     for (const auto& [at, mean] : r.series) {
         series.push_back({{"at", at}, {"mean", mean}});
     }
-    const auto ci = bounded_ci(r);
     return {{"text", c.text},
             {"source", text(c.source)},
             {"kind", claim_kind_name(c.kind)},
@@ -60,7 +64,9 @@ nlohmann::json claim_json(const ClaimResult& r) {
             {"tolerance", c.tolerance},
             {"measured", text(r.measured)},
             {"value", opt(r.value)},
-            {"ci95", ci ? json::array({ci->low, ci->high}) : json(nullptr)},
+            {"ci95", interval_json(r.ci)},
+            {"ci90", interval_json(r.ci90)},
+            {"exact", c.exact},
             {"series", series},
             {"verdict", verdict_name(r.verdict)},
             {"why", text(r.why)},
@@ -82,18 +88,23 @@ nlohmann::json check_json(const CheckRow& c) {
 } // namespace
 
 std::string export_claims_csv(const Report& report) {
-    std::string out = "claim,source,kind,step,metric,cell,baseline,paper,paper_value,tolerance,"
-                      "measured,value,ci95_low,ci95_high,verdict,why,explanation,verdict_text\n";
+    std::string out =
+        "claim,source,kind,step,metric,cell,baseline,paper,paper_value,tolerance,"
+        "measured,value,ci95_low,ci95_high,ci90_low,ci90_high,verdict,why,explanation,"
+        "verdict_text\n";
     for (const auto& r : report.claims) {
         const experiment::Claim& c = r.claim;
-        const auto ci = bounded_ci(r);
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        const auto ci = bounded(r.ci);
+        const auto ci90 = bounded(r.ci90);
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                            csv_field(c.text), csv_field(c.source), claim_kind_name(c.kind),
                            csv_field(c.step), csv_field(c.metric), csv_field(c.cell),
                            csv_field(c.baseline), csv_field(r.paper), csv_number(c.paper),
                            csv_number(c.tolerance), csv_field(r.measured), csv_number(r.value),
                            csv_number(ci ? std::optional<double>(ci->low) : std::nullopt),
                            csv_number(ci ? std::optional<double>(ci->high) : std::nullopt),
+                           csv_number(ci90 ? std::optional<double>(ci90->low) : std::nullopt),
+                           csv_number(ci90 ? std::optional<double>(ci90->high) : std::nullopt),
                            verdict_name(r.verdict), csv_field(r.why), csv_field(c.explanation),
                            csv_field(verdict_text(r)));
     }

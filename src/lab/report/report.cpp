@@ -509,13 +509,13 @@ private:
                 continue;
             }
             const Summary s = summarize(it->second);
-            t.rows.push_back(
-                {cell_label(c, m_dims.varying), std::to_string(s.n),
-                 s.stddev ? format_number(s.mean) + " ± " + format_number(*s.stddev)
-                          : format_number(s.mean),
-                 format_number(s.median), format_number(s.min) + " – " + format_number(s.max),
-                 s.ci95 ? format_number(s.ci95->low) + " – " + format_number(s.ci95->high) : "",
-                 s.cv ? fmt::format("{:.1f}%", *s.cv * 100.0) : ""});
+            t.rows.push_back({cell_label(c, m_dims.varying), std::to_string(s.n),
+                              s.stddev ? format_number(s.mean) + " ± " + format_number(*s.stddev)
+                                       : format_number(s.mean),
+                              format_number(s.median),
+                              format_number(s.min) + " – " + format_number(s.max),
+                              s.ci95 ? format_interval(*s.ci95) : "",
+                              s.cv ? fmt::format("{:.1f}%", *s.cv * 100.0) : ""});
         }
         return t;
     }
@@ -593,21 +593,40 @@ private:
 
 } // namespace
 
+namespace {
+
+/// The decimals format_number gives a magnitude `a` > 0: one above 100, two above 10, three
+/// above 1, three significant digits below.
+int decimals_for(double a) {
+    if (a >= 100.0) {
+        return 1;
+    }
+    if (a >= 10.0) {
+        return 2;
+    }
+    if (a >= 0.9995) { // what three significant digits would round up to a bare "1"
+        return 3;
+    }
+    return std::min(12, 2 - static_cast<int>(std::floor(std::log10(a))));
+}
+
+} // namespace
+
 std::string format_number(double value) {
     const double a = std::fabs(value);
     if (a == 0.0) {
         return "0";
     }
-    if (a >= 100.0) {
-        return fmt::format("{:.1f}", value);
+    if (a < 0.9995) {
+        return fmt::format("{:.3g}", value); // no trailing zeros for a lone figure
     }
-    if (a >= 10.0) {
-        return fmt::format("{:.2f}", value);
-    }
-    if (a >= 0.9995) { // what {:.3g} would round up to a bare "1"
-        return fmt::format("{:.3f}", value);
-    }
-    return fmt::format("{:.3g}", value);
+    return fmt::format("{:.{}f}", value, decimals_for(a));
+}
+
+std::string format_interval(const Interval& i) {
+    const double a = std::max(std::fabs(i.low), std::fabs(i.high));
+    const int decimals = a == 0.0 ? 0 : decimals_for(a);
+    return fmt::format("{:.{}f} – {:.{}f}", i.low, decimals, i.high, decimals);
 }
 
 Report build_report(const ResultsDir& results, const ReportOptions& options) {

@@ -15,7 +15,7 @@ namespace pglab::lab::report {
 
 namespace {
 
-constexpr double k_confidence_quantile = 0.975; // two-sided 95%
+constexpr double k_confidence = 0.95; // of the summaries' and Welch's intervals
 
 /// sd² / n of a sample with at least two values.
 double variance_of_mean(std::span<const double> values) {
@@ -81,8 +81,13 @@ double two_sided_tail(double t, double df) {
     return incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
 }
 
-Interval mean_interval(double centre, double half_width) {
+Interval centred_interval(double centre, double half_width) {
     return Interval{centre - half_width, centre + half_width, true};
+}
+
+/// The t quantile of a two-sided `confidence` interval.
+double two_sided_quantile(double confidence, double df) {
+    return student_t_quantile(0.5 + confidence / 2, df);
 }
 
 } // namespace
@@ -140,8 +145,8 @@ Summary summarize(std::span<const double> values) {
     s.stddev = sample_stddev(values);
     if (s.stddev) {
         const auto n = static_cast<double>(s.n);
-        const double t = student_t_quantile(k_confidence_quantile, n - 1.0);
-        s.ci95 = mean_interval(s.mean, t * *s.stddev / std::sqrt(n));
+        const double t = two_sided_quantile(k_confidence, n - 1.0);
+        s.ci95 = centred_interval(s.mean, t * *s.stddev / std::sqrt(n));
         if (s.mean != 0.0) {
             s.cv = *s.stddev / std::fabs(s.mean);
         }
@@ -221,6 +226,53 @@ double student_t_quantile(double p, double df) {
     return p > 0.5 ? t : -t;
 }
 
+Moments moments_of(std::span<const double> values) {
+    const double sd = sample_stddev(values).value_or(0.0);
+    return Moments{values.size(), mean(values), sd * sd};
+}
+
+Moments with_more_values(Moments m, size_t extra) {
+    m.n += extra;
+    return m;
+}
+
+std::optional<Interval> mean_interval(const Moments& m, double confidence) {
+    if (m.n < 2) {
+        return std::nullopt;
+    }
+    const auto n = static_cast<double>(m.n);
+    return centred_interval(m.mean,
+                            two_sided_quantile(confidence, n - 1) * std::sqrt(m.variance / n));
+}
+
+std::optional<Interval> ratio_interval(const Moments& a, const Moments& b, double confidence) {
+    if (a.n < 2 || b.n < 2) {
+        return std::nullopt;
+    }
+    const double ratio = b.mean != 0.0 ? a.mean / b.mean : 0.0;
+    const double va = a.variance / static_cast<double>(a.n);
+    const double vb = b.variance / static_cast<double>(b.n);
+    const auto na1 = static_cast<double>(a.n - 1);
+    const auto nb1 = static_cast<double>(b.n - 1);
+    // The Welch–Satterthwaite degrees of freedom of m_a - R·m_b; with no variance at all, the
+    // pooled ones.
+    const double vb_r = ratio * ratio * vb;
+    const double ratio_var = va + vb_r;
+    const double df =
+        ratio_var > 0.0 ? ratio_var * ratio_var / (va * va / na1 + vb_r * vb_r / nb1) : na1 + nb1;
+    const double t = two_sided_quantile(confidence, df);
+    const double t2 = t * t;
+    // Fieller: (m_a - ρ m_b)² <= t² (v_a + ρ² v_b) ⇔ A ρ² - 2 B ρ + C <= 0.
+    const double qa = b.mean * b.mean - t2 * vb;
+    const double qb = a.mean * b.mean;
+    const double qc = a.mean * a.mean - t2 * va;
+    if (qa <= 0.0) {
+        return Interval{0.0, 0.0, false};
+    }
+    const double root = std::sqrt(std::max(0.0, qb * qb - qa * qc));
+    return Interval{(qb - root) / qa, (qb + root) / qa, true};
+}
+
 std::optional<WelchResult> welch(std::span<const double> a, std::span<const double> b) {
     if (a.size() < 2 || b.size() < 2) {
         return std::nullopt;
@@ -245,25 +297,10 @@ std::optional<WelchResult> welch(std::span<const double> a, std::span<const doub
         r.t = std::copysign(std::numeric_limits<double>::infinity(), r.difference);
         r.p_value = 0.0;
     }
-    const double tq = student_t_quantile(k_confidence_quantile, r.df);
-    r.difference_ci = mean_interval(r.difference, tq * std::sqrt(se2));
+    const double tq = two_sided_quantile(k_confidence, r.df);
+    r.difference_ci = centred_interval(r.difference, tq * std::sqrt(se2));
 
-    // Fieller: (m_a - ρ m_b)² <= t² (v_a + ρ² v_b) ⇔ A ρ² - 2 B ρ + C <= 0.
-    const double vb_r = r.ratio * r.ratio * vb;
-    const double ratio_var = va + vb_r;
-    const double ratio_df =
-        ratio_var > 0.0 ? ratio_var * ratio_var / (va * va / na1 + vb_r * vb_r / nb1) : pooled_df;
-    const double tr = student_t_quantile(k_confidence_quantile, ratio_df);
-    const double t2 = tr * tr;
-    const double qa = r.mean_b * r.mean_b - t2 * vb;
-    const double qb = r.mean_a * r.mean_b;
-    const double qc = r.mean_a * r.mean_a - t2 * va;
-    if (qa <= 0.0) {
-        r.ratio_ci = Interval{0.0, 0.0, false};
-    } else {
-        const double root = std::sqrt(std::max(0.0, qb * qb - qa * qc));
-        r.ratio_ci = Interval{(qb - root) / qa, (qb + root) / qa, true};
-    }
+    r.ratio_ci = *ratio_interval(moments_of(a), moments_of(b), k_confidence);
     return r;
 }
 

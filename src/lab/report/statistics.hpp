@@ -57,6 +57,26 @@ double student_t_cdf(double t, double df);
 /// student_t_cdf to a relative accuracy of 1e-12.
 double student_t_quantile(double p, double df);
 
+/// What an interval of a mean needs of a sample: its size, mean and sample variance (n - 1).
+struct Moments {
+    size_t n = 0;
+    double mean = 0;
+    double variance = 0; ///< 0 for fewer than two values
+};
+
+Moments moments_of(std::span<const double> values);
+
+/// `m` as it would be after `extra` more values of the same mean and variance: how many more
+/// runs would likely decide a question (the interval narrows as t(n-1)·s/√n).
+Moments with_more_values(Moments m, size_t extra);
+
+/// The two-sided `confidence` (0.9, 0.95) t-interval of the mean; none under two values.
+std::optional<Interval> mean_interval(const Moments& m, double confidence);
+
+/// Fieller's two-sided `confidence` interval of mean_a / mean_b (see welch()); none under two
+/// values a side, unbounded when mean_b is not significantly different from 0.
+std::optional<Interval> ratio_interval(const Moments& a, const Moments& b, double confidence);
+
 /// Welch's unequal-variance comparison of two independent samples `a` and `b`.
 struct WelchResult {
     double mean_a = 0;

@@ -38,6 +38,7 @@ step = "build"
 metric = "probe:wal.bytes"
 cell = "server=pg11"
 at_least = 100
+exact = true
 
 [[claims]]
 text = "flat"
@@ -62,6 +63,8 @@ untestable = "no ZFS here"
     EXPECT_EQ(r.pos.line, 15U);
     EXPECT_EQ(spec.claims[1].kind, ClaimKind::value);
     EXPECT_DOUBLE_EQ(*spec.claims[1].at_least, 100.0);
+    EXPECT_TRUE(spec.claims[1].exact);
+    EXPECT_FALSE(r.exact);
     EXPECT_EQ(spec.claims[2].kind, ClaimKind::shape);
     EXPECT_EQ(spec.claims[2].over, "server");
     EXPECT_EQ(spec.claims[3].untestable, "no ZFS here");
@@ -105,6 +108,11 @@ const ClaimErrorCase k_errors[] = {
      "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nshape = \"flat\"\nover = "
      "\"clients\"\n",
      "t.toml:20:9: \"clients\" is not a matrix variable", "\"server\""},
+    {"exact shape",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nshape = \"flat\"\nover = "
+     "\"server\"\nexact = true\n",
+     "t.toml:21:1: \"exact\" in claim 1 is for a ratio or a value, not a shape",
+     "remove \"exact\""},
     {"no text", "step = \"build\"\nmetric = \"client_ms\"\npaper = 1\n",
      "t.toml:15:1: claim 1 has no \"text\"", "say the claim in words"},
     {"unknown key",

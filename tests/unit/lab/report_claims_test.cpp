@@ -34,13 +34,15 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
     ASSERT_EQ(t.rows.size(), 4U);
     EXPECT_EQ(t.rows[0], (std::vector<std::string>{
                              "17 vacuums 5.7x faster than 16 (seed 002)", "ratio 0.175 (±20%)",
-                             "0.833 (95% CI 0.698 – 0.97) = 1339.2 / 1608.6 ms",
-                             "differs: 0.833 is outside 0.175 ± 20%. The paper's disk flushes far "
-                             "more slowly than this machine's"}));
+                             "0.833 (95% CI 0.698 – 0.970) = 1339.2 / 1608.6 ms",
+                             "differs: its 95% interval (0.698 – 0.970) lies wholly outside 0.175 "
+                             "± 20%. The paper's disk flushes far more slowly than this "
+                             "machine's"}));
     EXPECT_EQ(t.rows[1],
               (std::vector<std::string>{
                   "tps is equal within 3% on both versions (seed 002)", "ratio 1.000 (±3%)",
-                  "1.000 (95% CI 0.972 – 1.029) = 1186.7 / 1187.1 tps", "agrees"}));
+                  "1.000 (95% CI 0.972 – 1.029) = 1186.7 / 1187.1 tps",
+                  "agrees: its 90% interval (0.980 – 1.020) lies within 1.000 ± 3%"}));
     EXPECT_EQ(t.rows[2], (std::vector<std::string>{
                              "tps stays flat from 5 to 20 clients", "flat along clients (±5%)",
                              "5: 1230.3 → 10: 1186.7 → 20: 1092.7 tps (at most 6.6% "
@@ -100,11 +102,13 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     EXPECT_EQ(out[4].verdict, Verdict::agrees); // a 1.1% dip within 2%, and 20 above 5
     EXPECT_EQ(out[4].measured,
               "5: 1200.0 → 10: 1187.1 → 20: 1215.0 tps (a step of 1.1% against the trend)");
+    // A count the same in every run is exact: its value decides.
     EXPECT_EQ(out[0].verdict, Verdict::agrees);
+    EXPECT_EQ(verdict_text(out[0]), "agrees: 0 (the same in each of 3 runs) is within 0 ± 0");
     EXPECT_EQ(out[0].measured, "0 (95% CI 0 – 0)"); // a 0 is shown, not dropped
     EXPECT_EQ(out[0].paper, "0 (± 0)");
     EXPECT_EQ(out[1].verdict, Verdict::differs);
-    EXPECT_EQ(verdict_text(out[1]), "differs: 823.0 > 600.0");
+    EXPECT_EQ(verdict_text(out[1]), "differs: 823.0 (the same in each of 3 runs) is not ≤ 600.0");
     EXPECT_EQ(out[2].verdict, Verdict::untestable);
     EXPECT_EQ(verdict_text(out[2]),
               "cannot be tested here: \"server=pg17\" names 3 cells, not one");
@@ -112,9 +116,10 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
               "cannot be tested here: step \"ios\" recorded no \"probe:nothing\"");
 }
 
-// "differs" needs the whole 95% interval outside what the paper allows: a ratio of 1.000 whose
-// interval is 0.972 - 1.029 cannot be told from 1.035 ± 1%, nor from "at least 1.02", but is
-// clearly not 1.10 ± 1%. One run has no interval: its figure alone decides.
+// An equivalence test: "agrees" needs the 90% interval inside what the paper allows, "differs"
+// the whole 95% interval outside. A ratio of 1.000 whose 95% interval is 0.972 - 1.029 cannot be
+// told from 1.035 ± 1%, nor from "at least 1.02", but is clearly not 1.10 ± 1%; the verdict says
+// how many more runs would likely decide it. One run has no interval: only an exact figure decides.
 TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive) {
     const ResultsDir r = fixture();
     const auto steps = collect_steps(r, 2);
@@ -132,23 +137,37 @@ TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive)
     experiment::Claim bound = near;
     bound.paper.reset();
     bound.at_least = 1.02;
+    experiment::Claim above = bound;
+    above.at_least = 0.9;
+    const auto out = evaluate_claims({near, far, bound, above}, r, steps);
+    ASSERT_EQ(out.size(), 4U);
+    EXPECT_EQ(out[0].verdict, Verdict::inconclusive);
+    EXPECT_EQ(verdict_text(out[0]),
+              "inconclusive: its 90% interval (0.980 – 1.020) is not within 1.035 ± 1%, and its "
+              "95% interval (0.972 – 1.029) reaches it; about 1 more run of each cell would "
+              "likely decide it");
+    EXPECT_EQ(verdict_name(out[0].verdict), std::string("inconclusive"));
+    EXPECT_EQ(out[1].verdict, Verdict::differs);
+    EXPECT_EQ(verdict_text(out[1]),
+              "differs: its 95% interval (0.972 – 1.029) lies wholly outside 1.100 ± 1%");
+    EXPECT_EQ(out[2].verdict, Verdict::inconclusive);
+    EXPECT_EQ(out[2].why.rfind("its one-sided 95% bound 0.98 is not ≥ 1.020, and its 95% "
+                               "interval (0.972 – 1.029) reaches 1.020; about ",
+                               0),
+              0U)
+        << out[2].why;
+    EXPECT_EQ(out[3].verdict, Verdict::agrees);
+    EXPECT_EQ(verdict_text(out[3]), "agrees: its one-sided 95% bound 0.98 is ≥ 0.9");
+
+    // A value claim against one run of it: no interval, so it cannot be decided, unless the
+    // claim declares the figure exact.
     experiment::Claim one_run = near;
     one_run.kind = experiment::ClaimKind::value;
-    one_run.cell = "server=pg17 clients=10";
     one_run.baseline.clear();
     one_run.paper = 1300.0;
     one_run.tolerance = 0.05;
-    const auto out = evaluate_claims({near, far, bound}, r, steps);
-    ASSERT_EQ(out.size(), 3U);
-    EXPECT_EQ(out[0].verdict, Verdict::inconclusive);
-    EXPECT_EQ(verdict_text(out[0]), "inconclusive: 1.000 is outside 1.035 ± 1%, but its 95% "
-                                    "interval (0.972 – 1.029) reaches it: more runs would tell");
-    EXPECT_EQ(verdict_name(out[0].verdict), std::string("inconclusive"));
-    EXPECT_EQ(out[1].verdict, Verdict::differs);
-    EXPECT_EQ(verdict_text(out[1]), "differs: 1.000 is outside 1.100 ± 1%");
-    EXPECT_EQ(out[2].verdict, Verdict::inconclusive);
-
-    // The same value claim against one run of it: no interval, so the figure decides.
+    experiment::Claim declared = one_run;
+    declared.exact = true;
     auto single_steps = steps;
     for (auto& step : single_steps) {
         for (auto& metric : step.metrics) {
@@ -157,10 +176,17 @@ TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive)
             }
         }
     }
-    const auto alone = evaluate_claims({one_run}, r, single_steps);
-    ASSERT_EQ(alone.size(), 1U);
-    EXPECT_EQ(alone[0].verdict, Verdict::differs) << alone[0].measured;
+    const auto alone = evaluate_claims({one_run, declared}, r, single_steps);
+    ASSERT_EQ(alone.size(), 2U);
+    EXPECT_EQ(alone[0].verdict, Verdict::inconclusive) << alone[0].measured;
     EXPECT_NE(alone[0].measured.find("(one run: no interval)"), std::string::npos);
+    EXPECT_NE(alone[0].why.find("from one run, which has no interval; more runs of the cell would "
+                                "give one"),
+              std::string::npos)
+        << alone[0].why;
+    EXPECT_EQ(alone[1].verdict, Verdict::differs) << alone[1].why;
+    EXPECT_NE(alone[1].why.find("(declared exact) is outside 1300.0 ± 5%"), std::string::npos)
+        << alone[1].why;
 }
 
 // A step that runs once per server (S4's load) is not credited to the cell of the run it ran in:

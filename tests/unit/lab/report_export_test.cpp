@@ -82,21 +82,26 @@ TEST(ReportExportTest, JsonKeepsItsKeysAndAddsTheQuestionAndClaims) {
     EXPECT_EQ(differs["paper"], "ratio 0.175 (±20%)");
     EXPECT_DOUBLE_EQ(differs["paper_value"].get<double>(), 0.175);
     EXPECT_DOUBLE_EQ(differs["tolerance"].get<double>(), 0.2);
-    EXPECT_EQ(differs["measured"], "0.833 (95% CI 0.698 – 0.97) = 1339.2 / 1608.6 ms");
+    EXPECT_EQ(differs["measured"], "0.833 (95% CI 0.698 – 0.970) = 1339.2 / 1608.6 ms");
     EXPECT_NEAR(differs["value"].get<double>(), 0.8325, 1e-4);
     ASSERT_EQ(differs["ci95"].size(), 2U);
     EXPECT_NEAR(differs["ci95"][0].get<double>(), 0.6981, 1e-4);
     EXPECT_NEAR(differs["ci95"][1].get<double>(), 0.9700, 1e-4);
     EXPECT_EQ(differs["verdict"], "differs");
-    EXPECT_EQ(differs["why"], "0.833 is outside 0.175 ± 20%");
+    ASSERT_EQ(differs["ci90"].size(), 2U);
+    EXPECT_NEAR(differs["ci90"][0].get<double>(), 0.7593, 1e-4);
+    EXPECT_NEAR(differs["ci90"][1].get<double>(), 0.9066, 1e-4);
+    EXPECT_EQ(differs["exact"], false);
+    EXPECT_EQ(differs["why"], "its 95% interval (0.698 – 0.970) lies wholly outside 0.175 ± 20%");
     EXPECT_EQ(differs["explanation"],
               "The paper's disk flushes far more slowly than this machine's");
     EXPECT_EQ(differs["series"], json::array());
 
     const json& agrees = claims[1];
     EXPECT_EQ(agrees["verdict"], "agrees");
-    EXPECT_EQ(agrees["verdict_text"], "agrees");
-    EXPECT_TRUE(agrees["why"].is_null());
+    EXPECT_EQ(agrees["verdict_text"],
+              "agrees: its 90% interval (0.980 – 1.020) lies within 1.000 ± 3%");
+    EXPECT_EQ(agrees["why"], "its 90% interval (0.980 – 1.020) lies within 1.000 ± 3%");
     EXPECT_NEAR(agrees["value"].get<double>(), 0.9996, 1e-4);
 
     const json& shape = claims[2];
@@ -107,6 +112,7 @@ TEST(ReportExportTest, JsonKeepsItsKeysAndAddsTheQuestionAndClaims) {
     EXPECT_EQ(shape["why"], "a cell is 6.6% from the mean");
     EXPECT_TRUE(shape["value"].is_null());
     EXPECT_TRUE(shape["ci95"].is_null());
+    EXPECT_TRUE(shape["ci90"].is_null());
     ASSERT_EQ(shape["series"].size(), 3U);
     EXPECT_EQ(shape["series"][0]["at"], "5");
     EXPECT_NEAR(shape["series"][0]["mean"].get<double>(), 1230.30, 0.01);
@@ -118,7 +124,7 @@ TEST(ReportExportTest, JsonKeepsItsKeysAndAddsTheQuestionAndClaims) {
     EXPECT_EQ(untestable["why"], "needs a ZFS file system with a record size per data directory");
     EXPECT_EQ(untestable["verdict_text"], "cannot be tested here: needs a ZFS file system with a "
                                           "record size per data directory");
-    for (const char* key : {"measured", "value", "ci95", "paper", "step", "metric"}) {
+    for (const char* key : {"measured", "value", "ci95", "ci90", "paper", "step", "metric"}) {
         EXPECT_TRUE(untestable[key].is_null()) << key;
     }
     // Results without checks have an empty list, not a missing key.
@@ -130,24 +136,28 @@ TEST(ReportExportTest, ClaimsCsvHasOneRowPerClaim) {
     const auto lines = csv_lines(export_claims_csv(b.report));
     ASSERT_EQ(lines.size(), 5U);
     EXPECT_EQ(lines[0], "claim,source,kind,step,metric,cell,baseline,paper,paper_value,tolerance,"
-                        "measured,value,ci95_low,ci95_high,verdict,why,explanation,verdict_text");
+                        "measured,value,ci95_low,ci95_high,ci90_low,ci90_high,verdict,why,"
+                        "explanation,verdict_text");
     EXPECT_EQ(lines[1],
               "17 vacuums 5.7x faster than 16,seed 002,ratio,vacuum,server_ms,server=pg17 "
               "clients=10,server=pg16 clients=10,ratio 0.175 (±20%),0.175,0.2,0.833 (95% CI 0.698 "
-              "– 0.97) = 1339.2 / 1608.6 ms,0.8325146956922476,0.6980761482235934,"
-              "0.9700283038776825,differs,0.833 is outside 0.175 ± 20%,The paper's disk flushes "
-              "far more slowly than this machine's,differs: 0.833 is outside 0.175 ± 20%. The "
-              "paper's disk flushes far more slowly than this machine's");
+              "– 0.970) = 1339.2 / 1608.6 ms,0.8325146956922476,0.6980761482235934,"
+              "0.9700283038776825,0.7593295854249495,0.9066016862408159,differs,its 95% interval "
+              "(0.698 – 0.970) lies wholly outside 0.175 ± 20%,The paper's disk flushes far more "
+              "slowly than this machine's,differs: its 95% interval (0.698 – 0.970) lies wholly "
+              "outside 0.175 ± 20%. The paper's disk flushes far more slowly than this machine's");
     EXPECT_EQ(lines[2],
               "tps is equal within 3% on both versions,seed 002,ratio,tpcb,tps,server=pg17 "
               "clients=10,server=pg16 clients=10,ratio 1.000 (±3%),1,0.03,1.000 (95% CI 0.972 – "
               "1.029) = 1186.7 / 1187.1 tps,0.9996186037433866,0.9718577362458183,"
-              "1.0289896670338055,agrees,,,agrees");
+              "1.0289896670338055,0.9804804710681256,1.0195084582309186,agrees,its 90% interval "
+              "(0.980 – 1.020) lies within 1.000 ± 3%,,agrees: its 90% interval (0.980 – 1.020) "
+              "lies within 1.000 ± 3%");
     EXPECT_EQ(lines[3], "tps stays flat from 5 to 20 clients,,shape,tpcb,tps,server=pg17,,flat "
                         "along clients (±5%),,0.05,5: 1230.3 → 10: 1186.7 → 20: 1092.7 tps (at "
-                        "most 6.6% from their mean),,,,differs,a cell is 6.6% from the mean,,"
+                        "most 6.6% from their mean),,,,,,differs,a cell is 6.6% from the mean,,"
                         "differs: a cell is 6.6% from the mean");
-    EXPECT_EQ(lines[4], "a 128kB record size halves tps,seed 004,value,,,,,,,0.1,,,,,untestable,"
+    EXPECT_EQ(lines[4], "a 128kB record size halves tps,seed 004,value,,,,,,,0.1,,,,,,,untestable,"
                         "needs a ZFS file system with a record size per data directory,,cannot be "
                         "tested here: needs a ZFS file system with a record size per data "
                         "directory");
