@@ -6,6 +6,9 @@ find_package(nlohmann_json 3 REQUIRED)
 find_package(tomlplusplus REQUIRED) # Debian libtomlplusplus-dev: a shared library, not header-only
 # Debian libcli11-dev: the lab subcommands' command lines (src/cli/command_line.cpp only)
 find_package(CLI11 CONFIG REQUIRED)
+# Debian libboost-dev: Boost.Math's Student's t distribution for the report's intervals and tests
+# (src/lab/report/statistics.cpp only; header-only)
+find_package(Boost 1.74 REQUIRED)
 # liburing (Debian liburing-dev): io_uring batches the benchmark's socket I/O (src/pg/batched_io.cpp)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBURING REQUIRED IMPORTED_TARGET liburing)

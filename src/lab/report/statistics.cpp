@@ -1,13 +1,12 @@
-// Summaries, Student's t distribution and Welch's test. References: Numerical Recipes in C, 2nd
-// ed., §6.1 (log-gamma, Lanczos), §6.4 (incomplete beta, continued fraction), §14.2 (Student's
-// t and Welch's test); Fieller, "Some problems in interval estimation", JRSS B 16 (1954).
+// Summaries, intervals and Welch's test. Student's t distribution is Boost.Math's; references:
+// Welch, "The generalization of Student's problem", Biometrika 34 (1947); Fieller, "Some problems
+// in interval estimation", JRSS B 16 (1954).
 #include "lab/report/statistics.hpp"
 
 #include <algorithm>
-#include <array>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <numeric>
 #include <vector>
 
@@ -23,62 +22,19 @@ double variance_of_mean(std::span<const double> values) {
     return sd * sd / static_cast<double>(values.size());
 }
 
-/// Continued fraction of I_x(a, b) (Numerical Recipes' betacf), modified Lentz's method.
-double beta_continued_fraction(double a, double b, double x) {
-    constexpr int k_max_iterations = 10000;
-    constexpr double k_epsilon = 1e-15;
-    constexpr double k_tiny = 1e-300;
-    const double qab = a + b;
-    const double qap = a + 1.0;
-    const double qam = a - 1.0;
-    double c = 1.0;
-    double d = 1.0 - qab * x / qap;
-    if (std::fabs(d) < k_tiny) {
-        d = k_tiny;
-    }
-    d = 1.0 / d;
-    double h = d;
-    for (int m = 1; m <= k_max_iterations; ++m) {
-        const double dm = m;
-        const double m2 = 2.0 * dm;
-        // Even step.
-        double aa = dm * (b - dm) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if (std::fabs(d) < k_tiny) {
-            d = k_tiny;
-        }
-        c = 1.0 + aa / c;
-        if (std::fabs(c) < k_tiny) {
-            c = k_tiny;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        // Odd step.
-        aa = -(a + dm) * (qab + dm) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if (std::fabs(d) < k_tiny) {
-            d = k_tiny;
-        }
-        c = 1.0 + aa / c;
-        if (std::fabs(c) < k_tiny) {
-            c = k_tiny;
-        }
-        d = 1.0 / d;
-        const double del = d * c;
-        h *= del;
-        if (std::fabs(del - 1.0) < k_epsilon) {
-            break;
-        }
-    }
-    return h;
-}
+/// Where the distributions' functions meet a domain error (a df of 0, a NaN) they give NaN
+/// instead of throwing: the callers check their inputs, and a report never stops on a figure.
+using Quiet = boost::math::policies::policy<
+    boost::math::policies::domain_error<boost::math::policies::ignore_error>,
+    boost::math::policies::overflow_error<boost::math::policies::ignore_error>>;
+using StudentT = boost::math::students_t_distribution<double, Quiet>;
 
-/// P(|T| > |t|) for Student's t: I_{df/(df+t²)}(df/2, 1/2), accurate for tiny p-values too.
+/// P(|T| > |t|) for Student's t, from the complement so that tiny p-values keep their digits.
 double two_sided_tail(double t, double df) {
     if (std::isinf(t)) {
         return 0.0;
     }
-    return incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+    return 2.0 * boost::math::cdf(boost::math::complement(StudentT(df), std::fabs(t)));
 }
 
 Interval centred_interval(double centre, double half_width) {
@@ -154,76 +110,21 @@ Summary summarize(std::span<const double> values) {
     return s;
 }
 
-double log_gamma(double x) {
-    // Lanczos approximation, g = 7, 9 coefficients (relative error below 1e-15 for x > 0).
-    static constexpr std::array<double, 9> k_coefficients = {
-        0.99999999999980993,  676.5203681218851,     -1259.1392167224028,
-        771.32342877765313,   -176.61502916214059,   12.507343278686905,
-        -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
-    if (x < 0.5) {
-        // Reflection: Γ(x) Γ(1 - x) = π / sin(πx).
-        return std::log(std::numbers::pi / std::fabs(std::sin(std::numbers::pi * x)))
-               - log_gamma(1.0 - x);
-    }
-    const double z = x - 1.0;
-    double sum = k_coefficients[0];
-    for (size_t i = 1; i < k_coefficients.size(); ++i) {
-        sum += k_coefficients[i] / (z + static_cast<double>(i));
-    }
-    const double t = z + 7.5;
-    return 0.5 * std::log(2.0 * std::numbers::pi) + (z + 0.5) * std::log(t) - t + std::log(sum);
-}
-
-double incomplete_beta(double a, double b, double x) {
-    if (x <= 0.0) {
-        return 0.0;
-    }
-    if (x >= 1.0) {
-        return 1.0;
-    }
-    const double front = std::exp(log_gamma(a + b) - log_gamma(a) - log_gamma(b) + a * std::log(x)
-                                  + b * std::log1p(-x));
-    // The continued fraction converges fast for x < (a+1)/(a+b+2); use the symmetry
-    // I_x(a, b) = 1 - I_{1-x}(b, a) on the other side.
-    if (x < (a + 1.0) / (a + b + 2.0)) {
-        return front * beta_continued_fraction(a, b, x) / a;
-    }
-    return 1.0 - front * beta_continued_fraction(b, a, 1.0 - x) / b;
-}
-
 double student_t_cdf(double t, double df) {
-    if (std::isnan(t)) {
+    if (std::isnan(t) || !(df > 0.0)) {
         return std::numeric_limits<double>::quiet_NaN();
     }
-    const double tail = 0.5 * two_sided_tail(t, df);
-    return t > 0.0 ? 1.0 - tail : tail;
+    if (std::isinf(t)) {
+        return t > 0 ? 1.0 : 0.0;
+    }
+    return boost::math::cdf(StudentT(df), t);
 }
 
 double student_t_quantile(double p, double df) {
     if (!(p > 0.0 && p < 1.0) || !(df > 0.0)) {
         return std::numeric_limits<double>::quiet_NaN();
     }
-    if (p == 0.5) {
-        return 0.0;
-    }
-    // Solve P(T > t) = q for t > 0 and use the symmetry of the distribution.
-    const double q = p > 0.5 ? 1.0 - p : p;
-    double low = 0.0;
-    double high = 1.0;
-    while (0.5 * two_sided_tail(high, df) > q && high < 1e300) {
-        low = high;
-        high *= 2.0;
-    }
-    for (int i = 0; i < 2000 && high - low > 1e-13 * high; ++i) {
-        const double mid = 0.5 * (low + high);
-        if (0.5 * two_sided_tail(mid, df) > q) {
-            low = mid;
-        } else {
-            high = mid;
-        }
-    }
-    const double t = 0.5 * (low + high);
-    return p > 0.5 ? t : -t;
+    return boost::math::quantile(StudentT(df), p);
 }
 
 Moments moments_of(std::span<const double> values) {

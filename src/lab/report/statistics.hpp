@@ -42,19 +42,11 @@ double median(std::span<const double> values);
 /// n, mean, sd, median, min, max, 95% CI of the mean and CV of `values`.
 Summary summarize(std::span<const double> values);
 
-/// ln Γ(x) for x > 0.
-double log_gamma(double x);
-
-/// Regularized incomplete beta function I_x(a, b) for a, b > 0 and 0 <= x <= 1, by the
-/// continued fraction of Numerical Recipes (§6.4) evaluated with Lentz's method; relative
-/// accuracy about 1e-14.
-double incomplete_beta(double a, double b, double x);
-
-/// P(T <= t) for Student's t with `df` > 0 degrees of freedom (df need not be an integer).
+/// P(T <= t) for Student's t with `df` > 0 degrees of freedom (df need not be an integer; from
+/// Boost.Math); NaN outside.
 double student_t_cdf(double t, double df);
 
-/// The `p` quantile (0 < p < 1) of Student's t with `df` > 0 degrees of freedom: bisection on
-/// student_t_cdf to a relative accuracy of 1e-12.
+/// The `p` quantile (0 < p < 1) of Student's t with `df` > 0 degrees of freedom; NaN outside.
 double student_t_quantile(double p, double df);
 
 /// What an interval of a mean needs of a sample: its size, mean and sample variance (n - 1).
