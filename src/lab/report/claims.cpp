@@ -88,14 +88,8 @@ std::string unit_suffix(const MetricInfo& m) {
     return " " + m.unit;
 }
 
-std::string interval_text(const std::optional<Interval>& ci) {
-    if (!ci) {
-        return " (one run: no interval)";
-    }
-    if (!ci->bounded) {
-        return " (95% CI unbounded)";
-    }
-    return " (95% CI " + format_interval(*ci) + ")";
+std::string interval_text(const Interval& ci) {
+    return ci.bounded ? " (95% CI " + format_interval(ci) + ")" : " (95% CI unbounded)";
 }
 
 std::string expected_text(const Claim& c) {
@@ -154,7 +148,7 @@ void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(si
     if (d.verdict != Verdict::inconclusive || e.exact) {
         return;
     }
-    if (!e.ci90) {
+    if (e.runs <= 1) {
         r.why += fmt::format("; more runs of {} would give one", whose);
     } else if (const auto extra = extra_runs_to_decide(allowed, more_runs)) {
         r.why += fmt::format("; about {} more run{} of {} would likely decide it", *extra,
@@ -166,6 +160,27 @@ void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(si
     }
 }
 
+/// Where the runs are too few for an interval, the runs themselves: "one run: no interval",
+/// "runs: 1330.1, 1348.3 / 1600.2, 1617.0; no interval under 3 runs".
+std::string few_runs_text(std::initializer_list<std::span<const double>> samples) {
+    if (std::all_of(samples.begin(), samples.end(),
+                    [](std::span<const double> v) { return v.size() <= 1; })) {
+        return "one run: no interval";
+    }
+    std::string out = "runs: ";
+    const char* cell_sep = "";
+    for (const auto& values : samples) {
+        out += cell_sep;
+        cell_sep = " / ";
+        const char* sep = "";
+        for (const double v : values) {
+            out += sep + format_number(v);
+            sep = ", ";
+        }
+    }
+    return out + fmt::format("; no interval under {} runs", k_min_runs_for_interval);
+}
+
 void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValues& m,
                     ClaimResult& r) {
     const CellValues a = values_of(c.cell, results, m);
@@ -174,24 +189,26 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = !a.problem.empty() ? a.problem : b.problem;
         return;
     }
-    const Summary sa = summarize(a.values);
-    const Summary sb = summarize(b.values);
-    if (sb.mean == 0) {
+    const Sample sa = sample_of(a.values);
+    const Sample sb = sample_of(b.values);
+    if (typical_value(sb) == 0) {
         r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline);
         return;
     }
-    const double ratio = sa.mean / sb.mean;
-    const Moments ma = moments_of(a.values);
-    const Moments mb = moments_of(b.values);
-    const auto after = [&](size_t extra) { return ratio_evidence(ma, mb, extra); };
+    const auto after = [&](size_t extra) { return ratio_evidence(sa, sb, extra); };
     Evidence e = after(0);
     mark_exact(c, identical_in_every_run({a.values, b.values}),
                std::min(a.values.size(), b.values.size()), e);
-    r.value = ratio;
+    r.value = e.value;
     r.ci = e.ci95;
     r.ci90 = e.ci90;
-    r.measured = fmt::format("{:.3f}{} = {} / {}{}", ratio, interval_text(e.ci95),
-                             format_number(sa.mean), format_number(sb.mean), unit_suffix(m.info));
+    const bool geometric = sa.log && sb.log && std::max(a.values.size(), b.values.size()) > 1;
+    const std::string quotient = fmt::format("{} / {}{}{}", format_number(typical_value(sa)),
+                                             format_number(typical_value(sb)), unit_suffix(m.info),
+                                             geometric ? ", geometric means" : "");
+    r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
+                        : fmt::format("{:.3f} = {} ({})", e.value, quotient,
+                                      few_runs_text({a.values, b.values}));
     conclude(c, e, after, "each cell", r);
 }
 
@@ -202,14 +219,18 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = a.problem;
         return;
     }
-    const Moments moments = moments_of(a.values);
-    const auto after = [&](size_t extra) { return mean_evidence(moments, extra); };
+    const Sample sample = sample_of(a.values);
+    const auto after = [&](size_t extra) { return value_evidence(sample, extra); };
     Evidence e = after(0);
     mark_exact(c, identical_in_every_run({a.values}), a.values.size(), e);
-    r.value = moments.mean;
+    r.value = e.value;
     r.ci = e.ci95;
     r.ci90 = e.ci90;
-    r.measured = format_number(moments.mean) + unit_suffix(m.info) + interval_text(e.ci95);
+    const std::string figure = format_number(e.value) + unit_suffix(m.info);
+    const char* const geometric = sample.log && a.values.size() > 1 ? "geometric mean; " : "";
+    r.measured = e.ci95
+                     ? fmt::format("{} ({}95% CI {})", figure, geometric, format_interval(*e.ci95))
+                     : fmt::format("{} ({}{})", figure, geometric, few_runs_text({a.values}));
     conclude(c, e, after, "the cell", r);
 }
 

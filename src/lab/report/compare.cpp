@@ -237,7 +237,8 @@ Result<Selector> parse_selector(std::string_view text) {
 std::string verdict_text(const ComparisonRow& row, const std::string& name_a,
                          const std::string& name_b) {
     if (!row.welch_ba) {
-        return "not enough runs to compare (needs 2 on each side)";
+        return fmt::format("not enough runs to compare (needs {} on each side)",
+                           k_min_runs_for_interval);
     }
     const WelchResult& w = *row.welch_ba; // ratio = B / A
     if (!row.significant) {

@@ -16,12 +16,6 @@ namespace {
 
 constexpr double k_confidence = 0.95; // of the summaries' and Welch's intervals
 
-/// sd² / n of a sample with at least two values.
-double variance_of_mean(std::span<const double> values) {
-    const double sd = sample_stddev(values).value_or(0.0);
-    return sd * sd / static_cast<double>(values.size());
-}
-
 /// Where the distributions' functions meet a domain error (a df of 0, a NaN) they give NaN
 /// instead of throwing: the callers check their inputs, and a report never stops on a figure.
 using Quiet = boost::math::policies::policy<
@@ -35,6 +29,25 @@ double two_sided_tail(double t, double df) {
         return 0.0;
     }
     return 2.0 * boost::math::cdf(boost::math::complement(StudentT(df), std::fabs(t)));
+}
+
+/// m_a - m_b of two samples' moments (of their values, or of their logs), the variance of that
+/// difference (s_a²/n_a + s_b²/n_b) and its Welch–Satterthwaite degrees of freedom (with no
+/// variance at all, the pooled ones).
+struct MeanDifference {
+    double difference = 0;
+    double variance = 0;
+    double df = 0;
+};
+
+MeanDifference mean_difference(const Moments& a, const Moments& b) {
+    const double va = a.variance / static_cast<double>(a.n);
+    const double vb = b.variance / static_cast<double>(b.n);
+    const auto na1 = static_cast<double>(a.n - 1);
+    const auto nb1 = static_cast<double>(b.n - 1);
+    const double se2 = va + vb;
+    return {a.mean - b.mean, se2,
+            se2 > 0.0 ? se2 * se2 / (va * va / na1 + vb * vb / nb1) : na1 + nb1};
 }
 
 Interval centred_interval(double centre, double half_width) {
@@ -99,14 +112,12 @@ Summary summarize(std::span<const double> values) {
     s.min = *lo;
     s.max = *hi;
     s.stddev = sample_stddev(values);
-    if (s.stddev) {
-        const auto n = static_cast<double>(s.n);
-        const double t = two_sided_quantile(k_confidence, n - 1.0);
-        s.ci95 = centred_interval(s.mean, t * *s.stddev / std::sqrt(n));
-        if (s.mean != 0.0) {
-            s.cv = *s.stddev / std::fabs(s.mean);
-        }
+    if (s.stddev && s.mean != 0.0) {
+        s.cv = *s.stddev / std::fabs(s.mean);
     }
+    const Sample sample = sample_of(values);
+    s.log_scale = sample.log.has_value();
+    s.ci95 = typical_interval(sample, k_confidence);
     return s;
 }
 
@@ -174,34 +185,91 @@ std::optional<Interval> ratio_interval(const Moments& a, const Moments& b, doubl
     return Interval{(qb - root) / qa, (qb + root) / qa, true};
 }
 
-std::optional<WelchResult> welch(std::span<const double> a, std::span<const double> b) {
-    if (a.size() < 2 || b.size() < 2) {
+Sample sample_of(std::span<const double> values) {
+    Sample s;
+    s.linear = moments_of(values);
+    if (!values.empty()
+        && std::all_of(values.begin(), values.end(), [](double v) { return v > 0.0; })) {
+        std::vector<double> logs(values.size());
+        std::transform(values.begin(), values.end(), logs.begin(),
+                       [](double v) { return std::log(v); });
+        s.log = moments_of(logs);
+    }
+    return s;
+}
+
+Sample with_more_values(Sample s, size_t extra) {
+    s.linear = with_more_values(s.linear, extra);
+    if (s.log) {
+        s.log = with_more_values(*s.log, extra);
+    }
+    return s;
+}
+
+double typical_value(const Sample& s) {
+    return s.log ? std::exp(s.log->mean) : s.linear.mean;
+}
+
+std::optional<Interval> typical_interval(const Sample& s, double confidence) {
+    if (s.linear.n < k_min_runs_for_interval) {
         return std::nullopt;
     }
+    if (!s.log) {
+        return mean_interval(s.linear, confidence);
+    }
+    const Interval logs = *mean_interval(*s.log, confidence);
+    return Interval{std::exp(logs.low), std::exp(logs.high), true};
+}
+
+double typical_ratio(const Sample& a, const Sample& b) {
+    const double denominator = typical_value(b);
+    return denominator != 0.0 ? typical_value(a) / denominator : 0.0;
+}
+
+std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b,
+                                               double confidence) {
+    if (a.linear.n < k_min_runs_for_interval || b.linear.n < k_min_runs_for_interval) {
+        return std::nullopt;
+    }
+    if (!a.log || !b.log) {
+        return ratio_interval(a.linear, b.linear, confidence);
+    }
+    const MeanDifference d = mean_difference(*a.log, *b.log);
+    const double half = two_sided_quantile(confidence, d.df) * std::sqrt(d.variance);
+    return Interval{std::exp(d.difference - half), std::exp(d.difference + half), true};
+}
+
+std::optional<WelchResult> welch(std::span<const double> a, std::span<const double> b,
+                                 Scale scale) {
+    if (a.size() < k_min_runs_for_interval || b.size() < k_min_runs_for_interval) {
+        return std::nullopt;
+    }
+    Sample sa = sample_of(a);
+    Sample sb = sample_of(b);
+    if (scale == Scale::as_is) {
+        sa.log.reset();
+        sb.log.reset();
+    }
     WelchResult r;
-    r.mean_a = mean(a);
-    r.mean_b = mean(b);
+    r.mean_a = sa.linear.mean;
+    r.mean_b = sb.linear.mean;
     r.difference = r.mean_a - r.mean_b;
-    r.ratio = r.mean_b != 0.0 ? r.mean_a / r.mean_b : 0.0;
-    const double va = variance_of_mean(a);
-    const double vb = variance_of_mean(b);
-    const double na1 = static_cast<double>(a.size() - 1);
-    const double nb1 = static_cast<double>(b.size() - 1);
-    const double se2 = va + vb;
-    // Welch–Satterthwaite; with no variance at all the pooled df is the natural limit.
-    const double pooled_df = na1 + nb1;
-    r.df = se2 > 0.0 ? se2 * se2 / (va * va / na1 + vb * vb / nb1) : pooled_df;
-    if (se2 > 0.0) {
-        r.t = r.difference / std::sqrt(se2);
+    r.ratio = typical_ratio(sa, sb);
+    r.log_scale = sa.log && sb.log;
+    const MeanDifference linear = mean_difference(sa.linear, sb.linear);
+    const MeanDifference tested = r.log_scale ? mean_difference(*sa.log, *sb.log) : linear;
+    r.df = tested.df;
+    if (tested.variance > 0.0) {
+        r.t = tested.difference / std::sqrt(tested.variance);
         r.p_value = two_sided_tail(r.t, r.df);
-    } else if (r.difference != 0.0) {
-        r.t = std::copysign(std::numeric_limits<double>::infinity(), r.difference);
+    } else if (tested.difference != 0.0) {
+        r.t = std::copysign(std::numeric_limits<double>::infinity(), tested.difference);
         r.p_value = 0.0;
     }
-    const double tq = two_sided_quantile(k_confidence, r.df);
-    r.difference_ci = centred_interval(r.difference, tq * std::sqrt(se2));
-
-    r.ratio_ci = *ratio_interval(moments_of(a), moments_of(b), k_confidence);
+    r.difference_ci = centred_interval(r.difference, two_sided_quantile(k_confidence, linear.df)
+                                                         * std::sqrt(linear.variance));
+    const auto ratio_ci = typical_ratio_interval(sa, sb, k_confidence);
+    r.ratio_ci = ratio_ci.value_or(Interval{0.0, 0.0, false});
     return r;
 }
 

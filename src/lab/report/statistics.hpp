@@ -1,10 +1,11 @@
 // Descriptive and inferential statistics for reports and comparisons: summaries with a 95%
-// confidence interval of the mean, Student's t distribution, and Welch's two-sample test with
-// intervals for the difference and the ratio of means. Pure functions: no I/O, no allocation
-// beyond the copies median() needs.
+// confidence interval, intervals on the scale a quantity lives on (Sample), Student's t
+// distribution, and Welch's two-sample test with intervals for the difference and the ratio. Pure
+// functions: no I/O, no allocation beyond the copies median() needs.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 
@@ -27,8 +28,11 @@ struct Summary {
     double max = 0;
     double median = 0;
     std::optional<double> stddev; ///< sample standard deviation (n - 1 denominator), n >= 2
-    std::optional<Interval> ci95; ///< 95% CI of the mean: mean ± t(0.975, n-1) · sd / √n
-    std::optional<double> cv;     ///< coefficient of variation sd / |mean| (mean != 0)
+    /// 95% CI of the typical value (typical_interval(): the geometric mean's when every value is
+    /// positive, else the mean's); none under k_min_runs_for_interval values
+    std::optional<Interval> ci95;
+    bool log_scale = false;   ///< every value positive: ci95 is the geometric mean's
+    std::optional<double> cv; ///< coefficient of variation sd / |mean| (mean != 0)
 };
 
 double mean(std::span<const double> values);
@@ -39,7 +43,7 @@ std::optional<double> sample_stddev(std::span<const double> values);
 /// Median (mean of the two middle values for an even count); 0 when empty.
 double median(std::span<const double> values);
 
-/// n, mean, sd, median, min, max, 95% CI of the mean and CV of `values`.
+/// n, mean, sd, median, min, max, 95% CI of the typical value and CV of `values`.
 Summary summarize(std::span<const double> values);
 
 /// P(T <= t) for Student's t with `df` > 0 degrees of freedom (df need not be an integer; from
@@ -69,27 +73,67 @@ std::optional<Interval> mean_interval(const Moments& m, double confidence);
 /// values a side, unbounded when mean_b is not significantly different from 0.
 std::optional<Interval> ratio_interval(const Moments& a, const Moments& b, double confidence);
 
+/// No interval is given under this many runs: with two, a t-interval is as wide as it is
+/// meaningless (t(0.975, 1) = 12.7); the runs are shown instead.
+inline constexpr size_t k_min_runs_for_interval = 3;
+
+/// A cell's runs as their intervals read them. A quantity whose runs are all positive (a time,
+/// a rate, a byte count) is read on the log scale: its figure is the geometric mean, its
+/// interval never leaves the positives, and a ratio's interval is Welch's on the difference of
+/// the logs. Any other (a count that can be 0) is read as it is, a ratio by Fieller's interval.
+struct Sample {
+    Moments linear;
+    std::optional<Moments> log; ///< of ln(value), when every value is positive
+};
+
+Sample sample_of(std::span<const double> values);
+
+/// `s` after `extra` more runs of the same means and variances.
+Sample with_more_values(Sample s, size_t extra);
+
+/// The figure the runs stand for: their geometric mean on the log scale, else their mean.
+double typical_value(const Sample& s);
+
+/// The two-sided `confidence` interval of typical_value(); none under k_min_runs_for_interval.
+std::optional<Interval> typical_interval(const Sample& s, double confidence);
+
+/// typical_value(a) / typical_value(b); 0 when the denominator is.
+double typical_ratio(const Sample& a, const Sample& b);
+
+/// The two-sided `confidence` interval of typical_ratio(): exp of Welch's interval of the
+/// difference of the logs when both are on the log scale, else Fieller's (which may be
+/// unbounded); none under k_min_runs_for_interval runs a side.
+std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b, double confidence);
+
 /// Welch's unequal-variance comparison of two independent samples `a` and `b`.
 struct WelchResult {
     double mean_a = 0;
     double mean_b = 0;
     double difference = 0;  ///< mean_a - mean_b
-    double ratio = 0;       ///< mean_a / mean_b (0 when mean_b == 0)
-    double t = 0;           ///< (mean_a - mean_b) / √(s_a²/n_a + s_b²/n_b)
-    double df = 0;          ///< Welch–Satterthwaite degrees of freedom
-    double p_value = 1;     ///< two-sided
-    Interval difference_ci; ///< 95% CI of mean_a - mean_b (Welch)
-    Interval ratio_ci;      ///< 95% CI of mean_a / mean_b (Fieller, see welch())
+    double ratio = 0;       ///< typical_ratio(a, b): of geometric means on the log scale
+    bool log_scale = false; ///< both samples positive: t, df, p and the ratio from the logs
+    double t = 0;       ///< (m_a - m_b) / √(s_a²/n_a + s_b²/n_b), of the logs on the log scale
+    double df = 0;      ///< Welch–Satterthwaite degrees of freedom
+    double p_value = 1; ///< two-sided
+    Interval difference_ci; ///< 95% CI of mean_a - mean_b (Welch, of the values as they are)
+    Interval ratio_ci;      ///< 95% CI of `ratio` (typical_ratio_interval())
 };
 
-/// Welch's t-test of `a` against `b` with 95% intervals. Needs at least two values on each
-/// side; empty otherwise. When both samples have zero variance, t is ±infinity (p = 0) if the
-/// means differ and 0 (p = 1) if not, and the intervals collapse to points.
+/// Welch's t-test of `a` against `b` with 95% intervals. Needs k_min_runs_for_interval values
+/// on each side; empty otherwise. When both samples have zero variance, t is ±infinity (p = 0)
+/// if they differ and 0 (p = 1) if not, and the intervals collapse to points.
 ///
-/// The ratio interval is Fieller's: the set of ρ for which mean_a - ρ·mean_b is not
-/// significantly different from 0, i.e. (m_a - ρ m_b)² <= t² (v_a + ρ² v_b) with v = s²/n and
-/// t the 0.975 quantile at the Welch–Satterthwaite degrees of freedom of m_a - R·m_b
-/// (R = m_a / m_b). It is unbounded when m_b is itself not significantly different from 0.
-std::optional<WelchResult> welch(std::span<const double> a, std::span<const double> b);
+/// Positive samples are compared on the log scale (the ratio of geometric means, Welch's test
+/// and interval of the difference of the logs). Others by their means, the ratio interval
+/// Fieller's: the set of ρ for which mean_a - ρ·mean_b is not significantly different from 0,
+/// i.e. (m_a - ρ m_b)² <= t² (v_a + ρ² v_b) with v = s²/n and t the 0.975 quantile at the
+/// Welch–Satterthwaite degrees of freedom of m_a - R·m_b (R = m_a / m_b), unbounded when m_b is
+/// itself not significantly different from 0.
+/// How welch() reads its samples: on the log scale when both are positive (automatic), or as
+/// they are (as_is: the textbook test, and what a sample that may hold a 0 gets anyway).
+enum class Scale : uint8_t { automatic, as_is };
+
+std::optional<WelchResult> welch(std::span<const double> a, std::span<const double> b,
+                                 Scale scale = Scale::automatic);
 
 } // namespace pglab::lab::report

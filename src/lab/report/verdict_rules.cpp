@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -109,29 +110,36 @@ Allowed allowed_by(const experiment::Claim& claim) {
     return a;
 }
 
-Evidence mean_evidence(const Moments& m, size_t extra) {
-    const Moments more = with_more_values(m, extra);
+Evidence value_evidence(const Sample& s, size_t extra) {
+    const Sample more = with_more_values(s, extra);
     Evidence e;
-    e.value = m.mean;
-    e.ci90 = mean_interval(more, 0.90);
-    e.ci95 = mean_interval(more, 0.95);
+    e.value = typical_value(s);
+    e.runs = more.linear.n;
+    e.ci90 = typical_interval(more, 0.90);
+    e.ci95 = typical_interval(more, 0.95);
     return e;
 }
 
-Evidence ratio_evidence(const Moments& a, const Moments& b, size_t extra) {
-    const Moments more_a = with_more_values(a, extra);
-    const Moments more_b = with_more_values(b, extra);
+Evidence ratio_evidence(const Sample& a, const Sample& b, size_t extra) {
+    const Sample more_a = with_more_values(a, extra);
+    const Sample more_b = with_more_values(b, extra);
     Evidence e;
-    e.value = b.mean != 0 ? a.mean / b.mean : 0;
-    e.ci90 = ratio_interval(more_a, more_b, 0.90);
-    e.ci95 = ratio_interval(more_a, more_b, 0.95);
+    e.value = typical_ratio(a, b);
+    e.runs = std::min(more_a.linear.n, more_b.linear.n);
+    e.ci90 = typical_ratio_interval(more_a, more_b, 0.90);
+    e.ci95 = typical_ratio_interval(more_a, more_b, 0.95);
     return e;
 }
 
 Decision decide(const Allowed& allowed, const Evidence& evidence) {
     if (!evidence.exact && !evidence.ci90) {
-        return {Verdict::inconclusive, fmt::format("{} from one run, which has no interval",
-                                                   format_number(evidence.value))};
+        return {Verdict::inconclusive,
+                evidence.runs <= 1
+                    ? fmt::format("{} from one run, which has no interval",
+                                  format_number(evidence.value))
+                    : fmt::format("{} from {} runs, too few for an interval ({} at the least)",
+                                  format_number(evidence.value), evidence.runs,
+                                  k_min_runs_for_interval)};
     }
     std::vector<Part> parts;
     if (allowed.band) {

@@ -39,14 +39,16 @@ struct Evidence {
     /// claim declares it exact; `exact_reason` says which.
     bool exact = false;
     std::string exact_reason;
-    std::optional<Interval> ci90; ///< none under two runs
+    std::size_t runs = 0;         ///< the fewest runs of a cell behind it
+    std::optional<Interval> ci90; ///< none under k_min_runs_for_interval runs
     std::optional<Interval> ci95;
 };
 
-/// The evidence of a sample's mean, and of the ratio of two samples' means (Fieller), as it
-/// would be after `extra` more runs of the same means and spreads (0: as measured).
-Evidence mean_evidence(const Moments& m, size_t extra = 0);
-Evidence ratio_evidence(const Moments& a, const Moments& b, size_t extra = 0);
+/// The evidence of a cell's typical value, and of the ratio of two cells' (statistics.hpp's
+/// Sample), as it would be after `extra` more runs of the same means and spreads (0: as
+/// measured).
+Evidence value_evidence(const Sample& s, size_t extra = 0);
+Evidence ratio_evidence(const Sample& a, const Sample& b, size_t extra = 0);
 
 struct Decision {
     Verdict verdict = Verdict::inconclusive;

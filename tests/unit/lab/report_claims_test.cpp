@@ -27,34 +27,48 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
     o.output_dir = std::filesystem::temp_directory_path();
     const Report report = build_report(r, o);
     EXPECT_EQ(report.question, "Is PostgreSQL 17 faster than 16 at TPC-B-like load and at VACUUM?");
-    ASSERT_EQ(report.claims.size(), 4U);
+    ASSERT_EQ(report.claims.size(), 6U);
     const Table t = claims_table(report.claims);
     ASSERT_EQ(t.header,
               (std::vector<std::string>{"claim", "paper", "measured (95% CI)", "verdict"}));
-    ASSERT_EQ(t.rows.size(), 4U);
+    ASSERT_EQ(t.rows.size(), 6U);
     EXPECT_EQ(t.rows[0], (std::vector<std::string>{
                              "17 vacuums 5.7x faster than 16 (seed 002)", "ratio 0.175 (±20%)",
-                             "0.833 (95% CI 0.698 – 0.970) = 1339.2 / 1608.6 ms",
-                             "differs: its 95% interval (0.698 – 0.970) lies wholly outside 0.175 "
+                             "0.830 (95% CI 0.800 – 0.861) = 1335.5 / 1608.6 ms, geometric means",
+                             "differs: its 95% interval (0.800 – 0.861) lies wholly outside 0.175 "
                              "± 20%. The paper's disk flushes far more slowly than this "
                              "machine's"}));
     EXPECT_EQ(t.rows[1],
               (std::vector<std::string>{
                   "tps is equal within 3% on both versions (seed 002)", "ratio 1.000 (±3%)",
-                  "1.000 (95% CI 0.972 – 1.029) = 1186.7 / 1187.1 tps",
-                  "agrees: its 90% interval (0.980 – 1.020) lies within 1.000 ± 3%"}));
+                  "1.003 (95% CI 0.979 – 1.028) = 1190.5 / 1187.1 tps, geometric means",
+                  "agrees: its 90% interval (0.985 – 1.021) lies within 1.000 ± 3%"}));
+    // A cell of two runs: no interval, the runs shown instead, and no verdict yet.
     EXPECT_EQ(t.rows[2], (std::vector<std::string>{
-                             "tps stays flat from 5 to 20 clients", "flat along clients (±5%)",
-                             "5: 1230.3 → 10: 1186.7 → 20: 1092.7 tps (at most 6.6% "
-                             "from their mean)",
-                             "differs: a cell is 6.6% from the mean"}));
+                             "17 with 20 clients serves about as much as 16", "ratio 1.000 (±5%)",
+                             "0.855 = 1038.9 / 1215.0 tps, geometric means (runs: 1226.1, 959.2, "
+                             "953.4 / 1205.2, 1224.8; no interval under 3 runs)",
+                             "inconclusive: 0.855 from 2 runs, too few for an interval (3 at the "
+                             "least); about 7 more runs of each cell would likely decide it"}));
     EXPECT_EQ(t.rows[3], (std::vector<std::string>{
+                             "16 reaches 2000 tps with 10 clients", "2000.0 (±10%)",
+                             "1187.1 tps (geometric mean; 95% CI 1152.9 – 1222.2)",
+                             "differs: its 95% interval (1152.9 – 1222.2) lies wholly outside "
+                             "2000.0 ± 10%"}));
+    EXPECT_EQ(t.rows[4], (std::vector<std::string>{
+                             "tps stays flat from 5 to 20 clients", "flat along clients (±5%)",
+                             "5: 1230.3 → 10: 1190.5 → 20: 1046.3 tps (at most 9.5% "
+                             "from their mean)",
+                             "differs: a cell is 9.5% from the mean"}));
+    EXPECT_EQ(t.rows[5], (std::vector<std::string>{
                              "a 128kB record size halves tps (seed 004)", "-", "-",
                              "cannot be tested here: needs a ZFS file system with a record size "
                              "per data directory"}));
     EXPECT_EQ(report.claims[0].verdict, Verdict::differs);
     EXPECT_EQ(report.claims[1].verdict, Verdict::agrees);
-    EXPECT_EQ(report.claims[3].verdict, Verdict::untestable);
+    EXPECT_EQ(report.claims[2].verdict, Verdict::inconclusive);
+    EXPECT_EQ(report.claims[3].verdict, Verdict::differs);
+    EXPECT_EQ(report.claims[5].verdict, Verdict::untestable);
 
     // The answer comes first: the question, then the table, before any step.
     const std::string md = render_markdown(report.document);
@@ -117,47 +131,45 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
 }
 
 // An equivalence test: "agrees" needs the 90% interval inside what the paper allows, "differs"
-// the whole 95% interval outside. A ratio of 1.000 whose 95% interval is 0.972 - 1.029 cannot be
-// told from 1.035 ± 1%, nor from "at least 1.02", but is clearly not 1.10 ± 1%; the verdict says
+// the whole 95% interval outside. A ratio of 1.036 whose 95% interval is 0.995 - 1.079 cannot be
+// told from 1.07 ± 1%, nor from "at least 1.02", but is clearly not 1.20 ± 1%; the verdict says
 // how many more runs would likely decide it. One run has no interval: only an exact figure decides.
 TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive) {
     const ResultsDir r = fixture();
     const auto steps = collect_steps(r, 2);
     experiment::Claim near;
-    near.text = "17 is 3.5% faster";
+    near.text = "17 with 5 clients serves 7% more than 16 with 10";
     near.step = "tpcb";
     near.metric = "tps";
     near.kind = experiment::ClaimKind::ratio;
-    near.cell = "server=pg17 clients=10";
+    near.cell = "server=pg17 clients=5";
     near.baseline = "server=pg16 clients=10";
-    near.paper = 1.035;
+    near.paper = 1.07;
     near.tolerance = 0.01;
     experiment::Claim far = near;
-    far.paper = 1.10;
+    far.paper = 1.20;
     experiment::Claim bound = near;
     bound.paper.reset();
     bound.at_least = 1.02;
     experiment::Claim above = bound;
-    above.at_least = 0.9;
+    above.at_least = 0.99;
     const auto out = evaluate_claims({near, far, bound, above}, r, steps);
     ASSERT_EQ(out.size(), 4U);
     EXPECT_EQ(out[0].verdict, Verdict::inconclusive);
     EXPECT_EQ(verdict_text(out[0]),
-              "inconclusive: its 90% interval (0.980 – 1.020) is not within 1.035 ± 1%, and its "
-              "95% interval (0.972 – 1.029) reaches it; about 1 more run of each cell would "
+              "inconclusive: its 90% interval (1.005 – 1.068) is not within 1.070 ± 1%, and its "
+              "95% interval (0.995 – 1.079) reaches it; about 3 more runs of each cell would "
               "likely decide it");
     EXPECT_EQ(verdict_name(out[0].verdict), std::string("inconclusive"));
     EXPECT_EQ(out[1].verdict, Verdict::differs);
     EXPECT_EQ(verdict_text(out[1]),
-              "differs: its 95% interval (0.972 – 1.029) lies wholly outside 1.100 ± 1%");
+              "differs: its 95% interval (0.995 – 1.079) lies wholly outside 1.200 ± 1%");
     EXPECT_EQ(out[2].verdict, Verdict::inconclusive);
-    EXPECT_EQ(out[2].why.rfind("its one-sided 95% bound 0.98 is not ≥ 1.020, and its 95% "
-                               "interval (0.972 – 1.029) reaches 1.020; about ",
-                               0),
-              0U)
-        << out[2].why;
+    EXPECT_EQ(out[2].why, "its one-sided 95% bound 1.005 is not ≥ 1.020, and its 95% interval "
+                          "(0.995 – 1.079) reaches 1.020; about 4 more runs of each cell would "
+                          "likely decide it");
     EXPECT_EQ(out[3].verdict, Verdict::agrees);
-    EXPECT_EQ(verdict_text(out[3]), "agrees: its one-sided 95% bound 0.98 is ≥ 0.9");
+    EXPECT_EQ(verdict_text(out[3]), "agrees: its one-sided 95% bound 1.005 is ≥ 0.99");
 
     // A value claim against one run of it: no interval, so it cannot be decided, unless the
     // claim declares the figure exact.

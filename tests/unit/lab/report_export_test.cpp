@@ -60,7 +60,7 @@ TEST(ReportExportTest, JsonKeepsItsKeysAndAddsTheQuestionAndClaims) {
     EXPECT_TRUE(doc["steps"][0].contains("metrics"));
     EXPECT_EQ(doc["question"], "Is PostgreSQL 17 faster than 16 at TPC-B-like load and at VACUUM?");
     const json& claims = doc["claims"];
-    ASSERT_EQ(claims.size(), 4U);
+    ASSERT_EQ(claims.size(), 6U);
     // Each claim's words are the Answer table's, from the same evaluation.
     const Table table = claims_table(b.report.claims);
     for (std::size_t i = 0; i < claims.size(); ++i) {
@@ -82,17 +82,18 @@ TEST(ReportExportTest, JsonKeepsItsKeysAndAddsTheQuestionAndClaims) {
     EXPECT_EQ(differs["paper"], "ratio 0.175 (±20%)");
     EXPECT_DOUBLE_EQ(differs["paper_value"].get<double>(), 0.175);
     EXPECT_DOUBLE_EQ(differs["tolerance"].get<double>(), 0.2);
-    EXPECT_EQ(differs["measured"], "0.833 (95% CI 0.698 – 0.970) = 1339.2 / 1608.6 ms");
-    EXPECT_NEAR(differs["value"].get<double>(), 0.8325, 1e-4);
+    EXPECT_EQ(differs["measured"],
+              "0.830 (95% CI 0.800 – 0.861) = 1335.5 / 1608.6 ms, geometric means");
+    EXPECT_NEAR(differs["value"].get<double>(), 0.8302, 1e-4);
     ASSERT_EQ(differs["ci95"].size(), 2U);
-    EXPECT_NEAR(differs["ci95"][0].get<double>(), 0.6981, 1e-4);
-    EXPECT_NEAR(differs["ci95"][1].get<double>(), 0.9700, 1e-4);
-    EXPECT_EQ(differs["verdict"], "differs");
+    EXPECT_NEAR(differs["ci95"][0].get<double>(), 0.8004, 1e-4);
+    EXPECT_NEAR(differs["ci95"][1].get<double>(), 0.8612, 1e-4);
     ASSERT_EQ(differs["ci90"].size(), 2U);
-    EXPECT_NEAR(differs["ci90"][0].get<double>(), 0.7593, 1e-4);
-    EXPECT_NEAR(differs["ci90"][1].get<double>(), 0.9066, 1e-4);
+    EXPECT_NEAR(differs["ci90"][0].get<double>(), 0.8083, 1e-4);
+    EXPECT_NEAR(differs["ci90"][1].get<double>(), 0.8528, 1e-4);
+    EXPECT_EQ(differs["verdict"], "differs");
     EXPECT_EQ(differs["exact"], false);
-    EXPECT_EQ(differs["why"], "its 95% interval (0.698 – 0.970) lies wholly outside 0.175 ± 20%");
+    EXPECT_EQ(differs["why"], "its 95% interval (0.800 – 0.861) lies wholly outside 0.175 ± 20%");
     EXPECT_EQ(differs["explanation"],
               "The paper's disk flushes far more slowly than this machine's");
     EXPECT_EQ(differs["series"], json::array());
@@ -100,16 +101,29 @@ TEST(ReportExportTest, JsonKeepsItsKeysAndAddsTheQuestionAndClaims) {
     const json& agrees = claims[1];
     EXPECT_EQ(agrees["verdict"], "agrees");
     EXPECT_EQ(agrees["verdict_text"],
-              "agrees: its 90% interval (0.980 – 1.020) lies within 1.000 ± 3%");
-    EXPECT_EQ(agrees["why"], "its 90% interval (0.980 – 1.020) lies within 1.000 ± 3%");
-    EXPECT_NEAR(agrees["value"].get<double>(), 0.9996, 1e-4);
+              "agrees: its 90% interval (0.985 – 1.021) lies within 1.000 ± 3%");
+    EXPECT_EQ(agrees["why"], "its 90% interval (0.985 – 1.021) lies within 1.000 ± 3%");
+    EXPECT_NEAR(agrees["value"].get<double>(), 1.0029, 1e-4);
 
-    const json& shape = claims[2];
+    // Two runs of a cell: no interval, no verdict yet.
+    const json& few = claims[2];
+    EXPECT_EQ(few["verdict"], "inconclusive");
+    EXPECT_TRUE(few["ci95"].is_null());
+    EXPECT_TRUE(few["ci90"].is_null());
+    EXPECT_NEAR(few["value"].get<double>(), 0.8551, 1e-4);
+
+    const json& value = claims[3];
+    EXPECT_EQ(value["kind"], "value");
+    EXPECT_EQ(value["verdict"], "differs");
+    EXPECT_EQ(value["why"], "its 95% interval (1152.9 – 1222.2) lies wholly outside 2000.0 ± 10%");
+    EXPECT_TRUE(value["explanation"].is_null());
+
+    const json& shape = claims[4];
     EXPECT_EQ(shape["kind"], "shape");
     EXPECT_EQ(shape["shape"], "flat");
     EXPECT_EQ(shape["over"], "clients");
     EXPECT_EQ(shape["verdict"], "differs");
-    EXPECT_EQ(shape["why"], "a cell is 6.6% from the mean");
+    EXPECT_EQ(shape["why"], "a cell is 9.5% from the mean");
     EXPECT_TRUE(shape["value"].is_null());
     EXPECT_TRUE(shape["ci95"].is_null());
     EXPECT_TRUE(shape["ci90"].is_null());
@@ -117,9 +131,9 @@ TEST(ReportExportTest, JsonKeepsItsKeysAndAddsTheQuestionAndClaims) {
     EXPECT_EQ(shape["series"][0]["at"], "5");
     EXPECT_NEAR(shape["series"][0]["mean"].get<double>(), 1230.30, 0.01);
     EXPECT_EQ(shape["series"][2]["at"], "20");
-    EXPECT_NEAR(shape["series"][2]["mean"].get<double>(), 1092.67, 0.01);
+    EXPECT_NEAR(shape["series"][2]["mean"].get<double>(), 1046.26, 0.01);
 
-    const json& untestable = claims[3];
+    const json& untestable = claims[5];
     EXPECT_EQ(untestable["verdict"], "untestable");
     EXPECT_EQ(untestable["why"], "needs a ZFS file system with a record size per data directory");
     EXPECT_EQ(untestable["verdict_text"], "cannot be tested here: needs a ZFS file system with a "
@@ -134,30 +148,32 @@ TEST(ReportExportTest, JsonKeepsItsKeysAndAddsTheQuestionAndClaims) {
 TEST(ReportExportTest, ClaimsCsvHasOneRowPerClaim) {
     const Built b = build("results-fixture");
     const auto lines = csv_lines(export_claims_csv(b.report));
-    ASSERT_EQ(lines.size(), 5U);
+    ASSERT_EQ(lines.size(), 7U);
     EXPECT_EQ(lines[0], "claim,source,kind,step,metric,cell,baseline,paper,paper_value,tolerance,"
                         "measured,value,ci95_low,ci95_high,ci90_low,ci90_high,verdict,why,"
                         "explanation,verdict_text");
     EXPECT_EQ(lines[1],
               "17 vacuums 5.7x faster than 16,seed 002,ratio,vacuum,server_ms,server=pg17 "
-              "clients=10,server=pg16 clients=10,ratio 0.175 (±20%),0.175,0.2,0.833 (95% CI 0.698 "
-              "– 0.970) = 1339.2 / 1608.6 ms,0.8325146956922476,0.6980761482235976,"
-              "0.9700283038776779,0.7593295854249505,0.906601686240815,differs,its 95% interval "
-              "(0.698 – 0.970) lies wholly outside 0.175 ± 20%,The paper's disk flushes far more "
-              "slowly than this machine's,differs: its 95% interval (0.698 – 0.970) lies wholly "
-              "outside 0.175 ± 20%. The paper's disk flushes far more slowly than this machine's");
-    EXPECT_EQ(lines[2],
-              "tps is equal within 3% on both versions,seed 002,ratio,tpcb,tps,server=pg17 "
-              "clients=10,server=pg16 clients=10,ratio 1.000 (±3%),1,0.03,1.000 (95% CI 0.972 – "
-              "1.029) = 1186.7 / 1187.1 tps,0.9996186037433866,0.9718577362458183,"
-              "1.0289896670338055,0.9804804710681256,1.0195084582309186,agrees,its 90% interval "
-              "(0.980 – 1.020) lies within 1.000 ± 3%,,agrees: its 90% interval (0.980 – 1.020) "
-              "lies within 1.000 ± 3%");
-    EXPECT_EQ(lines[3], "tps stays flat from 5 to 20 clients,,shape,tpcb,tps,server=pg17,,flat "
-                        "along clients (±5%),,0.05,5: 1230.3 → 10: 1186.7 → 20: 1092.7 tps (at "
-                        "most 6.6% from their mean),,,,,,differs,a cell is 6.6% from the mean,,"
-                        "differs: a cell is 6.6% from the mean");
-    EXPECT_EQ(lines[4], "a 128kB record size halves tps,seed 004,value,,,,,,,0.1,,,,,,,untestable,"
+              "clients=10,server=pg16 clients=10,ratio 0.175 (±20%),0.175,0.2,\"0.830 (95% CI "
+              "0.800 – 0.861) = 1335.5 / 1608.6 ms, geometric means\",0.8302411187373832,"
+              "0.8003752038097387,0.8612214770788408,0.8083057341137009,0.8527717745292408,"
+              "differs,its 95% interval (0.800 – 0.861) lies wholly outside 0.175 ± 20%,The "
+              "paper's disk flushes far more slowly than this machine's,differs: its 95% interval "
+              "(0.800 – 0.861) lies wholly outside 0.175 ± 20%. The paper's disk flushes far more "
+              "slowly than this machine's");
+    EXPECT_EQ(lines[3],
+              "17 with 20 clients serves about as much as 16,,ratio,tpcb,tps,server=pg17 "
+              "clients=20,server=pg16 clients=20,ratio 1.000 (±5%),1,0.05,\"0.855 = 1038.9 / "
+              "1215.0 tps, geometric means (runs: 1226.1, 959.2, 953.4 / 1205.2, 1224.8; no "
+              "interval under 3 runs)\",0.8550937750962411,,,,,inconclusive,\"0.855 from 2 runs, "
+              "too few for an interval (3 at the least); about 7 more runs of each cell would "
+              "likely decide it\",,\"inconclusive: 0.855 from 2 runs, too few for an interval (3 "
+              "at the least); about 7 more runs of each cell would likely decide it\"");
+    EXPECT_EQ(lines[5], "tps stays flat from 5 to 20 clients,,shape,tpcb,tps,server=pg17,,flat "
+                        "along clients (±5%),,0.05,5: 1230.3 → 10: 1190.5 → 20: 1046.3 tps (at "
+                        "most 9.5% from their mean),,,,,,differs,a cell is 9.5% from the mean,,"
+                        "differs: a cell is 9.5% from the mean");
+    EXPECT_EQ(lines[6], "a 128kB record size halves tps,seed 004,value,,,,,,,0.1,,,,,,,untestable,"
                         "needs a ZFS file system with a record size per data directory,,cannot be "
                         "tested here: needs a ZFS file system with a record size per data "
                         "directory");

@@ -32,9 +32,21 @@ TEST(ReportStatisticsTest, DescriptiveStatistics) {
     EXPECT_DOUBLE_EQ(s.median, 21.0);
     EXPECT_DOUBLE_EQ(s.min, 16.9);
     EXPECT_DOUBLE_EQ(s.max, 27.5);
+    // Every value positive: the interval is the geometric mean's, on the log scale.
+    EXPECT_TRUE(s.log_scale);
     ASSERT_TRUE(s.ci95.has_value());
-    EXPECT_NEAR(s.ci95->low, 19.2667016524512, 1e-9);
-    EXPECT_NEAR(s.ci95->high, 22.3732983475488, 1e-9);
+    EXPECT_NEAR(s.ci95->low, 19.1942537190141, 1e-9);
+    EXPECT_NEAR(s.ci95->high, 22.2151255222306, 1e-9);
+    // The same values less 20 hold negatives: the mean's t-interval, as it is.
+    std::vector<double> shifted = k_a1;
+    for (double& v : shifted) {
+        v -= 20.0;
+    }
+    const Summary as_is = summarize(shifted);
+    EXPECT_FALSE(as_is.log_scale);
+    ASSERT_TRUE(as_is.ci95.has_value());
+    EXPECT_NEAR(as_is.ci95->low, 19.2667016524512 - 20.0, 1e-9);
+    EXPECT_NEAR(as_is.ci95->high, 22.3732983475488 - 20.0, 1e-9);
     ASSERT_TRUE(s.cv.has_value());
     EXPECT_NEAR(*s.cv, 2.80489368273177 / 20.82, 1e-12);
 }
@@ -89,7 +101,7 @@ TEST(ReportStatisticsTest, StudentQuantiles) {
 }
 
 TEST(ReportStatisticsTest, WelchEqualSizes) {
-    const auto r = welch(k_a1, k_a2);
+    const auto r = welch(k_a1, k_a2, Scale::as_is);
     ASSERT_TRUE(r.has_value());
     EXPECT_NEAR(r->t, -2.455356398286, 1e-10);
     EXPECT_NEAR(r->df, 24.9885292902314, 1e-10);
@@ -103,7 +115,7 @@ TEST(ReportStatisticsTest, WelchEqualSizes) {
 }
 
 TEST(ReportStatisticsTest, WelchUnequalSizesAndVariances) {
-    const auto r = welch(k_c1, k_c2);
+    const auto r = welch(k_c1, k_c2, Scale::as_is);
     ASSERT_TRUE(r.has_value());
     EXPECT_NEAR(r->t, -2.22551203996985, 1e-10);
     EXPECT_NEAR(r->df, 24.5246349442573, 1e-10);
@@ -118,8 +130,9 @@ TEST(ReportStatisticsTest, WelchThreeRunsOfVacuumTimes) {
     // Three VACUUM timings per version (ms), as in study S3b: few runs, small df.
     const std::vector<double> pg16 = {1595.2, 1610.8, 1570.1};
     const std::vector<double> pg17 = {1354.0, 1349.5, 1360.7};
-    const auto r = welch(pg16, pg17);
+    const auto r = welch(pg16, pg17, Scale::as_is);
     ASSERT_TRUE(r.has_value());
+    EXPECT_FALSE(r->log_scale);
     EXPECT_NEAR(r->t, 19.3025379435841, 1e-9);
     EXPECT_NEAR(r->df, 2.29962855169574, 1e-10);
     EXPECT_NEAR(r->p_value, 0.00135580883849574, 1e-12);
@@ -128,12 +141,58 @@ TEST(ReportStatisticsTest, WelchThreeRunsOfVacuumTimes) {
     EXPECT_NEAR(r->ratio, 1.17516362383741, 1e-12);
     EXPECT_NEAR(r->ratio_ci.low, 1.14150733651796, 1e-9);
     EXPECT_NEAR(r->ratio_ci.high, 1.2090025568263, 1e-9);
+
+    // On the log scale (times are positive): the ratio of geometric means, and Welch's test and
+    // interval of the difference of the logs; the difference interval stays the means'.
+    const auto l = welch(pg16, pg17);
+    ASSERT_TRUE(l.has_value());
+    EXPECT_TRUE(l->log_scale);
+    EXPECT_NEAR(l->t, 20.5947991317702, 1e-9);
+    EXPECT_NEAR(l->df, 2.41014662495851, 1e-10);
+    EXPECT_NEAR(l->p_value, 0.000909332159043452, 1e-12);
+    EXPECT_NEAR(l->ratio, 1.17510510369208, 1e-12);
+    EXPECT_NEAR(l->ratio_ci.low, 1.14178094947694, 1e-9);
+    EXPECT_NEAR(l->ratio_ci.high, 1.20940186062464, 1e-9);
+    EXPECT_NEAR(l->difference_ci.low, 190.489770315522, 1e-7);
+}
+
+// A tps, a time or a byte count is never negative, and neither is its interval: widely spread
+// positive runs whose mean's t-interval would reach -99 get a geometric one. Two runs get none.
+TEST(ReportStatisticsTest, IntervalsRespectTheQuantity) {
+    const std::vector<double> spread = {1.0, 10.0, 100.0};
+    const Sample s = sample_of(spread);
+    ASSERT_TRUE(s.log.has_value());
+    EXPECT_NEAR(typical_value(s), 10.0, 1e-12);
+    const auto linear = mean_interval(s.linear, 0.95);
+    ASSERT_TRUE(linear.has_value());
+    EXPECT_LT(linear->low, 0.0);
+    const auto ci = typical_interval(s, 0.95);
+    ASSERT_TRUE(ci.has_value());
+    EXPECT_GT(ci->low, 0.0);
+    EXPECT_NEAR(ci->low * ci->high, 100.0, 1e-9); // symmetric around 10 in ratio terms
+
+    const std::vector<double> two = {1200.0, 1250.0};
+    EXPECT_FALSE(typical_interval(sample_of(two), 0.95).has_value());
+    EXPECT_FALSE(summarize(two).ci95.has_value());
+    EXPECT_FALSE(typical_ratio_interval(sample_of(two), s, 0.95).has_value());
+
+    const auto ratio = typical_ratio_interval(s, sample_of(std::vector<double>{5, 50, 500}), 0.95);
+    ASSERT_TRUE(ratio.has_value());
+    EXPECT_GT(ratio->low, 0.0);
+    EXPECT_NEAR(typical_ratio(s, sample_of(std::vector<double>{5, 50, 500})), 0.2, 1e-12);
+
+    // A count with a 0 among its runs stays on its own scale.
+    const std::vector<double> with_zero = {0.0, 2.0, 4.0};
+    EXPECT_FALSE(sample_of(with_zero).log.has_value());
+    EXPECT_DOUBLE_EQ(typical_value(sample_of(with_zero)), 2.0);
 }
 
 TEST(ReportStatisticsTest, WelchDegenerateCases) {
     const std::vector<double> one = {1.0};
     const std::vector<double> two = {1.0, 2.0};
-    EXPECT_FALSE(welch(one, two).has_value());
+    const std::vector<double> three = {1.0, 2.0, 3.0};
+    EXPECT_FALSE(welch(one, three).has_value());
+    EXPECT_FALSE(welch(two, three).has_value()); // under 3 runs a side: no interval, no test
     const std::vector<double> same = {5, 5, 5};
     const auto equal = welch(same, same);
     ASSERT_TRUE(equal.has_value());
@@ -147,7 +206,7 @@ TEST(ReportStatisticsTest, WelchDegenerateCases) {
     EXPECT_DOUBLE_EQ(different->p_value, 0.0);
     // A denominator indistinguishable from zero gives an unbounded ratio interval.
     const std::vector<double> around_zero = {-1, 1, -2, 2};
-    const auto unbounded = welch(two, around_zero);
+    const auto unbounded = welch(three, around_zero);
     ASSERT_TRUE(unbounded.has_value());
     EXPECT_FALSE(unbounded->ratio_ci.bounded);
 }
