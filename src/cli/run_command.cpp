@@ -4,10 +4,13 @@
 
 #include "cli/command_line.hpp"
 #include "cli/server_command.hpp"
+#include "lab/report/claims.hpp"
+#include "lab/report/results.hpp"
 #include "lab/run/orchestrator.hpp"
 
 #include <charconv>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -108,6 +111,15 @@ int run_command(int argc, char** argv) {
     }
     request.fetch_version = [](const std::string& version, bool only_look) {
         return only_look ? server_release_exists(version) : fetch_server_version(version) == 0;
+    };
+    request.undecided = [](const std::filesystem::path& dir) -> Result<lab::run::Undecided> {
+        PGLAB_TRY_ASSIGN(const lab::report::ResultsDir so_far, lab::report::load_results(dir));
+        lab::run::Undecided out;
+        out.cells = lab::report::cells_of_undecided_claims(so_far);
+        for (const auto& run : so_far.runs) {
+            out.runs_ms += run.record.timings.total_ms;
+        }
+        return out;
     };
     return exit_status(lab::run::run_experiment(request));
 }

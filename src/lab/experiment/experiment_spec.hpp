@@ -246,6 +246,16 @@ struct Claim {
     std::string untestable;  ///< non-empty: it cannot be tested here, and why
 };
 
+/// `repeat = { min = 3, max = 15, until = "decided", budget = "1h" }`: `min` rounds first (the
+/// spec's `repeat`); then, while a claim is undecided, rounds of only the cells its verdict reads,
+/// until each claim is decided, a cell has `max` measured runs, or `budget` has passed since the
+/// run started.
+struct RepeatUntilDecided {
+    std::uint32_t max = 0;
+    std::int64_t budget_ms = 0; ///< 0: none
+    SourcePos pos;              ///< of `repeat`
+};
+
 /// `[quick]`: a shorter form of the experiment for `pglab run --quick`: fewer repetitions,
 /// other values of some matrix variables (smaller scale, shorter duration, fewer clients).
 /// `[quick.servers.NAME]`: the emulated machine scaled down with the data, so that a quick form
@@ -261,7 +271,8 @@ struct QuickServer {
 struct QuickForm {
     bool declared = false;
     SourcePos pos;
-    std::optional<std::uint32_t> repeat;
+    std::optional<std::uint32_t> repeat; ///< given: replaces `repeat` and `until_decided`
+    std::optional<RepeatUntilDecided> until_decided;
     std::optional<std::uint32_t> warmup;
     std::optional<std::int64_t> run_timeout_ms;
     std::vector<MatrixVariable> matrix; ///< replaces the values of these matrix variables
@@ -282,7 +293,8 @@ struct ExperimentSpec {
     Matrix matrix;
     std::vector<Step> steps; ///< at least one
 
-    std::uint32_t repeat = 1; ///< measured runs of each cell
+    std::uint32_t repeat = 1; ///< measured runs of each cell (the least, with until_decided)
+    std::optional<RepeatUntilDecided> until_decided; ///< more rounds while claims are undecided
     std::uint32_t warmup = 0; ///< flagged runs of each cell before its first measured run
     RunOrder order = RunOrder::as_written;
     std::optional<std::uint64_t> seed; ///< none: the orchestrator picks one and records it

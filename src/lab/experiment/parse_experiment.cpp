@@ -33,9 +33,9 @@ void read_top_level(TableReader& r, ParseContext& ctx, ExperimentSpec& spec) {
         spec.name = *name;
     }
     spec.description = r.string("description", "description = \"...\"").value_or("");
-    if (auto repeat = r.integer("repeat", 1, 10'000, "repeat = 3")) {
-        spec.repeat = static_cast<std::uint32_t>(*repeat);
-    }
+    std::optional<std::uint32_t> repeat;
+    read_repeat(r, ctx, repeat, spec.until_decided);
+    spec.repeat = repeat.value_or(spec.repeat);
     if (auto warmup = r.integer("warmup", 0, 1'000, "warmup = 1")) {
         spec.warmup = static_cast<std::uint32_t>(*warmup);
     }
@@ -106,6 +106,7 @@ ParseOutcome parse_experiment_text(std::string_view text, const std::string& fil
         }
     }
     check_references(ctx, spec);
+    check_repeat(ctx, spec);
     if (out.diagnostics.empty() && options.check_settings) {
         options.check_settings(setting_refs(spec), out.diagnostics);
     }

@@ -4,6 +4,7 @@
 
 #include "lab/experiment/diagnostics.hpp"
 #include "lab/experiment/experiment_spec.hpp"
+#include "lab/experiment/toml_reader.hpp"
 
 #include <toml++/toml.h>
 
@@ -42,6 +43,14 @@ void parse_steps(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec
 
 /// `[[claims]]` (after the matrix and the steps: claims name them).
 void parse_claims(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);
+
+/// `repeat` of the top level or of `[quick]`: a count, or `{ min, max, until = "decided",
+/// budget }` (then `until_decided` is set and `repeat` is `min`).
+void read_repeat(TableReader& r, ParseContext& ctx, std::optional<std::uint32_t>& repeat,
+                 std::optional<RepeatUntilDecided>& until_decided);
+
+/// A `repeat` until decided needs a claim to decide (after the quick form is applied).
+void check_repeat(ParseContext& ctx, const ExperimentSpec& spec);
 
 /// `[quick]` (after the matrix: it overrides matrix variables).
 void parse_quick(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec);

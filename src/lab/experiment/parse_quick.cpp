@@ -59,9 +59,7 @@ void parse_quick(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec
     QuickForm& q = spec.quick;
     q.declared = true;
     q.pos = r.pos();
-    if (auto repeat = r.integer("repeat", 1, 10'000, "repeat = 1")) {
-        q.repeat = static_cast<std::uint32_t>(*repeat);
-    }
+    read_repeat(r, ctx, q.repeat, q.until_decided);
     if (auto warmup = r.integer("warmup", 0, 1'000, "warmup = 0")) {
         q.warmup = static_cast<std::uint32_t>(*warmup);
     }
@@ -94,7 +92,10 @@ void parse_quick(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec
 
 void apply_quick(ExperimentSpec& spec) {
     const QuickForm& q = spec.quick;
-    spec.repeat = q.repeat.value_or(spec.repeat);
+    if (q.repeat) {
+        spec.repeat = *q.repeat;
+        spec.until_decided = q.until_decided;
+    }
     spec.warmup = q.warmup.value_or(spec.warmup);
     spec.run_timeout_ms = q.run_timeout_ms.value_or(spec.run_timeout_ms);
     for (const auto& v : q.matrix) {

@@ -3,6 +3,8 @@
 
 #include "lab/plan/plan_rng.hpp"
 
+#include <algorithm>
+
 namespace pglab::lab::plan {
 
 const experiment::Scalar* Cell::find(std::string_view name) const {
@@ -173,6 +175,28 @@ Result<Plan> build_plan(const experiment::ExperimentSpec& spec, std::uint64_t se
     plan.runs = finish_order(measured, cells.size(), spec.warmup);
     plan.cells = std::move(cells);
     return plan;
+}
+
+std::vector<PlannedRun> add_round(Plan& plan, std::vector<std::size_t> cells) {
+    std::uint32_t last_round = 0;
+    std::vector<std::uint32_t> repetitions(plan.cells.size(), 0);
+    for (const PlannedRun& run : plan.runs) {
+        last_round = std::max(last_round, run.round);
+        if (!run.warmup) {
+            repetitions[run.cell] = std::max(repetitions[run.cell], run.repetition);
+            last_round = std::max(last_round, run.repetition);
+        }
+    }
+    const std::uint32_t round = last_round + 1;
+    constexpr std::uint64_t k_golden = 0x9E3779B97F4A7C15ULL; // spreads the rounds' seeds apart
+    PlanRng rng(plan.seed ^ (k_golden * round));
+    rng.shuffle(cells);
+    std::vector<PlannedRun> added;
+    for (const std::size_t c : cells) {
+        added.push_back(PlannedRun{plan.runs.size(), c, ++repetitions[c], false, round});
+        plan.runs.push_back(added.back());
+    }
+    return added;
 }
 
 } // namespace pglab::lab::plan

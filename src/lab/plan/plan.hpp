@@ -64,6 +64,13 @@ Result<std::vector<Cell>> expand_matrix(const experiment::ExperimentSpec& spec);
 /// In every order a cell's warm-up runs come right before its first measured run.
 Result<Plan> build_plan(const experiment::ExperimentSpec& spec, std::uint64_t seed);
 
+/// Appends one round of measured runs of `cells` (indices into plan.cells, each once) to `plan`,
+/// for a `repeat` until decided: in an order shuffled with the plan's seed and the round's number
+/// (so that the same results always add the same round), each run's repetition one more than its
+/// cell's last, its round one more than the plan's last (rounds counted by repetitions in orders
+/// without rounds). Returns the runs added.
+std::vector<PlannedRun> add_round(Plan& plan, std::vector<std::size_t> cells);
+
 /// The file's `seed` if it has one, else `fallback` (the orchestrator passes a fresh one, for
 /// instance from the clock, and records it with the plan).
 std::uint64_t choose_seed(const experiment::ExperimentSpec& spec, std::uint64_t fallback);

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <functional>
 #include <initializer_list>
+#include <set>
 #include <span>
 #include <utility>
 
@@ -195,10 +196,15 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline);
         return;
     }
+    r.cells = {a.cell->index, b.cell->index};
+    r.runs = std::min(a.values.size(), b.values.size());
     const auto after = [&](size_t extra) { return ratio_evidence(sa, sb, extra); };
     Evidence e = after(0);
     mark_exact(c, identical_in_every_run({a.values, b.values}),
                std::min(a.values.size(), b.values.size()), e);
+    if (e.exact) { // a count: its value as counted, not through logarithms
+        e.value = sa.linear.mean / sb.linear.mean;
+    }
     r.value = e.value;
     r.ci = e.ci95;
     r.ci90 = e.ci90;
@@ -220,9 +226,14 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
         return;
     }
     const Sample sample = sample_of(a.values);
+    r.cells = {a.cell->index};
+    r.runs = a.values.size();
     const auto after = [&](size_t extra) { return value_evidence(sample, extra); };
     Evidence e = after(0);
     mark_exact(c, identical_in_every_run({a.values}), a.values.size(), e);
+    if (e.exact) { // a count: its value as counted, not through logarithms
+        e.value = sample.linear.mean;
+    }
     r.value = e.value;
     r.ci = e.ci95;
     r.ci90 = e.ci90;
@@ -232,6 +243,21 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
                      ? fmt::format("{} ({}95% CI {})", figure, geometric, format_interval(*e.ci95))
                      : fmt::format("{} ({}{})", figure, geometric, few_runs_text({a.values}));
     conclude(c, e, after, "the cell", r);
+}
+
+/// A `repeat` until decided: after how many runs the claim was decided, or that it stayed
+/// undecided at the most runs the file allows.
+void say_when_decided(std::int64_t most, ClaimResult& r) {
+    if (r.cells.empty() || r.runs == 0) {
+        return;
+    }
+    const char* const whose = r.cells.size() > 1 ? "each cell" : "the cell";
+    if (r.verdict == Verdict::agrees || r.verdict == Verdict::differs) {
+        r.why += fmt::format("; decided with {} runs of {}", r.runs, whose);
+    } else if (r.verdict == Verdict::inconclusive && static_cast<std::int64_t>(r.runs) >= most) {
+        r.why += fmt::format("; still undecided at {} runs of {}, the most `repeat` allows", r.runs,
+                             whose);
+    }
 }
 
 void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -334,9 +360,26 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
         } else {
             evaluate_value(c, results, *m, r);
         }
+        if (results.plan && results.plan->repeat_max) {
+            say_when_decided(*results.plan->repeat_max, r);
+        }
         out.push_back(std::move(r));
     }
     return out;
+}
+
+std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results) {
+    const ExperimentClaims claims = read_claims(results);
+    std::set<std::size_t> cells;
+    for (const ClaimResult& r :
+         evaluate_claims(claims.claims, results, collect_steps(results, /*cores=*/0))) {
+        if (r.verdict == Verdict::inconclusive) {
+            for (const std::int64_t c : r.cells) {
+                cells.insert(static_cast<std::size_t>(c));
+            }
+        }
+    }
+    return {cells.begin(), cells.end()};
 }
 
 const char* verdict_name(Verdict v) {

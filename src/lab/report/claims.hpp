@@ -27,8 +27,10 @@ struct ClaimResult {
     /// The measured figure judged (a ratio of means, or a mean); none for shapes and untestable
     /// claims.
     std::optional<double> value;
-    std::optional<Interval> ci;   ///< its 95% interval, when there is one
-    std::optional<Interval> ci90; ///< its 90% interval (the one "agrees" needs inside)
+    std::optional<Interval> ci;      ///< its 95% interval, when there is one
+    std::optional<Interval> ci90;    ///< its 90% interval (the one "agrees" needs inside)
+    std::vector<std::int64_t> cells; ///< the cells whose runs it read (a ratio's two)
+    std::size_t runs = 0;            ///< the fewest measured runs of those cells
     /// A shape: each value of `over` read (as text) and the mean of its cell, in order.
     std::vector<std::pair<std::string, double>> series;
 };
@@ -43,6 +45,11 @@ const char* claim_kind_name(experiment::ClaimKind k);
 std::vector<ClaimResult> evaluate_claims(const std::vector<experiment::Claim>& claims,
                                          const ResultsDir& results,
                                          const std::vector<StepData>& steps);
+
+/// The cells whose runs the undecided claims of `results` read (by cell index), for a `repeat`
+/// until decided to run again; empty when each claim with a figure is decided or cannot be
+/// tested.
+std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results);
 
 /// "agrees: ...", "differs: ...", "inconclusive: ...", "cannot be tested here: ...": the verdict
 /// and the case that applied.

@@ -94,6 +94,10 @@ store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan
     r.seed_source = seed_source;
     r.order = experiment::run_order_name(plan.order);
     r.repeat = spec.repeat;
+    if (spec.until_decided) {
+        r.repeat_max = spec.until_decided->max;
+        r.repeat_budget_ms = spec.until_decided->budget_ms;
+    }
     r.warmup = spec.warmup;
     r.quick = spec.is_quick;
     r.on_error = spec.on_error == experiment::OnError::stop ? "stop" : "continue";
@@ -155,6 +159,9 @@ public:
         ++m_done;
         ++m_finished_here;
     }
+
+    /// A round added by a `repeat` until decided.
+    void add(std::size_t runs) { m_total += runs; }
 
     void end() {
         if (m_tty) {
@@ -277,10 +284,20 @@ Result<Prepared> prepare(const RunRequest& request) {
     }
     PGLAB_TRY_ASSIGN(p.plan, plan::build_plan(p.spec, seed));
     if (resume) {
-        if (plan_record(p.spec, p.plan, "", p.seed_source).runs != p.store->plan().runs) {
+        // A `repeat` until decided may have added rounds after the plan the file gives: those
+        // are recorded after it, and run as recorded.
+        const auto planned = plan_record(p.spec, p.plan, "", p.seed_source).runs;
+        const auto& recorded = p.store->plan().runs;
+        const bool extended = p.spec.until_decided && recorded.size() > planned.size();
+        if (extended ? !std::equal(planned.begin(), planned.end(), recorded.begin())
+                     : planned != recorded) {
             return make_error(fmt::format("\"{}\" no longer gives the plan recorded in \"{}\"",
                                           p.experiment.string(),
                                           (request.resume_dir / "plan.json").string()));
+        }
+        for (std::size_t i = planned.size(); i < recorded.size(); ++i) {
+            const store::PlanRun& r = recorded[i];
+            p.plan.runs.push_back(plan::PlannedRun{r.run, r.cell, r.repetition, r.warmup, r.round});
         }
     }
     return p;
@@ -291,6 +308,20 @@ void print_dry_run(const Prepared& p) {
                 p.plan.cells.size(), p.plan.runs.size(), experiment::run_order_name(p.plan.order),
                 static_cast<unsigned long long>(p.plan.seed));
     std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan)).c_str());
+    if (const auto& until = p.spec.until_decided) {
+        // The most: every cell run `max` times (rounds are added only for undecided claims).
+        experiment::ExperimentSpec most = p.spec;
+        most.repeat = until->max;
+        const std::string budget = until->budget_ms > 0
+                                       ? fmt::format(", or until {:.0f} s of runs",
+                                                     static_cast<double>(until->budget_ms) / 1000.0)
+                                       : std::string();
+        if (auto longest = plan::build_plan(most, p.plan.seed)) {
+            std::printf("repeat until decided: %u to %u runs of each cell%s; time at most: %s\n",
+                        p.spec.repeat, until->max, budget.c_str(),
+                        describe(estimate_plan(most, *longest)).c_str());
+        }
+    }
     for (const auto& server : p.spec.servers) { // the emulated machine, of the quick form too
         const std::string emulation =
             experiment::describe_emulation(server.memory_limit_bytes, server.sync_delay_us);
@@ -807,14 +838,87 @@ bool count_run(const RunRecord& record, const plan::PlannedRun& run, const plan:
     return false;
 }
 
-/// Runs the plan's runs not finished yet, in plan order, appending each one's line, until the
-/// end, a signal (`interrupted`), a line that cannot be written, or a failure with on_error =
-/// "stop".
-PlanOutcome run_plan(const Prepared& p, ServerSet& servers, store::ResultsStore& results,
-                     Progress& progress, Totals& totals, bool& interrupted) {
+/// A `repeat` until decided, once the planned runs are done: a round of the cells whose claims
+/// are still undecided, recorded in plan.json before it runs. None (and the log says why) when
+/// every claim is decided, when each such cell has `max` measured runs, or when the budget is
+/// spent.
+bool plan_next_round(Prepared& p, const RunRequest& request, store::ResultsStore& results,
+                     Progress& progress) {
+    if (!p.spec.until_decided || !request.undecided) {
+        return false;
+    }
+    const experiment::RepeatUntilDecided& until = *p.spec.until_decided;
+    progress.end();
+    const auto undecided = request.undecided(results.dir());
+    if (!undecided) {
+        log::warning("could not tell which claims are decided ({}): no runs are added",
+                     undecided.error().message);
+        return false;
+    }
+    if (undecided->cells.empty()) {
+        log::info("repeat until decided: every claim is decided");
+        return false;
+    }
+    if (until.budget_ms > 0 && undecided->runs_ms >= static_cast<double>(until.budget_ms)) {
+        log::info("repeat until decided: the budget ({:.0f} s) is spent with claims undecided; "
+                  "the report says why each stayed so",
+                  static_cast<double>(until.budget_ms) / 1000.0);
+        return false;
+    }
+    std::vector<std::uint32_t> measured(p.plan.cells.size(), 0);
+    for (const plan::PlannedRun& run : p.plan.runs) {
+        measured[run.cell] += run.warmup ? 0 : 1;
+    }
+    std::vector<std::size_t> cells;
+    for (const std::size_t c : undecided->cells) {
+        if (c < measured.size() && measured[c] < until.max) {
+            cells.push_back(c);
+        }
+    }
+    if (cells.empty()) {
+        log::info("repeat until decided: claims are still undecided after {} runs of each of "
+                  "their cells (max); the report says why each stayed so",
+                  until.max);
+        return false;
+    }
+    const std::vector<plan::PlannedRun> added = plan::add_round(p.plan, cells);
+    std::vector<store::PlanRun> recorded;
+    for (const plan::PlannedRun& run : added) {
+        recorded.push_back({run.ordinal, run.cell, run.repetition, run.warmup, run.round});
+    }
+    if (auto st = results.add_planned_runs(recorded); !st) {
+        log::print(st.error());
+        p.plan.runs.resize(p.plan.runs.size() - added.size());
+        return false;
+    }
+    progress.add(added.size());
+    log::info("repeat until decided: round {} runs {} cell(s) whose claims are undecided",
+              added.front().round, cells.size());
+    return true;
+}
+
+/// Runs the plan's runs not finished yet, in plan order, appending each one's line, then (for a
+/// `repeat` until decided) the rounds plan_next_round() adds, until the end, a signal
+/// (`interrupted`), a line that cannot be written, or a failure with on_error = "stop".
+PlanOutcome run_plan(Prepared& p, const RunRequest& request, ServerSet& servers,
+                     store::ResultsStore& results, Progress& progress, Totals& totals,
+                     bool& interrupted) {
     PlanOutcome outcome = PlanOutcome::complete;
     PlanRunner runner(p.spec, p.plan, servers, results);
-    for (const plan::PlannedRun& run : p.plan.runs) {
+    for (std::size_t i = 0;; ++i) {
+        if (i == p.plan.runs.size()) {
+            if (outcome != PlanOutcome::complete) {
+                break;
+            }
+            if (util::stop_signalled()) { // a round may still be due: --resume adds it
+                interrupted = p.spec.until_decided.has_value();
+                break;
+            }
+            if (!plan_next_round(p, request, results, progress)) {
+                break;
+            }
+        }
+        const plan::PlannedRun run = p.plan.runs[i]; // a copy: a round may grow the plan
         if (results.finished().count(run.ordinal)) {
             continue;
         }
@@ -907,7 +1011,7 @@ PlanOutcome run_experiment(const RunRequest& request) {
     Progress progress(p.plan.runs.size(), already);
     Totals totals;
     bool interrupted = false;
-    PlanOutcome outcome = run_plan(p, servers, results, progress, totals, interrupted);
+    PlanOutcome outcome = run_plan(p, request, servers, results, progress, totals, interrupted);
     progress.end();
     remove_clusters(servers);
     log_totals(totals, servers, results.finished().size(), p.plan.runs.size());

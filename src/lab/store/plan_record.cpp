@@ -141,6 +141,10 @@ json to_json(const PlanRecord& p) {
     if (p.repeat) {
         j["repeat"] = *p.repeat;
     }
+    if (p.repeat_max) {
+        j["repeat_max"] = *p.repeat_max;
+        j["repeat_budget_ms"] = p.repeat_budget_ms.value_or(0);
+    }
     if (p.warmup) {
         j["warmup"] = *p.warmup;
     }
@@ -165,6 +169,8 @@ Result<PlanRecord> plan_record_from_json(const json& j) {
     p.seed_source = f::text(j, "seed_source");
     p.order = f::text(j, "order");
     p.repeat = f::integer(j, "repeat");
+    p.repeat_max = f::integer(j, "repeat_max");
+    p.repeat_budget_ms = f::integer(j, "repeat_budget_ms");
     p.warmup = f::integer(j, "warmup");
     p.quick = f::boolean(j, "quick", false);
     p.on_error = f::text(j, "on_error");

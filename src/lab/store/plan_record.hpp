@@ -72,6 +72,10 @@ struct PlanRecord {
     std::string seed_source; ///< "file", "command line" or "chosen"
     std::string order;       ///< "as-written", "random" or "interleaved"
     std::optional<std::int64_t> repeat;
+    /// A `repeat` until decided: the most measured runs of a cell, and the time budget (ms, 0:
+    /// none); none for a fixed count. Its added rounds are in `runs`, after the first ones.
+    std::optional<std::int64_t> repeat_max;
+    std::optional<std::int64_t> repeat_budget_ms;
     std::optional<std::int64_t> warmup;
     bool quick = false;   ///< the file's quick form ran
     std::string on_error; ///< "stop" or "continue"

@@ -328,4 +328,18 @@ Status ResultsStore::lock() {
     return {};
 }
 
+Status ResultsStore::add_planned_runs(const std::vector<PlanRun>& runs) {
+    PlanRecord plan = m_plan;
+    plan.runs.insert(plan.runs.end(), runs.begin(), runs.end());
+    const fs::path next = m_dir / "plan.json.next";
+    PGLAB_TRY(write_file_synced(next, to_json(plan).dump(2) + "\n"));
+    if (::rename(next.c_str(), (m_dir / "plan.json").c_str()) != 0) {
+        return make_error(fmt::format("could not rename \"{}\" to plan.json: {}", next.string(),
+                                      std::strerror(errno)));
+    }
+    fsync_dir(m_dir);
+    m_plan = std::move(plan);
+    return {};
+}
+
 } // namespace pglab::lab::store

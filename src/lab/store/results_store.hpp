@@ -53,6 +53,11 @@ public:
     /// The copy of the experiment file.
     std::filesystem::path experiment_copy() const { return m_dir / "experiment.toml"; }
 
+    /// Appends `runs` to the plan and rewrites plan.json (a new file fsynced, then renamed over
+    /// the old one: a crash leaves the old plan or the new, never half of one). A `repeat`
+    /// until decided plans its added rounds so, before it runs them, so that --resume finds them.
+    Status add_planned_runs(const std::vector<PlanRun>& runs);
+
     /// Ordinals (`run`) of the lines already in results.jsonl.
     const std::set<std::size_t>& finished() const { return m_finished; }
 

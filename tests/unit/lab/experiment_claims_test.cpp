@@ -7,6 +7,7 @@
 namespace pglab::lab::experiment {
 namespace {
 
+using testing::first_problem;
 using ::testing::HasSubstr;
 using testing::parse_ok;
 using testing::parse_text;
@@ -119,6 +120,49 @@ const ClaimErrorCase k_errors[] = {
      "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\npaper = 1\ntolerence = 1\n",
      "t.toml:20:1: unknown key \"tolerence\" in claim 1 (did you mean \"tolerance\"?)", ""},
 };
+
+TEST(SpecClaimsTest, RepeatUntilDecided) {
+    const char* const claim = "[[claims]]\ntext = \"x\"\nstep = \"build\"\nmetric = "
+                              "\"client_ms\"\ncell = \"server=pg11\"\nat_most = 100\n";
+    const auto with_repeat = [](const std::string& repeat) {
+        std::string head = k_head;
+        return head.replace(head.find("repeat = 3"), 10, repeat) + "\n";
+    };
+    const ExperimentSpec s =
+        parse_ok(with_repeat("repeat = { min = 3, max = 15, until = \"decided\", budget = "
+                             "\"30min\" }")
+                 + claim);
+    EXPECT_EQ(s.repeat, 3u);
+    ASSERT_TRUE(s.until_decided.has_value());
+    EXPECT_EQ(s.until_decided->max, 15u);
+    EXPECT_EQ(s.until_decided->budget_ms, 30 * 60 * 1000);
+    // min defaults to 3; a count replaces a table, and a quick form's count the file's table.
+    EXPECT_EQ(parse_ok(with_repeat("repeat = { max = 5, until = \"decided\" }") + claim).repeat,
+              3u);
+    ParseOptions quick_form;
+    quick_form.quick = true;
+    const auto quick = parse_text(with_repeat("repeat = { max = 5, until = \"decided\" }") + claim
+                                      + "[quick]\nrepeat = 1\n",
+                                  quick_form);
+    ASSERT_TRUE(quick.spec.has_value());
+    EXPECT_EQ(quick.spec->repeat, 1u);
+    EXPECT_FALSE(quick.spec->until_decided.has_value());
+
+    EXPECT_NE(problems(with_repeat("repeat = { min = 3, until = \"decided\" }") + claim)
+                  .find("\"repeat\" as a table needs \"max\""),
+              std::string::npos);
+    EXPECT_NE(problems(with_repeat("repeat = { min = 5, max = 3, until = \"decided\" }") + claim)
+                  .find("\"max\" (3) in \"repeat\" is less than \"min\" (5)"),
+              std::string::npos);
+    EXPECT_NE(problems(with_repeat("repeat = { max = 5, until = \"done\" }") + claim)
+                  .find("invalid value \"done\" for \"until\""),
+              std::string::npos);
+    EXPECT_NE(problems(with_repeat("repeat = { max = 5, until = \"decided\", mx = 1 }") + claim)
+                  .find("unknown key \"mx\""),
+              std::string::npos);
+    EXPECT_EQ(first_problem(with_repeat("repeat = { max = 5, until = \"decided\" }")),
+              "t.toml:2:1: \"repeat\" until decided needs a claim with a figure to decide");
+}
 
 TEST(SpecClaimsTest, BadClaimsAreRefusedAtTheirPosition) {
     for (const auto& c : k_errors) {

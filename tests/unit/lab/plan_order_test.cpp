@@ -172,6 +172,37 @@ TEST(PlanOrderTest, InterleavedRoundsRunEveryCellOnce) {
     EXPECT_EQ(labels(*p), labels(*again));
 }
 
+// A `repeat` until decided adds rounds of the undecided cells: each once, after the plan's
+// runs, with the next repetition and round, in an order the seed and the round fix.
+TEST(PlanOrderTest, AddedRoundsContinueThePlan) {
+    auto spec =
+        make("repeat = 2\nwarmup = 1\norder = \"random\"\n[matrix]\nclients = [1, 2, 3, 4]\n");
+    auto p = build_plan(spec, 5);
+    ASSERT_TRUE(p);
+    ASSERT_EQ(p->runs.size(), 12u);
+    Plan same = *p;
+    const auto added = add_round(*p, {0, 2, 3});
+    ASSERT_EQ(added.size(), 3u);
+    ASSERT_EQ(p->runs.size(), 15u);
+    std::set<std::size_t> cells;
+    for (std::size_t i = 0; i < added.size(); ++i) {
+        EXPECT_EQ(added[i].ordinal, 12 + i);
+        EXPECT_EQ(added[i].repetition, 3u);
+        EXPECT_EQ(added[i].round, 3u);
+        EXPECT_FALSE(added[i].warmup);
+        cells.insert(added[i].cell);
+    }
+    EXPECT_EQ(cells, (std::set<std::size_t>{0, 2, 3}));
+    const auto again = add_round(same, {0, 2, 3});
+    for (std::size_t i = 0; i < added.size(); ++i) {
+        EXPECT_EQ(again[i].cell, added[i].cell);
+    }
+    const auto next = add_round(*p, {2});
+    ASSERT_EQ(next.size(), 1u);
+    EXPECT_EQ(next[0].repetition, 4u);
+    EXPECT_EQ(next[0].round, 4u);
+}
+
 TEST(PlanOrderTest, SeedFromFileOrFallback) {
     EXPECT_EQ(choose_seed(make("seed = 7\n"), 99), 7u);
     EXPECT_EQ(choose_seed(make(""), 99), 99u);

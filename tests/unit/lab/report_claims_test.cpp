@@ -111,8 +111,15 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     rising.over = "clients";
     rising.cell = "server=pg16";
     rising.tolerance = 0.02;
-    const auto out = evaluate_claims({zero, bound, missing, no_metric, rising}, r, steps);
-    ASSERT_EQ(out.size(), 5U);
+    // A positive count the same in every run equals its figure exactly (not exp(log(x)) ± ulp).
+    experiment::Claim counted = bound;
+    counted.at_most.reset();
+    counted.paper = 823.0;
+    counted.tolerance = 0.0;
+    const auto out = evaluate_claims({zero, bound, missing, no_metric, rising, counted}, r, steps);
+    ASSERT_EQ(out.size(), 6U);
+    EXPECT_EQ(verdict_text(out[5]),
+              "agrees: 823.0 (the same in each of 3 runs) is within 823.0 ± 0%");
     EXPECT_EQ(out[4].verdict, Verdict::agrees); // a 1.1% dip within 2%, and 20 above 5
     EXPECT_EQ(out[4].measured,
               "5: 1200.0 → 10: 1187.1 → 20: 1215.0 tps (a step of 1.1% against the trend)");

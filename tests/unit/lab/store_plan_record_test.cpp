@@ -83,6 +83,8 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     p.seed_source = "command line";
     p.order = "interleaved";
     p.repeat = 3;
+    p.repeat_max = 15;
+    p.repeat_budget_ms = 0;
     p.warmup = 1;
     p.quick = true;
     p.on_error = "continue";
@@ -110,6 +112,7 @@ TEST(PlanRecord, WhatAnOlderPlanLacksStaysAbsent) {
     EXPECT_FALSE(written.contains("machine"));
     EXPECT_FALSE(written.contains("seed"));
     EXPECT_FALSE(written.contains("repeat"));
+    EXPECT_FALSE(written.contains("repeat_max"));
 }
 
 TEST(PlanRecord, AFieldOfTheWrongTypeReadsAsAbsent) {
