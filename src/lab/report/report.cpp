@@ -6,6 +6,7 @@
 #include "lab/report/chart.hpp"
 #include "lab/report/chart_specs.hpp"
 #include "lab/report/checks_section.hpp"
+#include "lab/report/outliers.hpp"
 #include "lab/report/statistics.hpp"
 #include "lab/store/bench_figures.hpp"
 
@@ -380,15 +381,88 @@ private:
         if (!few.empty()) {
             w.push_back(fmt::format(
                 "Step {}: too few measured runs for a reliable mean: {}. Use `repeat = {}` or "
-                "more (a confidence interval needs at least 2 runs and is very wide below {}).",
+                "more (no interval is given under {} runs), or let pglab decide: `repeat = {{ "
+                "min = 3, max = 15, until = \"decided\" }}` adds runs until the claims are "
+                "decided.",
                 step.key, join(few, "; "), std::max<size_t>(m_options.min_repetitions, 5),
-                m_options.min_repetitions));
+                k_min_runs_for_interval));
+        }
+    }
+
+    /// The runs that came first on a freshly started server (a new cluster, or a restart).
+    std::set<int64_t> first_runs_after_start() const {
+        std::vector<const store::RunRecord*> runs;
+        for (const auto& finished : m_results.runs) {
+            runs.push_back(&finished.record);
+        }
+        std::sort(runs.begin(), runs.end(),
+                  [](const auto* a, const auto* b) { return a->run < b->run; });
+        std::set<std::pair<std::string, std::int64_t>> started;
+        std::set<int64_t> out;
+        for (const store::RunRecord* r : runs) {
+            const bool new_cluster = started.emplace(r->server.seen.name, r->server.cluster).second;
+            if (new_cluster || r->timings.restarts > 0) {
+                out.insert(static_cast<int64_t>(r->run));
+            }
+        }
+        return out;
+    }
+
+    /// A measured step's headline metrics: runs beyond the others of their cell, and first runs
+    /// after a server start that are by far the slowest of theirs.
+    void outlier_warnings(const StepData& step) {
+        if (step.type != "bench" && step.type != "timed-sql" && step.type != "explain") {
+            return;
+        }
+        const std::set<int64_t> first_runs = first_runs_after_start();
+        std::vector<std::string> beyond;
+        std::vector<std::string> cold;
+        for (const auto& m : step.metrics) {
+            if (!m.info.headline) {
+                continue;
+            }
+            for (const auto& [cell_index, values] : m.by_cell) {
+                const std::vector<int64_t>& runs = m.runs_by_cell.at(cell_index);
+                const auto named = [&](std::size_t i) {
+                    return fmt::format("{} of run {} in {} ({})", m.info.title, runs[i],
+                                       short_label(cell_index), format_number(values[i]));
+                };
+                std::set<std::size_t> cold_here;
+                for (std::size_t i = 0; i < runs.size(); ++i) {
+                    if (first_runs.count(runs[i]) != 0
+                        && slowest_by_far(values, i, m.info.direction)) {
+                        cold_here.insert(i);
+                        cold.push_back(named(i));
+                    }
+                }
+                for (const std::size_t i : outlier_positions(values)) {
+                    if (cold_here.count(i) == 0) { // a cold first run is said so below
+                        beyond.push_back(named(i));
+                    }
+                }
+            }
+        }
+        auto& w = m_report.warnings;
+        if (!beyond.empty()) {
+            w.push_back(fmt::format(
+                "Step {}: runs beyond the others of their cell (modified z-score above 3.5): {}. "
+                "One such run moves the mean of a few; look at what else the machine did then "
+                "(the run's log, the server log).",
+                step.key, join(beyond, "; ")));
+        }
+        if (!cold.empty()) {
+            w.push_back(fmt::format(
+                "Step {}: the first run after a server start was by far the slowest of its cell: "
+                "{}. Its caches were cold; add `warmup = 1` (a flagged run before the measured "
+                "ones) to leave that out of the figures.",
+                step.key, join(cold, "; ")));
         }
     }
 
     void step_warnings(const StepData& step) {
         auto& w = m_report.warnings;
         spread_warnings(step);
+        outlier_warnings(step);
         if (!step.checkpoint_runs.empty()) {
             w.push_back(fmt::format(
                 "Step {}: a checkpoint happened during the measurement in run(s) {}; their "
