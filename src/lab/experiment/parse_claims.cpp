@@ -132,6 +132,16 @@ void read_shape(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseConte
                      "name one of " + quoted_list(names));
         return;
     }
+    if (auto step = number(r, "min_step", "min_step = 0.1")) {
+        if (*step < 0 || c.shape == "flat") {
+            ctx.diag.add(r.key_pos("min_step"),
+                         c.shape == "flat" ? "\"min_step\" applies to an increasing or decreasing "
+                                             "shape, not a flat one"
+                                           : "\"min_step\" must not be negative",
+                         "min_step = 0.1: every step at least 10% in the trend's direction");
+        }
+        c.min_step = *step;
+    }
     if (auto from = r.text("from", "from = \"512MB\"")) {
         c.from = from->text;
         const bool known = std::any_of(var->values.begin(), var->values.end(),

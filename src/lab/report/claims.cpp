@@ -15,6 +15,7 @@
 #include <cmath>
 #include <functional>
 #include <initializer_list>
+#include <limits>
 #include <set>
 #include <span>
 #include <utility>
@@ -302,32 +303,50 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
     }
     const double avg = mean(means);
     double worst = 0; // the largest departure from the shape, relative
+    double least = std::numeric_limits<double>::infinity(); // the smallest step with the trend
     for (size_t i = 0; i < means.size(); ++i) {
         if (c.shape == "flat") {
             worst = std::max(worst, avg != 0 ? std::fabs(means[i] - avg) / std::fabs(avg) : 0.0);
         } else if (i > 0 && means[i - 1] != 0) {
             const double step = (means[i] - means[i - 1]) / std::fabs(means[i - 1]);
-            worst = std::max(worst, c.shape == "increasing" ? -step : step);
+            const double with_trend = c.shape == "increasing" ? step : -step;
+            worst = std::max(worst, -with_trend);
+            least = std::min(least, with_trend);
         }
     }
-    std::string how;
+    const char* const direction = c.shape == "increasing" ? "up" : "down";
+    std::string how; // the shape as measured, in words
     if (c.shape == "flat") {
-        how = fmt::format(" (at most {:.1f}% from their mean)", worst * 100);
+        how = fmt::format("at most {:.1f}% from their mean", worst * 100);
+    } else if (c.min_step > 0 && least >= 0) {
+        how = fmt::format("every step {} by {:.1f}% at least", direction, least * 100);
     } else if (worst == 0) {
-        how = c.shape == "increasing" ? " (every step up)" : " (every step down)";
+        how = fmt::format("every step {}", direction);
     } else {
-        how = fmt::format(" (a step of {:.1f}% against the trend)", worst * 100);
+        how = fmt::format("a step of {:.1f}% against the trend", worst * 100);
     }
-    r.measured = joined + unit_suffix(m.info) + how;
+    r.measured = joined + unit_suffix(m.info) + " (" + how + ")";
     const bool trend_ok =
         c.shape == "flat"
         || (c.shape == "increasing" ? means.back() > means.front() : means.back() < means.front());
-    const bool ok = worst <= c.tolerance && trend_ok;
+    const bool steps_ok = c.min_step <= 0 || least >= c.min_step;
+    const bool ok = worst <= c.tolerance && trend_ok && steps_ok;
     r.verdict = ok ? Verdict::agrees : Verdict::differs;
-    if (!ok) {
+    if (ok) {
         r.why = c.shape == "flat"
-                    ? fmt::format("a cell is {:.1f}% from the mean", worst * 100)
-                    : fmt::format("not {} within {:.0f}%", c.shape, c.tolerance * 100);
+                    ? fmt::format("every cell within {:.0f}% of the mean", c.tolerance * 100)
+                    : c.shape + ": " + how;
+    } else if (c.shape == "flat") {
+        r.why = fmt::format("a cell is {:.1f}% from the mean", worst * 100);
+    } else if (!steps_ok && worst <= c.tolerance && trend_ok) {
+        r.why = least < 0 ? fmt::format("a step of {:.1f}% against the trend, where each step "
+                                        "must go {} by {:.0f}% at least",
+                                        -least * 100, direction, c.min_step * 100)
+                          : fmt::format("a step of {:.1f}% {}, less than the {:.0f}% each step "
+                                        "must go {}",
+                                        least * 100, direction, c.min_step * 100, direction);
+    } else {
+        r.why = fmt::format("not {} within {:.0f}%", c.shape, c.tolerance * 100);
     }
 }
 

@@ -109,6 +109,11 @@ const ClaimErrorCase k_errors[] = {
      "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nshape = \"flat\"\nover = "
      "\"clients\"\n",
      "t.toml:20:9: \"clients\" is not a matrix variable", "\"server\""},
+    {"min_step on a flat shape",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nshape = \"flat\"\nover = "
+     "\"server\"\nmin_step = 0.1\n",
+     "t.toml:21:1: \"min_step\" applies to an increasing or decreasing shape, not a flat one",
+     "min_step = 0.1"},
     {"exact shape",
      "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nshape = \"flat\"\nover = "
      "\"server\"\nexact = true\n",

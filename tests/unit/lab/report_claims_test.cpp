@@ -116,8 +116,27 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     counted.at_most.reset();
     counted.paper = 823.0;
     counted.tolerance = 0.0;
-    const auto out = evaluate_claims({zero, bound, missing, no_metric, rising, counted}, r, steps);
-    ASSERT_EQ(out.size(), 6U);
+    // A stated least step: the same curve does not pass for growth.
+    experiment::Claim growing = rising;
+    growing.min_step = 0.01;
+    experiment::Claim falling = rising; // pg17: 1230.3 → 1190.5 → 1046.3, -3.2% then -12.1%
+    falling.cell = "server=pg17";
+    falling.shape = "decreasing";
+    falling.min_step = 0.05;
+    experiment::Claim falling_enough = falling;
+    falling_enough.min_step = 0.03;
+    const auto out = evaluate_claims(
+        {zero, bound, missing, no_metric, rising, counted, growing, falling, falling_enough}, r,
+        steps);
+    ASSERT_EQ(out.size(), 9U);
+    EXPECT_EQ(verdict_text(out[7]),
+              "differs: a step of 3.2% down, less than the 5% each step must go down");
+    EXPECT_EQ(verdict_text(out[8]), "agrees: decreasing: every step down by 3.2% at least");
+    EXPECT_EQ(out[8].measured,
+              "5: 1230.3 → 10: 1190.5 → 20: 1046.3 tps (every step down by 3.2% at least)");
+    EXPECT_EQ(verdict_text(out[4]), "agrees: increasing: a step of 1.1% against the trend");
+    EXPECT_EQ(verdict_text(out[6]), "differs: a step of 1.1% against the trend, where each step "
+                                    "must go up by 1% at least");
     EXPECT_EQ(verdict_text(out[5]),
               "agrees: 823.0 (the same in each of 3 runs) is within 823.0 ± 0%");
     EXPECT_EQ(out[4].verdict, Verdict::agrees); // a 1.1% dip within 2%, and 20 above 5
