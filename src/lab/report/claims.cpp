@@ -193,7 +193,10 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     }
     const Sample sa = sample_of(a.values);
     const Sample sb = sample_of(b.values);
-    if (typical_value(sb) == 0) {
+    const bool geometric_pair = sa.log && sb.log; // else both by their means
+    const double figure_a = geometric_pair ? typical_value(sa) : sa.linear.mean;
+    const double figure_b = geometric_pair ? typical_value(sb) : sb.linear.mean;
+    if (figure_b == 0) {
         r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline);
         return;
     }
@@ -209,10 +212,10 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     r.value = e.value;
     r.ci = e.ci95;
     r.ci90 = e.ci90;
-    const bool geometric = sa.log && sb.log && std::max(a.values.size(), b.values.size()) > 1;
-    const std::string quotient = fmt::format("{} / {}{}{}", format_number(typical_value(sa)),
-                                             format_number(typical_value(sb)), unit_suffix(m.info),
-                                             geometric ? ", geometric means" : "");
+    const bool geometric = geometric_pair && std::max(a.values.size(), b.values.size()) > 1;
+    const std::string quotient =
+        fmt::format("{} / {}{}{}", format_number(figure_a), format_number(figure_b),
+                    unit_suffix(m.info), geometric ? ", geometric means" : "");
     r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
                         : fmt::format("{:.3f} = {} ({})", e.value, quotient,
                                       few_runs_text({a.values, b.values}));

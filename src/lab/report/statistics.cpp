@@ -222,8 +222,11 @@ std::optional<Interval> typical_interval(const Sample& s, double confidence) {
 }
 
 double typical_ratio(const Sample& a, const Sample& b) {
-    const double denominator = typical_value(b);
-    return denominator != 0.0 ? typical_value(a) / denominator : 0.0;
+    if (a.log && b.log) {
+        return std::exp(a.log->mean - b.log->mean);
+    }
+    // One side may be 0: both by their means, as Fieller's interval reads them.
+    return b.linear.mean != 0.0 ? a.linear.mean / b.linear.mean : 0.0;
 }
 
 std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b,

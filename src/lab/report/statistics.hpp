@@ -97,7 +97,9 @@ double typical_value(const Sample& s);
 /// The two-sided `confidence` interval of typical_value(); none under k_min_runs_for_interval.
 std::optional<Interval> typical_interval(const Sample& s, double confidence);
 
-/// typical_value(a) / typical_value(b); 0 when the denominator is.
+/// The ratio of a to b: of their geometric means when both are on the log scale, else of their
+/// means (so that it is the figure typical_ratio_interval() surrounds); 0 when the denominator
+/// is.
 double typical_ratio(const Sample& a, const Sample& b);
 
 /// The two-sided `confidence` interval of typical_ratio(): exp of Welch's interval of the

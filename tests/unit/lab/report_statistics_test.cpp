@@ -185,6 +185,11 @@ TEST(ReportStatisticsTest, IntervalsRespectTheQuantity) {
     const std::vector<double> with_zero = {0.0, 2.0, 4.0};
     EXPECT_FALSE(sample_of(with_zero).log.has_value());
     EXPECT_DOUBLE_EQ(typical_value(sample_of(with_zero)), 2.0);
+    // A ratio with such a side is one of means on both sides (the figure Fieller's surrounds).
+    const Sample positive = sample_of(std::vector<double>{1.0, 2.0, 4.0});
+    EXPECT_NEAR(typical_ratio(positive, sample_of(with_zero)), (7.0 / 3.0) / 2.0, 1e-12);
+    EXPECT_NEAR(typical_ratio(positive, sample_of(std::vector<double>{2.0, 2.0, 2.0})), 1.0,
+                1e-12); // both positive: geometric means, 2 / 2
 }
 
 TEST(ReportStatisticsTest, WelchDegenerateCases) {
