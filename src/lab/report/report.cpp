@@ -421,7 +421,10 @@ private:
             if (!m.info.headline) {
                 continue;
             }
-            for (const auto& [cell_index, values] : m.by_cell) {
+            for (const auto& cell : m.by_cell) {
+                // Named, not bound: a lambda cannot capture structured bindings (clang, C++20).
+                const int64_t cell_index = cell.first;
+                const std::vector<double>& values = cell.second;
                 const std::vector<int64_t>& runs = m.runs_by_cell.at(cell_index);
                 const auto named = [&](std::size_t i) {
                     return fmt::format("{} of run {} in {} ({})", m.info.title, runs[i],
