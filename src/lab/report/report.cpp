@@ -342,6 +342,7 @@ private:
         for (const auto& finished : m_results.runs) {
             run_warnings(finished.record);
         }
+        m_first_runs = first_runs_after_start(); // once for every step's outlier warnings
         for (const auto& step : m_report.steps) {
             step_warnings(step);
         }
@@ -414,7 +415,6 @@ private:
         if (step.type != "bench" && step.type != "timed-sql" && step.type != "explain") {
             return;
         }
-        const std::set<int64_t> first_runs = first_runs_after_start();
         std::vector<std::string> beyond;
         std::vector<std::string> cold;
         for (const auto& m : step.metrics) {
@@ -432,7 +432,7 @@ private:
                 };
                 std::set<std::size_t> cold_here;
                 for (std::size_t i = 0; i < runs.size(); ++i) {
-                    if (first_runs.count(runs[i]) != 0
+                    if (m_first_runs.count(runs[i]) != 0
                         && slowest_by_far(values, i, m.info.direction)) {
                         cold_here.insert(i);
                         cold.push_back(named(i));
@@ -666,6 +666,7 @@ private:
     std::set<std::string> m_claimed;             ///< step keys a claim names
     std::set<std::string> m_claimed_metrics;     ///< "step\nmetric" a claim names
     std::set<std::string> m_once;                ///< steps that run once per server
+    std::set<int64_t> m_first_runs;              ///< runs first on a freshly started server
 };
 
 } // namespace

@@ -19,6 +19,8 @@ std::string interval_words(const Interval& i) {
     return "(" + format_interval(i) + ")";
 }
 
+constexpr const char* k_unbounded = "its interval is unbounded (the denominator's runs could be 0)";
+
 /// One part of what the claim allows, judged.
 struct Part {
     Verdict verdict = Verdict::inconclusive;
@@ -43,8 +45,7 @@ Part judge_band(const Interval& band, const std::string& band_text, const Eviden
                                               interval_words(i95), band_text)};
     }
     if (!i90.bounded) {
-        return {Verdict::inconclusive, "its interval is unbounded (the denominator's runs could "
-                                       "be 0)"};
+        return {Verdict::inconclusive, k_unbounded};
     }
     return {Verdict::inconclusive,
             fmt::format("its 90% interval {} is not within {}, and its 95% interval {} reaches it",
@@ -74,8 +75,7 @@ Part judge_bound(double bound, bool lower, const Evidence& e) {
                                               interval_words(i95), lower ? "below" : "above", b)};
     }
     if (!i90.bounded) {
-        return {Verdict::inconclusive, "its interval is unbounded (the denominator's runs could "
-                                       "be 0)"};
+        return {Verdict::inconclusive, k_unbounded};
     }
     return {Verdict::inconclusive,
             fmt::format("its one-sided 95% bound {} is not {} {}, and its 95% interval {} "
