@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""scripts/doc-tables: README.md and docs/studies.md agree with their stored results; stale tables fail.
+
+Run by ctest (label unit) with the pglab binary as its first argument; it needs no server: the
+report fixture of tests/golden/report/ is a finished results directory.
+"""
+
+import datetime as dt
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOL = ROOT / "scripts" / "doc-tables"
+FIXTURE = ROOT / "tests" / "golden" / "report" / "results-fixture"
+PGLAB = None  # set from argv
+
+
+def finished_copy(target):
+    """The report fixture without its torn lines and without the runs they were: a finished run."""
+    shutil.copytree(FIXTURE, target)
+    records = []
+    for line in (target / "results.jsonl").read_text(encoding="utf-8").splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            pass
+    (target / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    plan = json.loads((target / "plan.json").read_text(encoding="utf-8"))
+    done = {r["run"] for r in records}
+    plan["runs"] = [r for r in plan["runs"] if r["run"] in done]
+    (target / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    return target
+
+
+def run(*args):
+    return subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True)
+
+
+class DocTablesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        # One stored copy of the fixture (pglab draws its charts: seconds), copied for each case.
+        cls.shared = Path(tempfile.mkdtemp(prefix="doc-tables-test."))
+        cls.finished = finished_copy(cls.shared / "finished")
+        stored = run("store", str(cls.finished), "--id", "fixture", "--results", str(cls.shared / "results"),
+                     "--pglab", PGLAB, "--chart", "tpcb-tps")
+        assert stored.returncode == 0, stored.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.shared)
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="doc-tables-test."))
+        self.results = self.tmp / "results"
+        shutil.copytree(self.shared / "results", self.results)
+        self.doc = self.tmp / "doc.md"
+        self.doc.write_text(
+            "# Studies\n\nProse before.\n\n<!-- claims: fixture -->\nold table\n<!-- end -->\n\n"
+            "<!-- cells: fixture step=tpcb metric=tps -->\n<!-- end -->\n\n"
+            "<!-- chart: fixture name=tpcb-tps -->\n<!-- end -->\n\nProse after.\n",
+            encoding="utf-8",
+        )
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def render(self, *extra):
+        return run("render", "--results", str(self.results), *extra, str(self.doc))
+
+    def test_the_repository_docs_match_their_stored_results(self):
+        checked = run("render", "--check")
+        self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+
+    def test_store_keeps_claims_cells_and_the_facts_of_the_run(self):
+        folder = self.results / "fixture"
+        about = json.loads((folder / "about.json").read_text(encoding="utf-8"))
+        plan = json.loads((self.finished / "plan.json").read_text(encoding="utf-8"))
+        self.assertEqual(about["file"], plan["file"])
+        self.assertEqual(about["machine"], plan.get("machine"))
+        self.assertEqual(about["runs"], sum(1 for r in plan["runs"] if not r.get("warmup")))
+        self.assertTrue((folder / "claims.csv").read_text(encoding="utf-8").startswith("claim,"))
+        self.assertTrue((folder / "cells.csv").read_text(encoding="utf-8").startswith("step,"))
+
+    def test_render_fills_the_marked_regions_and_keeps_the_prose(self):
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertNotIn("old table", text)
+        self.assertIn("Prose before.", text)
+        self.assertIn("Prose after.", text)
+        self.assertIn("| claim | paper | measured | verdict |", text)
+        self.assertIn("| cell | runs | mean | 95% CI | min – max |", text)
+        self.assertIn("](results/fixture/tpcb-tps.svg)", text)  # relative to the doc
+        self.assertEqual(self.render("--check").returncode, 0)  # rendering again changes nothing
+
+    def test_a_stale_table_fails_the_check_with_a_diff(self):
+        self.render()
+        text = self.doc.read_text(encoding="utf-8")
+        line = next(l for l in text.splitlines() if l.startswith("| ") and "| differs: " in l)
+        self.doc.write_text(text.replace(line, line.replace("| differs: ", "| agrees: ")), encoding="utf-8")
+        checked = self.render("--check")
+        self.assertEqual(checked.returncode, 1)
+        self.assertIn("-" + line.replace("| differs: ", "| agrees: "), checked.stdout)
+        self.assertIn("+" + line, checked.stdout)
+        self.assertIn("differs from its stored results", checked.stderr)
+
+    def test_a_stored_result_changed_without_rendering_fails_the_check(self):
+        self.render()
+        claims = self.results / "fixture" / "claims.csv"
+        claims.write_text(claims.read_text(encoding="utf-8").replace("differs", "agrees"), encoding="utf-8")
+        self.assertEqual(self.render("--check").returncode, 1)
+
+    def test_a_marker_naming_no_stored_result_is_an_error_at_its_line(self):
+        self.doc.write_text("# S\n\n<!-- claims: nowhere -->\n<!-- end -->\n", encoding="utf-8")
+        checked = self.render("--check")
+        self.assertEqual(checked.returncode, 1)
+        self.assertIn(f"{self.doc}:3: no stored result \"nowhere\"", checked.stderr)
+
+    def test_an_unclosed_marker_is_an_error(self):
+        self.doc.write_text("<!-- claims: fixture -->\ntext\n", encoding="utf-8")
+        checked = self.render()
+        self.assertEqual(checked.returncode, 1)
+        self.assertIn(f"{self.doc}:1: the claims marker has no <!-- end -->", checked.stderr)
+
+    def test_a_chart_the_report_did_not_draw_is_refused(self):
+        stored = run("store", str(self.finished), "--id", "other", "--results", str(self.results), "--pglab", PGLAB,
+                     "--chart", "tpcb-tsp")
+        self.assertEqual(stored.returncode, 1)
+        self.assertIn("--chart tpcb-tsp: the report drew no tpcb-tsp.svg (it drew: ", stored.stderr)
+
+    def test_an_unfinished_run_is_refused(self):
+        stored = run("store", str(FIXTURE), "--results", str(self.results), "--pglab", PGLAB)
+        self.assertEqual(stored.returncode, 1)
+        self.assertIn("planned runs finished", stored.stderr)
+
+    def test_the_load_is_summarised_from_samples_taken_during_the_run(self):
+        about = json.loads((self.results / "fixture" / "about.json").read_text(encoding="utf-8"))
+        start = dt.datetime.fromisoformat(about["started"]).timestamp()
+        log = self.tmp / "load.log"
+        log.write_text(f"{start - 100} 9.0 9 9\n{start} 1.5 1 1\n{start + 1} 2.5 2 2\n", encoding="utf-8")
+        stored = run("store", str(self.finished), "--id", "loaded", "--results", str(self.results), "--pglab", PGLAB,
+                     "--load-log", str(log))
+        self.assertEqual(stored.returncode, 0, stored.stderr)
+        load = json.loads((self.results / "loaded" / "about.json").read_text(encoding="utf-8"))["load"]
+        self.assertEqual(load, {"samples": 2, "min": 1.5, "max": 2.5, "mean": 2.0})
+
+    def write_session(self, folder, started, select_tps, select_cpu, conn):
+        folder.mkdir(parents=True, exist_ok=True)
+        session = {
+            "tool": "bench/compare-pgbench", "pgbench": "pgbench (PostgreSQL) 15.18", "runs": 5,
+            "started": started, "finished": started, "pglab": "abc1234",
+            "machine": {"cpus": 2, "cpu_model": "AMD EPYC", "memory_kib": 1, "kernel": "Linux"},
+            "load_at_start": "0.50 0.40 0.30", "load_at_end": "2.10 1.00 0.50",
+            "workloads": [
+                {"workload": "select-only -M prepared -c 8 -j 2", "shown": "tps,cpu_us_per_tx",
+                 "tps": {"ratio": select_tps}, "cpu_us_per_tx": {"ratio": select_cpu}, "conn_ms": {"ratio": 9}},
+                {"workload": "500 clients connecting (-c 500 -j 2 -t 1)", "shown": "conn_ms",
+                 "tps": {"ratio": 9}, "conn_ms": {"ratio": conn}},
+            ],
+        }
+        (folder / f"compare-{started[:10]}.json").write_text(json.dumps(session), encoding="utf-8")
+
+    def test_the_speed_table_gives_the_range_over_the_stored_sessions(self):
+        sessions = self.tmp / "speed"
+        self.write_session(sessions, "2026-12-05T08:50:00Z", 1.05, 0.72, 1.06)
+        self.doc.write_text(f"<!-- speed: {sessions} -->\n<!-- end -->\n", encoding="utf-8")
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn("one session so far: no range yet", text)
+        self.assertIn("| `select-only -M prepared -c 8 -j 2` | 1.05 | 0.72 |  |", text)
+        self.write_session(sessions, "2026-12-06T09:00:00Z", 0.93, 0.99, 1.10)
+        self.assertEqual(self.render("--check").returncode, 1)  # a new session makes the table stale
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn("2 sessions (the range of the sessions' ratios)", text)
+        self.assertIn("5 December 2026 08:50 UTC (pgbench (PostgreSQL) 15.18, 5 runs of each program, "
+                      "load average 0.50 at the start and 2.10 at the end)", text)
+        self.assertIn("| `select-only -M prepared -c 8 -j 2` | 0.93 – 1.05 | 0.72 – 0.99 |  |", text)
+        self.assertIn("| `500 clients connecting (-c 500 -j 2 -t 1)` |  |  | initial connection time 1.06 – 1.10 |", text)
+
+
+if __name__ == "__main__":
+    PGLAB = sys.argv.pop(1)
+    unittest.main()
