@@ -86,6 +86,7 @@ class DocTablesTest(unittest.TestCase):
         self.assertEqual(about["runs"], sum(1 for r in plan["runs"] if not r.get("warmup")))
         self.assertTrue((folder / "claims.csv").read_text(encoding="utf-8").startswith("claim,"))
         self.assertTrue((folder / "cells.csv").read_text(encoding="utf-8").startswith("step,"))
+        self.assertTrue((folder / "checks.csv").read_text(encoding="utf-8").startswith("run,"))
 
     def test_render_fills_the_marked_regions_and_keeps_the_prose(self):
         self.assertEqual(self.render().returncode, 0)
