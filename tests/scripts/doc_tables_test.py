@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/doc-tables: README.md and docs/studies.md agree with their stored results; stale tables fail.
 
-Run by ctest (label unit) with the pglab binary as its first argument; it needs no server: the
+Run by ctest (label docs) with the pglab binary as its first argument; it needs no server: the
 report fixture of tests/golden/report/ is a finished results directory.
 """
 
