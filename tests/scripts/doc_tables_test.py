@@ -133,6 +133,7 @@ class DocTablesTest(unittest.TestCase):
                      "--chart", "tpcb-tsp")
         self.assertEqual(stored.returncode, 1)
         self.assertIn("--chart tpcb-tsp: the report drew no tpcb-tsp.svg (it drew: ", stored.stderr)
+        self.assertEqual(sorted(p.name for p in self.results.iterdir()), ["fixture"])  # nothing half-stored
 
     def test_an_unfinished_run_is_refused(self):
         stored = run("store", str(FIXTURE), "--results", str(self.results), "--pglab", PGLAB)
