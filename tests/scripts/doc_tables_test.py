@@ -82,6 +82,7 @@ class DocTablesTest(unittest.TestCase):
         about = json.loads((folder / "about.json").read_text(encoding="utf-8"))
         plan = json.loads((self.finished / "plan.json").read_text(encoding="utf-8"))
         self.assertEqual(about["file"], plan["file"])
+        self.assertEqual(about["experiment"], Path(plan["file"]).stem)  # not a chart's name
         self.assertEqual(about["machine"], plan.get("machine"))
         self.assertEqual(about["runs"], sum(1 for r in plan["runs"] if not r.get("warmup")))
         self.assertTrue((folder / "claims.csv").read_text(encoding="utf-8").startswith("claim,"))
