@@ -89,6 +89,24 @@ class DocTablesTest(unittest.TestCase):
         self.assertTrue((folder / "cells.csv").read_text(encoding="utf-8").startswith("step,"))
         self.assertTrue((folder / "checks.csv").read_text(encoding="utf-8").startswith("run,"))
 
+    def test_store_keeps_the_cells_of_the_claims_metrics_and_those_asked_for(self):
+        def metrics(ident):
+            rows = (self.results / ident / "cells.csv").read_text(encoding="utf-8").splitlines()[1:]
+            return {row.split(",")[2] for row in rows}
+
+        claims = (self.results / "fixture" / "claims.csv").read_text(encoding="utf-8")
+        self.assertIn("server_ms", claims)
+        self.assertEqual(metrics("fixture"), {"tps", "client_ms", "server_ms", "latency_avg_ms"})
+        stored = run("store", str(self.finished), "--id", "more", "--results", str(self.results), "--pglab", PGLAB,
+                     "--metric", "latency_p99_ms")
+        self.assertEqual(stored.returncode, 0, stored.stderr)
+        self.assertEqual(metrics("more"), {"tps", "client_ms", "server_ms", "latency_avg_ms", "latency_p99_ms"})
+        self.doc.write_text("<!-- cells: fixture step=tpcb metric=latency_p99_ms -->\n<!-- end -->\n", encoding="utf-8")
+        checked = self.render()
+        self.assertEqual(checked.returncode, 1)
+        self.assertIn("kept no cell of step 'tpcb' with metric 'latency_p99_ms' (store it with --metric NAME)",
+                      checked.stderr)
+
     def test_render_fills_the_marked_regions_and_keeps_the_prose(self):
         self.assertEqual(self.render().returncode, 0)
         text = self.doc.read_text(encoding="utf-8")
