@@ -204,6 +204,16 @@ class DocTablesTest(unittest.TestCase):
         self.assertIn("| `select-only -M prepared -c 8 -j 2` | 0.93 – 1.05 | 0.72 – 0.99 |  |", text)
         self.assertIn("| `500 clients connecting (-c 500 -j 2 -t 1)` |  |  | initial connection time 1.06 – 1.10 |", text)
 
+    def test_sessions_whose_ratios_round_alike_give_one_figure(self):
+        sessions = self.tmp / "speed"
+        self.write_session(sessions, "2026-12-05T08:50:00Z", 1.001, 0.72, 1.06)
+        self.write_session(sessions, "2026-12-06T09:00:00Z", 0.998, 0.99, 1.06)
+        self.doc.write_text(f"<!-- speed: {sessions} -->\n<!-- end -->\n", encoding="utf-8")
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn("| `select-only -M prepared -c 8 -j 2` | 1.00 | 0.72 – 0.99 |  |", text)
+        self.assertIn("| `500 clients connecting (-c 500 -j 2 -t 1)` |  |  | initial connection time 1.06 |", text)
+
 
 if __name__ == "__main__":
     PGLAB = sys.argv.pop(1)
