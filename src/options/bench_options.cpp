@@ -254,10 +254,10 @@ Result<script::QueryMode> parse_query_mode(const char* arg) {
 // The apply_*_option functions below return std::optional<Status>: nullopt means "not my
 // option", so success is spelt `return Status{};` (a bare `return {};` would be nullopt).
 
-/// Connection, debug and -i options; nullopt when `c` is none of them.
-std::optional<Status> apply_common_or_init_option(BenchParseState& state, int c, const char* arg) {
+/// Options valid in both modes: connection, debug, -i itself, -n, -s; nullopt when `c` is none
+/// of them.
+std::optional<Status> apply_common_option(BenchParseState& state, int c, const char* arg) {
     auto& run = state.out.run;
-    auto& init = state.out.init;
     switch (c) {
     case 'd':
         if (state.out.pgbench->dbname_short_option) {
@@ -287,39 +287,42 @@ std::optional<Status> apply_common_or_init_option(BenchParseState& state, int c,
     case 'i':
         state.init_mode = true;
         return Status{};
+    case pgbench_version:
+        return Status{}; // chosen before parsing (select_pgbench_profile)
+    default:
+        return std::nullopt;
+    }
+}
+
+/// The options only -i takes (apply_option records that one was given); nullopt when `c` is
+/// none of them.
+std::optional<Status> apply_init_option(BenchParseState& state, int c, const char* arg) {
+    auto& init = state.out.init;
+    switch (c) {
     case 'I':
         state.init_steps = arg;
         PGLAB_TRY(check_init_steps(arg));
-        state.initialization_option_set = true;
         return Status{};
     case 'F':
-        state.initialization_option_set = true;
         return set_int(init.fillfactor, arg, "-F/--fillfactor", 10, 100);
     case 'q':
-        state.initialization_option_set = true;
         init.quiet = true;
         return Status{};
     case unlogged_tables:
-        state.initialization_option_set = true;
         init.unlogged = true;
         return Status{};
     case tablespace:
-        state.initialization_option_set = true;
         init.tablespace = arg;
         return Status{};
     case index_tablespace:
-        state.initialization_option_set = true;
         init.index_tablespace = arg;
         return Status{};
     case foreign_keys:
-        state.initialization_option_set = true;
         state.foreign_keys = true;
         return Status{};
     case partitions:
-        state.initialization_option_set = true;
         return set_int(state.partitions, arg, "--partitions", 0, INT_MAX);
     case partition_method:
-        state.initialization_option_set = true;
         if (strcasecmp(arg, "range") == 0) {
             init.partition_method = init::PartitionMethod::range;
         } else if (strcasecmp(arg, "hash") == 0) {
@@ -335,7 +338,8 @@ std::optional<Status> apply_common_or_init_option(BenchParseState& state, int c,
 }
 
 /// Script selection (-b, -f, -N, -S, --show-script); `done` is set when parsing ends
-/// successfully (-b list, --show-script). nullopt when `c` is none of them.
+/// successfully (-b list, --show-script). nullopt when `c` is none of them. Every script but
+/// those two is a benchmarking option (apply_option records it).
 std::optional<Status> apply_script_option(BenchParseState& state, const BenchParseEnv& env, int c,
                                           const char* arg, bool& done) {
     switch (c) {
@@ -348,20 +352,16 @@ std::optional<Status> apply_script_option(BenchParseState& state, const BenchPar
         }
         PGLAB_TRY_ASSIGN(auto spec, script::split_weight(arg));
         PGLAB_TRY(detail::add_builtin_script(state, spec.first, spec.second));
-        state.benchmarking_option_set = true;
         return Status{};
     }
     case 'f':
         PGLAB_TRY(add_file_script(state, env, arg));
-        state.benchmarking_option_set = true;
         return Status{};
     case 'N':
         PGLAB_TRY(detail::add_builtin_script(state, "simple-update", 1));
-        state.benchmarking_option_set = true;
         return Status{};
     case 'S':
         PGLAB_TRY(detail::add_builtin_script(state, "select-only", 1));
-        state.benchmarking_option_set = true;
         return Status{};
     case show_script: {
         PGLAB_TRY_ASSIGN(const script::BuiltinScript* builtin, script::find_builtin(arg));
@@ -376,30 +376,26 @@ std::optional<Status> apply_script_option(BenchParseState& state, const BenchPar
     }
 }
 
-/// Benchmarking options; nullopt when `c` is none of them.
+/// The options only a benchmark takes (apply_option records that one was given); nullopt when
+/// `c` is none of them.
 std::optional<Status> apply_bench_option(BenchParseState& state, const BenchParseEnv& env, int c,
                                          const char* arg) {
     auto& run = state.out.run;
     switch (c) {
     case 'c':
-        state.benchmarking_option_set = true;
         PGLAB_TRY(
             set_int(run.clients, arg,
                     state.out.pgbench->client_option_singular ? "-c/--client" : "-c/--clients", 1,
                     INT_MAX));
         return env.ensure_open_files(run.clients, state.out.pgbench->raises_open_files);
     case 'C':
-        state.benchmarking_option_set = true;
         run.connect_per_tx = true;
         return Status{};
     case 'D':
-        state.benchmarking_option_set = true;
         return add_define(state, arg);
     case 'j':
-        state.benchmarking_option_set = true;
         return set_int(run.threads, arg, "-j/--jobs", 1, INT_MAX);
     case 'l':
-        state.benchmarking_option_set = true;
         state.use_log = true;
         return Status{};
     case 'L': {
@@ -407,25 +403,20 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
         if (limit_ms <= 0.0) {
             return make_error(fmt::format("invalid latency limit: \"{}\"", arg));
         }
-        state.benchmarking_option_set = true;
         state.latency_limit_us = static_cast<int64_t>(limit_ms * 1000);
         return Status{};
     }
     case 'M': {
-        state.benchmarking_option_set = true;
         PGLAB_TRY_ASSIGN(run.query_mode, parse_query_mode(arg));
         return Status{};
     }
     case 'P':
-        state.benchmarking_option_set = true;
         return set_int(state.progress, arg, "-P/--progress", 1, INT_MAX);
     case 'r':
-        state.benchmarking_option_set = true;
         run.report_per_command = true;
         return Status{};
     case 'R': {
         const double rate = c_atof(arg);
-        state.benchmarking_option_set = true;
         if (rate <= 0.0) {
             return make_error(fmt::format("invalid rate limit: \"{}\"", arg));
         }
@@ -433,38 +424,29 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
         return Status{};
     }
     case 't':
-        state.benchmarking_option_set = true;
         return set_int(state.transactions, arg, "-t/--transactions", 1, INT_MAX);
     case 'T':
-        state.benchmarking_option_set = true;
         return set_int(state.duration, arg, "-T/--time", 1, INT_MAX);
     case 'v':
-        state.benchmarking_option_set = true;
         run.vacuum_accounts = true;
         return Status{};
     case sampling_rate:
-        state.benchmarking_option_set = true;
         state.sample_rate = c_atof(arg);
         if (state.sample_rate <= 0.0 || state.sample_rate > 1.0) {
             return make_error(fmt::format("invalid sampling rate: \"{}\"", arg));
         }
         return Status{};
     case aggregate_interval:
-        state.benchmarking_option_set = true;
         return set_int(state.agg_interval, arg, "--aggregate-interval", 1, INT_MAX);
     case progress_timestamp:
         run.progress_timestamp = true;
-        state.benchmarking_option_set = true;
         return Status{};
     case log_prefix:
-        state.benchmarking_option_set = true;
         state.log_prefix = arg;
         return Status{};
     case random_seed:
-        state.benchmarking_option_set = true;
         return set_random_seed(state, env, arg);
     case failures_detailed:
-        state.benchmarking_option_set = true;
         run.failures_detailed = true;
         return Status{};
     case max_tries: {
@@ -472,44 +454,33 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
         if (tries < 0) {
             return make_error(fmt::format("invalid number of maximum tries: \"{}\"", arg));
         }
-        state.benchmarking_option_set = true;
         state.max_tries = static_cast<uint32_t>(tries);
         return Status{};
     }
     case verbose_errors:
-        state.benchmarking_option_set = true;
         run.verbose_errors = true;
         return Status{};
     case exit_on_abort:
-        state.benchmarking_option_set = true;
         run.exit_on_abort = true;
         return Status{};
     case export_json:
-        state.benchmarking_option_set = true;
         state.out.export_json = arg;
         return Status{};
     case export_csv:
-        state.benchmarking_option_set = true;
         state.out.export_csv = arg;
         return Status{};
     case no_pin_threads:
-        state.benchmarking_option_set = true;
         run.pin_threads = false;
         return Status{};
     case no_io_uring:
-        state.benchmarking_option_set = true;
         run.batched_io = false;
         return Status{};
     case percentiles:
-        state.benchmarking_option_set = true;
         run.percentiles = true;
         return Status{};
     case log_last_interval:
-        state.benchmarking_option_set = true;
         run.log_last_interval = true;
         return Status{};
-    case pgbench_version:
-        return Status{}; // chosen before parsing (select_pgbench_profile)
     default:
         return std::nullopt;
     }
@@ -519,13 +490,20 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
 /// successfully (-b list, --show-script).
 Status apply_option(BenchParseState& state, const BenchParseEnv& env, int c, const char* arg,
                     bool& done) {
-    if (auto status = apply_common_or_init_option(state, c, arg)) {
+    if (auto status = apply_common_option(state, c, arg)) {
+        return *status;
+    }
+    // What a failed option sets does not matter: the failure ends the parse.
+    if (auto status = apply_init_option(state, c, arg)) {
+        state.initialization_option_set = true;
         return *status;
     }
     if (auto status = apply_script_option(state, env, c, arg, done)) {
+        state.benchmarking_option_set = state.benchmarking_option_set || !done;
         return *status;
     }
     if (auto status = apply_bench_option(state, env, c, arg)) {
+        state.benchmarking_option_set = true;
         return *status;
     }
     // getopt_long already complained on stderr.

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -330,37 +331,40 @@ private:
         return true;
     }
 
-    bool least_greatest(Func f, const Value* a, size_t n, Value& out) {
-        bool have_double = false;
-        for (size_t i = 0; i < n; ++i) {
-            have_double = have_double || a[i].type == ValueType::real;
+    bool to_number(const Value& v, int64_t& i) { return to_int(v, i); }
+
+    bool to_number(const Value& v, double& d) { return to_double(v, d); }
+
+    /// least() or greatest() of `n` values coerced to T, as pgbench's Min/Max macros
+    /// ((x) < (y) ? (x) : (y), (x) > (y) ? (x) : (y)) fold them.
+    template <typename T>
+    bool extreme(Func f, const Value* a, size_t n, T& ext) {
+        if (!to_number(a[0], ext)) {
+            return false;
         }
-        if (have_double) {
-            double ext = 0;
-            if (!to_double(a[0], ext)) {
+        for (size_t i = 1; i < n; ++i) {
+            T v{};
+            if (!to_number(a[i], v)) {
                 return false;
             }
-            for (size_t i = 1; i < n; ++i) {
-                double d = 0;
-                if (!to_double(a[i], d)) {
-                    return false;
-                }
-                // pgbench's Min/Max macros: ((x) < (y) ? (x) : (y)) / ((x) > (y) ? (x) : (y))
-                ext = f == Func::least ? (ext < d ? ext : d) : (ext > d ? ext : d);
+            ext = f == Func::least ? (ext < v ? ext : v) : (ext > v ? ext : v);
+        }
+        return true;
+    }
+
+    /// Double when any argument is a double, else integer.
+    bool least_greatest(Func f, const Value* a, size_t n, Value& out) {
+        if (std::any_of(a, a + n, [](const Value& v) { return v.type == ValueType::real; })) {
+            double ext = 0;
+            if (!extreme(f, a, n, ext)) {
+                return false;
             }
             out = Value::real(ext);
             return true;
         }
         int64_t ext = 0;
-        if (!to_int(a[0], ext)) {
+        if (!extreme(f, a, n, ext)) {
             return false;
-        }
-        for (size_t i = 1; i < n; ++i) {
-            int64_t v = 0;
-            if (!to_int(a[i], v)) {
-                return false;
-            }
-            ext = f == Func::least ? (ext < v ? ext : v) : (ext > v ? ext : v);
         }
         out = Value::integer(ext);
         return true;

@@ -2,10 +2,11 @@
 // header (the hot path).
 #include "stats/latency_histogram.hpp"
 
+#include "stats/simple_stats.hpp"
+
 #include <fmt/format.h>
 
 #include <charconv>
-#include <cmath>
 
 namespace pglab::stats {
 
@@ -79,12 +80,7 @@ double LatencyHistogram::mean() const {
 }
 
 double LatencyHistogram::stddev() const {
-    if (m_count == 0) {
-        return 0.0;
-    }
-    const double m = mean();
-    const double var = m_sum2 / static_cast<double>(m_count) - m * m;
-    return var > 0 ? std::sqrt(var) : 0.0;
+    return population_stddev(m_count, m_sum, m_sum2);
 }
 
 int64_t LatencyHistogram::value_at_percentile(double percentile) const {

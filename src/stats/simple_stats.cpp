@@ -19,13 +19,18 @@ void SimpleStats::merge(const SimpleStats& o) {
     sum2 += o.sum2;
 }
 
-double SimpleStats::stddev() const {
+double population_stddev(int64_t count, double sum, double sum2) {
     if (count == 0) {
         return 0.0;
     }
-    const double m = mean();
-    const double var = sum2 / static_cast<double>(count) - m * m;
+    const double n = static_cast<double>(count);
+    const double m = sum / n;
+    const double var = sum2 / n - m * m;
     return var > 0 ? std::sqrt(var) : 0.0;
+}
+
+double SimpleStats::stddev() const {
+    return population_stddev(count, sum, sum2);
 }
 
 } // namespace pglab::stats

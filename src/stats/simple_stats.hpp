@@ -6,6 +6,10 @@
 
 namespace pglab::stats {
 
+/// Population standard deviation sqrt(sum2/n - mean^2) from running sums, as pgbench prints it;
+/// 0 without values, and when rounding leaves the variance below 0.
+double population_stddev(int64_t count, double sum, double sum2);
+
 struct SimpleStats {
     int64_t count = 0;
     double min = 0;
@@ -29,7 +33,7 @@ struct SimpleStats {
 
     double mean() const { return count > 0 ? sum / static_cast<double>(count) : 0.0; }
 
-    /// Population standard deviation sqrt(sum2/n - mean^2), as pgbench prints it.
+    /// population_stddev() of the values added.
     double stddev() const;
 };
 

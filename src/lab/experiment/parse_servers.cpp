@@ -73,25 +73,19 @@ void read_settings(const toml::node* node, TableReader& r, ParseContext& ctx, Se
     if (t == nullptr) {
         return;
     }
-    for (const auto& [k, v] : *t) {
-        const SourcePos kp = pos_of(k.source(), ctx.file);
-        if (v.is_table()) {
-            // `settings.auto_explain.log_min_duration`: custom settings are dotted names
-            for (const auto& [k2, v2] : *v.as_table()) {
-                auto sc = to_scalar(v2, ctx.file,
-                                    "setting \"" + std::string(k.str()) + "."
-                                        + std::string(k2.str()) + "\"",
-                                    ctx.diag);
-                if (sc) {
-                    s.settings.push_back(Setting{std::string(k.str()) + "." + std::string(k2.str()),
-                                                 *sc, pos_of(k2.source(), ctx.file)});
-                }
-            }
-            continue;
+    auto add = [&](std::string name, const toml::node& value, const toml::key& key) {
+        if (auto sc = to_scalar(value, ctx.file, "setting \"" + name + "\"", ctx.diag)) {
+            s.settings.push_back(Setting{std::move(name), *sc, pos_of(key.source(), ctx.file)});
         }
-        auto sc = to_scalar(v, ctx.file, "setting \"" + std::string(k.str()) + "\"", ctx.diag);
-        if (sc) {
-            s.settings.push_back(Setting{std::string(k.str()), *sc, kp});
+    };
+    for (const auto& [k, v] : *t) {
+        if (const auto* custom = v.as_table()) {
+            // `settings.auto_explain.log_min_duration`: custom settings are dotted names
+            for (const auto& [k2, v2] : *custom) {
+                add(std::string(k.str()) + "." + std::string(k2.str()), v2, k2);
+            }
+        } else {
+            add(std::string(k.str()), v, k);
         }
     }
     // TOML tables iterate in key order; keep the order of the file
