@@ -7,6 +7,7 @@
 #include "support/files.hpp"
 #include "support/run_command.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -298,6 +299,56 @@ expect_blocked = "300ms"
         EXPECT_EQ(s["checks"][0]["pass"], true);
     }
     EXPECT_EQ(steps["the-next-step"]["status"], "ok") << steps["the-next-step"].dump();
+    expect_clean();
+}
+
+// A step's `timeout` holds in each one-statement kind and ends with the step: the next step of
+// the same session runs without it. The timeout that fires fails its step, which ends the run.
+TEST_F(LabChecks, AStepsTimeoutCancelsItsStatementAndEndsWithTheStep) {
+    for (const char* kind : {"explain", "timed-sql"}) {
+        SCOPED_TRACE(kind);
+        const fs::path file = write("timeouts.toml", fmt::format(R"toml(name = "timeouts"
+
+[sessions.s1]
+
+[[steps]]
+type = "{0}"
+name = "within-its-timeout"
+session = "s1"
+sql = "SELECT 1"
+timeout = "10s"
+
+[[steps]]
+type = "sql"
+name = "after-it"
+session = "s1"
+sql = "SHOW statement_timeout"
+expect = "0"
+
+[[steps]]
+type = "{0}"
+name = "beyond-its-timeout"
+session = "s1"
+sql = "SELECT pg_sleep(30)"
+timeout = "200ms"
+)toml",
+                                                                 kind));
+        const fs::path results = m_dir / fmt::format("results-{}", kind);
+        const auto r = run_experiment(file, results);
+        EXPECT_EQ(r.exit_code, 1) << support::describe(r);
+        const auto ls = lines(results);
+        ASSERT_EQ(ls.size(), 1u);
+        std::map<std::string, nlohmann::json> steps;
+        for (const auto& s : ls[0]["steps"]) {
+            steps[s["key"].get<std::string>()] = s;
+        }
+        EXPECT_EQ(steps["within-its-timeout"]["status"], "ok") << ls[0].dump();
+        EXPECT_EQ(steps["after-it"]["status"], "ok") << steps["after-it"].dump();
+        EXPECT_EQ(steps["beyond-its-timeout"]["status"], "failed") << ls[0].dump();
+        EXPECT_NE(steps["beyond-its-timeout"]["error"].dump().find("statement timeout"),
+                  std::string::npos)
+            << steps["beyond-its-timeout"].dump();
+    }
     expect_clean();
 }
 

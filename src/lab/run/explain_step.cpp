@@ -16,13 +16,8 @@ StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
     const std::string sql =
         (step.analyze ? "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " : "EXPLAIN (FORMAT JSON) ")
         + one->text;
-    if (step.timeout_ms > 0) {
-        (void)set_statement_timeout(conn, step.timeout_ms);
-    }
     auto res = conn.exec(sql);
-    if (step.timeout_ms > 0) {
-        (void)conn.exec_command("RESET statement_timeout");
-    }
+    reset_statement_timeout(conn, step);
     if (!res) {
         out.fail(res.error().message);
         return out;

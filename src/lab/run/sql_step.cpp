@@ -311,8 +311,8 @@ StatementsRun run_statements(const experiment::Step& step, StepContext& ctx,
 /// running), and a failed transaction rolled back: it would refuse every later statement of the
 /// session.
 void end_statements(const experiment::Step& step, pg::Connection& conn, std::string& log) {
-    if (step.timeout_ms > 0 && step.wait && step.expect_blocked_ms <= 0) {
-        (void)conn.exec_command("RESET statement_timeout");
+    if (step.wait && step.expect_blocked_ms <= 0) {
+        reset_statement_timeout(conn, step);
     }
     if (conn.in_failed_transaction()) {
         (void)conn.exec_command("ROLLBACK");
@@ -388,6 +388,9 @@ Result<OneStatement> one_statement(const experiment::Step& step, StepContext& ct
     if (!text) {
         return make_error(error_text(text.error()));
     }
+    if (auto st = set_statement_timeout(*session->conn, step); !st) {
+        return make_error(error_text(st.error()));
+    }
     return OneStatement{*session, std::move(*text)};
 }
 
@@ -408,11 +411,9 @@ StepOutcome run_sql(const experiment::Step& step, StepContext& ctx) {
         return out;
     }
     record.statements = *statements;
-    if (step.timeout_ms > 0) {
-        if (auto st = set_statement_timeout(conn, step.timeout_ms); !st) {
-            out.fail(error_text(st.error()));
-            return out;
-        }
+    if (auto st = set_statement_timeout(conn, step); !st) {
+        out.fail(error_text(st.error()));
+        return out;
     }
     const StatementsRun ran = run_statements(step, ctx, *session, *statements, log);
     if (ran.stopped) {

@@ -19,8 +19,9 @@ struct StepSession {
 
 Result<StepSession> step_session(const experiment::Step& step, StepContext& ctx, std::string& log);
 
-/// The session and the expanded statement of a one-statement step (timed-sql, explain); what
-/// waiting for the session wrote is added to the step's log. Error as the step records it.
+/// The session and the expanded statement of a one-statement step (timed-sql, explain), the
+/// step's statement_timeout set in the session (the step resets it); what waiting for the
+/// session wrote is added to the step's log. Error as the step records it.
 struct OneStatement {
     StepSession session;
     std::string text;

@@ -47,8 +47,17 @@ std::string error_at_step(const experiment::Step& step, const Error& e) {
     return s;
 }
 
-Status set_statement_timeout(pg::Connection& conn, std::int64_t timeout_ms) {
-    return conn.exec_command(fmt::format("SET statement_timeout = {}", timeout_ms));
+Status set_statement_timeout(pg::Connection& conn, const experiment::Step& step) {
+    if (step.timeout_ms <= 0) {
+        return {};
+    }
+    return conn.exec_command(fmt::format("SET statement_timeout = {}", step.timeout_ms));
+}
+
+void reset_statement_timeout(pg::Connection& conn, const experiment::Step& step) {
+    if (step.timeout_ms > 0) {
+        (void)conn.exec_command("RESET statement_timeout");
+    }
 }
 
 std::string error_text(const Error& e) {

@@ -70,7 +70,10 @@ StepOutcome execute_step(const experiment::Step& step, StepContext& ctx);
 /// hint: ...".
 std::string error_at_step(const experiment::Step& step, const Error& e);
 
-/// `SET statement_timeout` for a step's `timeout`.
-Status set_statement_timeout(pg::Connection& conn, std::int64_t timeout_ms);
+/// `SET statement_timeout` to the step's `timeout`; nothing when it has none.
+Status set_statement_timeout(pg::Connection& conn, const experiment::Step& step);
+
+/// Undoes set_statement_timeout() (errors ignored: the session's next step sets its own).
+void reset_statement_timeout(pg::Connection& conn, const experiment::Step& step);
 
 } // namespace pglab::lab::run

@@ -89,13 +89,8 @@ StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
     }
     pg::Connection& conn = *one->session.conn;
     const std::string& text = one->text;
-    if (step.timeout_ms > 0) {
-        if (auto st = set_statement_timeout(conn, step.timeout_ms); !st) {
-            out.fail(error_text(st.error()));
-            return out;
-        }
-    }
     auto timed = run_between_clocks(conn, text);
+    reset_statement_timeout(conn, step);
     if (!timed) {
         out.fail(timed.error().message);
         return out;
@@ -103,9 +98,6 @@ StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
     const PipelinedResult& before = timed->before;
     const PipelinedResult& stmt = timed->statement;
     const PipelinedResult& after = timed->after;
-    if (step.timeout_ms > 0) {
-        (void)conn.exec_command("RESET statement_timeout");
-    }
     const double client_ms =
         std::chrono::duration<double, std::milli>(stmt.done - timed->sent).count();
     auto& record = std::get<store::TimedSqlStep>(out.details);
