@@ -6,21 +6,17 @@
 
 namespace pglab::lab::run {
 
-StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
-    StepOutcome out;
-    const auto one = start_one_statement<store::ExplainStep>(step, ctx, out);
-    if (!one) {
-        return out;
-    }
-    pg::Connection& conn = *one->session.conn;
+namespace {
+
+void explain(const experiment::Step& step, StepContext& ctx, pg::Connection& conn,
+             const std::string& statement, store::ExplainStep& record, StepOutcome& out) {
     const std::string sql =
         (step.analyze ? "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " : "EXPLAIN (FORMAT JSON) ")
-        + one->text;
+        + statement;
     auto res = conn.exec(sql);
-    reset_statement_timeout(conn, step);
     if (!res) {
         out.fail(res.error().message);
-        return out;
+        return;
     }
     std::string json;
     for (int i = 0; i < res->ntuples(); ++i) {
@@ -31,9 +27,8 @@ StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
     auto summary = summarize_explain(json);
     if (!summary) {
         out.fail(summary.error().message);
-        return out;
+        return;
     }
-    auto& record = std::get<store::ExplainStep>(out.details);
     record.explain = std::move(*summary);
     if (!step.expect_plan.empty()) {
         const CheckResult check = check_plan(step.expect_plan, record.explain->node_types);
@@ -42,7 +37,16 @@ StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
             out.fail_check(failure_text(check));
         }
     }
-    return out;
+}
+
+} // namespace
+
+StepOutcome run_explain(const experiment::Step& step, StepContext& ctx) {
+    return run_one_statement<store::ExplainStep>(
+        step, ctx,
+        [&](pg::Connection& conn, const std::string& statement, auto& record, auto& out) {
+            explain(step, ctx, conn, statement, record, out);
+        });
 }
 
 } // namespace pglab::lab::run

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace pglab::lab::run {
 
@@ -29,21 +30,25 @@ struct OneStatement {
 
 Result<OneStatement> one_statement(const experiment::Step& step, StepContext& ctx);
 
-/// one_statement for a timed-sql or explain step, whose kind's `Record` becomes the outcome's
-/// details with the session's name and the statement; none, with `out` failed, when there is no
-/// statement to run.
-template <typename Record>
-std::optional<OneStatement> start_one_statement(const experiment::Step& step, StepContext& ctx,
-                                                StepOutcome& out) {
+/// Runs a timed-sql or explain step: `body(conn, statement, record, out)` runs the statement in
+/// the step's session under its timeout, which ends with the body; `record`, the kind's `Record`
+/// with the session's name and the statement, is the outcome's details. The step fails without
+/// calling `body` when there is no statement to run.
+template <typename Record, typename Body>
+StepOutcome run_one_statement(const experiment::Step& step, StepContext& ctx, Body&& body) {
+    StepOutcome out;
     auto one = one_statement(step, ctx);
     if (!one) {
         out.fail(one.error().message);
-        return std::nullopt;
+        return out;
     }
     auto& record = out.details.emplace<Record>();
     record.session = one->session.name;
     record.statement = one->text;
-    return std::move(*one);
+    pg::Connection& conn = *one->session.conn;
+    body(conn, std::as_const(one->text), record, out);
+    reset_statement_timeout(conn, step);
+    return out;
 }
 
 /// Runs a `sql` step.

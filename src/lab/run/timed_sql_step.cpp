@@ -79,28 +79,19 @@ Result<BetweenClocks> run_between_clocks(pg::Connection& conn, const std::string
     return out;
 }
 
-} // namespace
-
-StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
-    StepOutcome out;
-    const auto one = start_one_statement<store::TimedSqlStep>(step, ctx, out);
-    if (!one) {
-        return out;
-    }
-    pg::Connection& conn = *one->session.conn;
-    const std::string& text = one->text;
+/// The statement timed, its rows counted and the times logged.
+void time_statement(StepContext& ctx, pg::Connection& conn, const std::string& text,
+                    store::TimedSqlStep& record, StepOutcome& out) {
     auto timed = run_between_clocks(conn, text);
-    reset_statement_timeout(conn, step);
     if (!timed) {
         out.fail(timed.error().message);
-        return out;
+        return;
     }
     const PipelinedResult& before = timed->before;
     const PipelinedResult& stmt = timed->statement;
     const PipelinedResult& after = timed->after;
     const double client_ms =
         std::chrono::duration<double, std::milli>(stmt.done - timed->sent).count();
-    auto& record = std::get<store::TimedSqlStep>(out.details);
     record.client_ms = client_ms;
     if (before.error.empty() && after.error.empty() && !before.first_value.empty()
         && !after.first_value.empty()) {
@@ -119,7 +110,15 @@ StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
     if (const std::string& e = stmt.error.empty() ? before.error : stmt.error; !e.empty()) {
         out.fail(e);
     }
-    return out;
+}
+
+} // namespace
+
+StepOutcome run_timed_sql(const experiment::Step& step, StepContext& ctx) {
+    return run_one_statement<store::TimedSqlStep>(
+        step, ctx, [&](pg::Connection& conn, const std::string& text, auto& record, auto& out) {
+            time_statement(ctx, conn, text, record, out);
+        });
 }
 
 } // namespace pglab::lab::run
