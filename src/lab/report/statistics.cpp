@@ -185,9 +185,25 @@ std::optional<Interval> ratio_interval(const Moments& a, const Moments& b, doubl
     return Interval{(qb - root) / qa, (qb + root) / qa, true};
 }
 
+namespace {
+
+/// `i` without the part below 0 when the quantity cannot be negative: the interval then keeps
+/// its coverage (every value it drops is impossible). An unbounded interval stays as it is.
+Interval at_least_zero_when(bool non_negative, Interval i) {
+    if (non_negative && i.bounded) {
+        i.low = std::max(i.low, 0.0);
+    }
+    return i;
+}
+
+} // namespace
+
 Sample sample_of(std::span<const double> values) {
     Sample s;
     s.linear = moments_of(values);
+    s.non_negative = !values.empty() && std::all_of(values.begin(), values.end(), [](double v) {
+        return v >= 0.0;
+    });
     if (!values.empty()
         && std::all_of(values.begin(), values.end(), [](double v) { return v > 0.0; })) {
         std::vector<double> logs(values.size());
@@ -215,7 +231,7 @@ std::optional<Interval> typical_interval(const Sample& s, double confidence) {
         return std::nullopt;
     }
     if (!s.log) {
-        return mean_interval(s.linear, confidence);
+        return at_least_zero_when(s.non_negative, *mean_interval(s.linear, confidence));
     }
     const Interval logs = *mean_interval(*s.log, confidence);
     return Interval{std::exp(logs.low), std::exp(logs.high), true};
@@ -235,7 +251,8 @@ std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b,
         return std::nullopt;
     }
     if (!a.log || !b.log) {
-        return ratio_interval(a.linear, b.linear, confidence);
+        return at_least_zero_when(a.non_negative && b.non_negative,
+                                  *ratio_interval(a.linear, b.linear, confidence));
     }
     const MeanDifference d = mean_difference(*a.log, *b.log);
     const double half = two_sided_quantile(confidence, d.df) * std::sqrt(d.variance);

@@ -80,10 +80,13 @@ inline constexpr size_t k_min_runs_for_interval = 3;
 /// A cell's runs as their intervals read them. A quantity whose runs are all positive (a time,
 /// a rate, a byte count) is read on the log scale: its figure is the geometric mean, its
 /// interval never leaves the positives, and a ratio's interval is Welch's on the difference of
-/// the logs. Any other (a count that can be 0) is read as it is, a ratio by Fieller's interval.
+/// the logs. Any other (a count that can be 0) is read as it is, a ratio by Fieller's interval;
+/// when no value is negative, neither is the interval (it is cut at 0: a count of 0, 0 and 2 has
+/// a mean whose t-interval reaches below 0, a count never does).
 struct Sample {
     Moments linear;
     std::optional<Moments> log; ///< of ln(value), when every value is positive
+    bool non_negative = false;  ///< no value below 0 (and at least one value)
 };
 
 Sample sample_of(std::span<const double> values);
@@ -94,7 +97,8 @@ Sample with_more_values(Sample s, size_t extra);
 /// The figure the runs stand for: their geometric mean on the log scale, else their mean.
 double typical_value(const Sample& s);
 
-/// The two-sided `confidence` interval of typical_value(); none under k_min_runs_for_interval.
+/// The two-sided `confidence` interval of typical_value(), never below 0 for a non-negative
+/// sample; none under k_min_runs_for_interval.
 std::optional<Interval> typical_interval(const Sample& s, double confidence);
 
 /// The ratio of a to b: of their geometric means when both are on the log scale, else of their
@@ -104,7 +108,8 @@ double typical_ratio(const Sample& a, const Sample& b);
 
 /// The two-sided `confidence` interval of typical_ratio(): exp of Welch's interval of the
 /// difference of the logs when both are on the log scale, else Fieller's (which may be
-/// unbounded); none under k_min_runs_for_interval runs a side.
+/// unbounded; cut at 0 when neither side has a negative value); none under
+/// k_min_runs_for_interval runs a side.
 std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b, double confidence);
 
 /// Welch's unequal-variance comparison of two independent samples `a` and `b`.

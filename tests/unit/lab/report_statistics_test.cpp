@@ -192,6 +192,35 @@ TEST(ReportStatisticsTest, IntervalsRespectTheQuantity) {
                 1e-12); // both positive: geometric means, 2 / 2
 }
 
+// A count is never negative, and neither is its interval: counts of 0, 0 and 2 have a mean whose
+// t-interval reaches below 0 (as does the Fieller interval of a ratio of such counts); the part
+// below 0 is cut, the rest kept. A quantity that can be negative keeps its whole interval.
+TEST(ReportStatisticsTest, IntervalsOfCountsStopAtZero) {
+    const Sample counts = sample_of(std::vector<double>{0.0, 0.0, 2.0});
+    EXPECT_TRUE(counts.non_negative);
+    const auto t_interval = mean_interval(counts.linear, 0.95);
+    ASSERT_TRUE(t_interval.has_value());
+    ASSERT_LT(t_interval->low, 0.0);
+    const auto ci = typical_interval(counts, 0.95);
+    ASSERT_TRUE(ci.has_value());
+    EXPECT_EQ(ci->low, 0.0);
+    EXPECT_DOUBLE_EQ(ci->high, t_interval->high);
+
+    const Sample other = sample_of(std::vector<double>{1.0, 2.0, 2.0});
+    const auto fieller = ratio_interval(counts.linear, other.linear, 0.95);
+    ASSERT_TRUE(fieller.has_value() && fieller->bounded);
+    ASSERT_LT(fieller->low, 0.0);
+    const auto ratio = typical_ratio_interval(counts, other, 0.95);
+    ASSERT_TRUE(ratio.has_value() && ratio->bounded);
+    EXPECT_EQ(ratio->low, 0.0);
+    EXPECT_DOUBLE_EQ(ratio->high, fieller->high);
+
+    const Sample signed_values = sample_of(std::vector<double>{-1.0, 0.0, 2.0});
+    EXPECT_FALSE(signed_values.non_negative);
+    EXPECT_LT(typical_interval(signed_values, 0.95)->low, 0.0);
+    EXPECT_LT(typical_ratio_interval(signed_values, other, 0.95)->low, 0.0);
+}
+
 TEST(ReportStatisticsTest, WelchDegenerateCases) {
     const std::vector<double> one = {1.0};
     const std::vector<double> two = {1.0, 2.0};
