@@ -128,6 +128,18 @@ TEST_F(LabRun, EndToEndPlanRestartsLinesAndCleanup) {
     ASSERT_EQ(plan["runs"].size(), 8u);
     EXPECT_TRUE(fs::exists(results / "experiment.toml"));
     EXPECT_TRUE(plan["pglab_version"].is_string() && !plan["pglab_version"].empty());
+    // The commit pglab was built from (this checkout's, when it is one), so a stored result
+    // names the code that made it.
+    const auto head =
+        support::run_command({"git", "-C", PGLAB_SOURCE_DIR, "rev-parse", "--short=12", "HEAD"});
+    if (head.exit_code == 0) {
+        ASSERT_TRUE(plan.contains("pglab_commit")) << plan.dump();
+        const std::string commit = plan["pglab_commit"];
+        EXPECT_EQ(commit.substr(0, 12), head.out.substr(0, 12)) << commit;
+        EXPECT_TRUE(commit.size() == 12 || commit.substr(12) == "-modified") << commit;
+    } else {
+        EXPECT_FALSE(plan.contains("pglab_commit")) << plan.dump();
+    }
     // The orchestrator's messages are kept with the results, as printed on stderr.
     const std::string log_text = support::read_file(results / "pglab.log");
     EXPECT_NE(log_text.find("restarts: default: 1;"), std::string::npos) << log_text;

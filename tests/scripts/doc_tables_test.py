@@ -85,6 +85,9 @@ class DocTablesTest(unittest.TestCase):
         self.assertEqual(about["experiment"], Path(plan["file"]).stem)  # not a chart's name
         self.assertEqual(about["machine"], plan.get("machine"))
         self.assertEqual(about["runs"], sum(1 for r in plan["runs"] if not r.get("warmup")))
+        self.assertEqual(about["pglab_commit"], plan["pglab_commit"])  # the pglab that ran it
+        self.assertEqual(self.render().returncode, 0)
+        self.assertIn("; pglab built from commit 0123456789ab. Stored in", self.doc.read_text(encoding="utf-8"))
         self.assertTrue((folder / "claims.csv").read_text(encoding="utf-8").startswith("claim,"))
         self.assertTrue((folder / "cells.csv").read_text(encoding="utf-8").startswith("step,"))
         self.assertTrue((folder / "checks.csv").read_text(encoding="utf-8").startswith("run,"))

@@ -49,6 +49,7 @@ void read_initdb(const ResultsDir& results, Environment& env) {
 
 void read_plan(const store::PlanRecord& plan, Environment& env) {
     env.pglab_version = plan.pglab_version;
+    env.pglab_commit = plan.pglab_commit;
     if (plan.machine) {
         env.machine = *plan.machine;
         env.machine_recorded = true;

@@ -26,6 +26,7 @@ struct ServerInfo {
 
 struct Environment {
     std::string pglab_version; ///< "" when not recorded
+    std::string pglab_commit;  ///< the commit pglab was built from; "" when not recorded
     util::MachineInfo machine;
     /// True when the results recorded the machine; false when it is the one making the report.
     bool machine_recorded = false;

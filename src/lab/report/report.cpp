@@ -183,8 +183,10 @@ private:
     std::vector<std::string> environment_items() const {
         const Environment& env = m_report.environment;
         std::vector<std::string> items;
-        items.push_back(fmt::format("pglab: {}", env.pglab_version.empty() ? "version not recorded"
-                                                                           : env.pglab_version));
+        items.push_back(fmt::format(
+            "pglab: {}{}", env.pglab_version.empty() ? "version not recorded" : env.pglab_version,
+            env.pglab_commit.empty() ? ""
+                                     : fmt::format(" (built from commit {})", env.pglab_commit)));
         const util::MachineInfo& m = env.machine;
         items.push_back(fmt::format(
             "machine: {}, {} cores, {:.1f} GiB memory, {}{}",

@@ -22,6 +22,7 @@
 #include "lab/server/throwaway_cluster.hpp"
 #include "lab/store/results_store.hpp"
 #include "lab/store/run_record.hpp"
+#include "util/build_info.hpp"
 #include "util/clock.hpp"
 #include "util/log.hpp"
 #include "util/machine_info.hpp"
@@ -88,6 +89,7 @@ store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan
     r.description = spec.description;
     r.file = file;
     r.pglab_version = PGLAB_VERSION;
+    r.pglab_commit = util::build_commit();
     r.created_at = iso_now();
     r.machine = util::read_machine_info();
     r.seed = plan.seed;

@@ -129,6 +129,9 @@ json to_json(const PlanRecord& p) {
     j["description"] = p.description;
     j["file"] = p.file;
     j["pglab_version"] = p.pglab_version;
+    if (!p.pglab_commit.empty()) {
+        j["pglab_commit"] = p.pglab_commit;
+    }
     j["created_at"] = p.created_at;
     if (p.machine) {
         j["machine"] = machine_json(*p.machine);
@@ -163,6 +166,7 @@ Result<PlanRecord> plan_record_from_json(const json& j) {
     p.description = f::text(j, "description");
     p.file = f::text(j, "file");
     p.pglab_version = f::text(j, "pglab_version");
+    p.pglab_commit = f::text(j, "pglab_commit");
     p.created_at = f::text(j, "created_at");
     p.machine = machine_from(f::value(j, "machine"));
     p.seed = f::unsigned_integer(j, "seed");

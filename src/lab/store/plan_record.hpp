@@ -65,6 +65,9 @@ struct PlanRecord {
     std::string description;
     std::string file; ///< the experiment file as given on the command line
     std::string pglab_version;
+    /// util::build_commit() of the pglab that made the plan; "" in plans written before pglab
+    /// recorded it, or by a build from outside a git checkout.
+    std::string pglab_commit;
     std::string created_at;
     /// The machine that ran the plan; none in plans written before pglab recorded it.
     std::optional<util::MachineInfo> machine;

@@ -212,7 +212,7 @@ def main():
             "servers": [{"name": "pg16", "version": "16", "bin_dir": "", "existing": False},
                         {"name": "pg17", "version": "17", "bin_dir": "", "existing": False}],
             "steps": steps, "cells": cells, "runs": runs,
-            "pglab_version": "0.1.0",
+            "pglab_version": "0.1.0", "pglab_commit": "0123456789ab",
             "machine": {"cpu_model": "Intel(R) Xeon(R) CPU @ 2.20GHz", "cores": 2,
                         "memory_bytes": 25769803776, "kernel": "Linux 6.1.0-18-amd64 x86_64"}}
     with open(os.path.join(OUT, "plan.json"), "w") as f:

@@ -77,6 +77,7 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     p.description = "d";
     p.file = "experiments/e.toml";
     p.pglab_version = "0.1.0";
+    p.pglab_commit = "0123456789ab-modified";
     p.created_at = "2026-12-04T20:00:00+00:00";
     p.machine = pglab::util::MachineInfo{"cpu", 2, 1 << 30, "Linux 6.1 x86_64"};
     p.seed = 18446744073709551615ULL; // the largest seed
@@ -105,6 +106,8 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
 TEST(PlanRecord, WhatAnOlderPlanLacksStaysAbsent) {
     const auto read = plan_record_from_json(json{{"version", "pglab.plan/1"}, {"experiment", "e"}});
     ASSERT_TRUE(read);
+    EXPECT_EQ(read->pglab_commit, "");
+    EXPECT_FALSE(to_json(*read).contains("pglab_commit"));
     EXPECT_FALSE(read->machine);
     EXPECT_FALSE(read->seed);
     EXPECT_FALSE(read->repeat);
