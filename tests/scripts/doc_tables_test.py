@@ -187,7 +187,7 @@ class DocTablesTest(unittest.TestCase):
                  "tps": {"ratio": 9}, "conn_ms": {"ratio": conn}},
             ],
         }
-        (folder / f"compare-{started[:10]}.json").write_text(json.dumps(session), encoding="utf-8")
+        (folder / f"compare-pgbench-{started[:10]}.json").write_text(json.dumps(session), encoding="utf-8")
 
     def test_the_speed_table_gives_the_range_over_the_stored_sessions(self):
         sessions = self.tmp / "speed"
@@ -216,6 +216,42 @@ class DocTablesTest(unittest.TestCase):
         text = self.doc.read_text(encoding="utf-8")
         self.assertIn("| `select-only -M prepared -c 8 -j 2` | 1.00 | 0.72 – 0.99 |  |", text)
         self.assertIn("| `500 clients connecting (-c 500 -j 2 -t 1)` |  |  | initial connection time 1.06 |", text)
+
+    def write_overhead(self, folder, started, steady, steps_max):
+        folder.mkdir(parents=True, exist_ok=True)
+        session = {
+            "tool": "bench/lab-overhead", "runs": 20, "started": started, "finished": started,
+            "pglab": "abc1234", "machine": {"cpus": 2, "cpu_model": "AMD EPYC", "memory_kib": 1, "kernel": "Linux"},
+            "load_at_start": "0.50 0.40 0.30", "load_at_end": "1.10 1.00 0.50",
+            "plans": [
+                {"plan": "steady", "what": "a one-statement step", "runs": 20, "median_ms": steady,
+                 "min_ms": 0.1, "max_ms": 2.0},
+                {"plan": "steps", "what": "five steps", "runs": 20, "median_ms": 17.0, "min_ms": 15.0,
+                 "max_ms": steps_max},
+            ],
+        }
+        (folder / f"lab-overhead-{started[:10]}.json").write_text(json.dumps(session), encoding="utf-8")
+
+    def test_the_overhead_table_gives_the_range_over_the_stored_sessions(self):
+        sessions = self.tmp / "bench"
+        self.write_session(sessions, "2026-12-05T08:50:00Z", 1.05, 0.72, 1.06)  # not read here
+        self.doc.write_text(f"<!-- overhead: {sessions} -->\n<!-- end -->\n", encoding="utf-8")
+        missing = self.render()
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("no stored bench/lab-overhead --json result", missing.stderr)
+        self.write_overhead(sessions, "2026-12-05T09:00:00Z", 0.34, 30.0)
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn("one session so far (no range yet)", text)
+        self.assertIn("| a one-statement step | 0.3 ms | 2.0 ms |", text)
+        self.write_overhead(sessions, "2026-12-06T09:00:00Z", 1.04, 22.0)
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn("2 sessions (the range of their figures)", text)
+        self.assertIn("5 December 2026 09:00 UTC (20 runs a cell, load average 0.50 at the start and 1.10 at the end)",
+                      text)
+        self.assertIn("| a one-statement step | 0.3 – 1.0 ms | 2.0 ms |", text)
+        self.assertIn("| five steps | 17.0 ms | 22.0 – 30.0 ms |", text)
 
 
 if __name__ == "__main__":
