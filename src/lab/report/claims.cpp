@@ -249,14 +249,18 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     conclude(c, e, after, "the cell", r);
 }
 
-/// A `repeat` until decided: after how many runs the claim was decided, or that it stayed
-/// undecided at the most runs the file allows.
-void say_when_decided(std::int64_t most, ClaimResult& r) {
+/// A `repeat` until decided: after how many runs the claim was decided (`first`: the runs of its
+/// cells when `pglab run` first found it so, fewer than it has when a later round ran for another
+/// claim's sake), or that it stayed undecided at the most runs the file allows.
+void say_when_decided(std::int64_t most, std::optional<size_t> first, ClaimResult& r) {
     if (r.cells.empty() || r.runs == 0) {
         return;
     }
     const char* const whose = r.cells.size() > 1 ? "each cell" : "the cell";
-    if (r.verdict == Verdict::agrees || r.verdict == Verdict::differs) {
+    if ((r.verdict == Verdict::agrees || r.verdict == Verdict::differs) && first) {
+        r.why += fmt::format("; decided with {} runs of {} (judged again with all {}, the same)",
+                             *first, whose, r.runs);
+    } else if (r.verdict == Verdict::agrees || r.verdict == Verdict::differs) {
         r.why += fmt::format("; decided with {} runs of {}", r.runs, whose);
     } else if (r.verdict == Verdict::inconclusive && static_cast<std::int64_t>(r.runs) >= most) {
         r.why += fmt::format("; still undecided at {} runs of {}, the most `repeat` allows", r.runs,
@@ -353,6 +357,56 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
     }
 }
 
+ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
+                           const std::vector<StepData>& steps) {
+    ClaimResult r;
+    r.claim = c;
+    r.paper = expected_text(c);
+    if (!c.untestable.empty()) {
+        r.why = c.untestable;
+        return r;
+    }
+    const auto step = std::find_if(steps.begin(), steps.end(),
+                                   [&](const StepData& s) { return s.key == c.step; });
+    const MetricValues* m = step != steps.end() ? find_metric(*step, c.metric) : nullptr;
+    if (step == steps.end()) {
+        r.why = fmt::format("step \"{}\" has no results", c.step);
+    } else if (m == nullptr || m->by_cell.empty()) {
+        r.why = fmt::format("step \"{}\" recorded no \"{}\"", c.step, c.metric);
+    } else if (c.kind == ClaimKind::ratio) {
+        evaluate_ratio(c, results, *m, r);
+    } else if (c.kind == ClaimKind::shape) {
+        evaluate_shape(c, results, *m, r);
+    } else {
+        evaluate_value(c, results, *m, r);
+    }
+    return r;
+}
+
+/// The runs of each of the claim's cells with which `pglab run` first judged it `verdict`: it
+/// judges the claims after the first `repeat` rounds and after each round it adds, so the claim
+/// is judged here on the runs of rounds up to each of those in turn. None when only every run
+/// decides it.
+std::optional<size_t> runs_when_first_decided(const Claim& c, const ResultsDir& results,
+                                              Verdict verdict) {
+    if (!results.plan || !results.plan->repeat) {
+        return std::nullopt;
+    }
+    std::uint32_t last = 0;
+    for (const FinishedRun& f : results.runs) {
+        last = std::max(last, f.record.round);
+    }
+    for (auto round = static_cast<std::uint32_t>(*results.plan->repeat); round < last; ++round) {
+        ResultsDir earlier = results;
+        std::erase_if(earlier.runs, [&](const FinishedRun& f) { return f.record.round > round; });
+        const ClaimResult r = evaluate_claim(c, earlier, collect_steps(earlier, /*cores=*/0));
+        if (r.verdict == verdict) {
+            return r.runs;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
@@ -360,30 +414,13 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
                                          const std::vector<StepData>& steps) {
     std::vector<ClaimResult> out;
     for (const auto& c : claims) {
-        ClaimResult r;
-        r.claim = c;
-        r.paper = expected_text(c);
-        if (!c.untestable.empty()) {
-            r.why = c.untestable;
-            out.push_back(std::move(r));
-            continue;
-        }
-        const auto step = std::find_if(steps.begin(), steps.end(),
-                                       [&](const StepData& s) { return s.key == c.step; });
-        const MetricValues* m = step != steps.end() ? find_metric(*step, c.metric) : nullptr;
-        if (step == steps.end()) {
-            r.why = fmt::format("step \"{}\" has no results", c.step);
-        } else if (m == nullptr || m->by_cell.empty()) {
-            r.why = fmt::format("step \"{}\" recorded no \"{}\"", c.step, c.metric);
-        } else if (c.kind == ClaimKind::ratio) {
-            evaluate_ratio(c, results, *m, r);
-        } else if (c.kind == ClaimKind::shape) {
-            evaluate_shape(c, results, *m, r);
-        } else {
-            evaluate_value(c, results, *m, r);
-        }
-        if (results.plan && results.plan->repeat_max) {
-            say_when_decided(*results.plan->repeat_max, r);
+        ClaimResult r = evaluate_claim(c, results, steps);
+        if (results.plan && results.plan->repeat_max && c.untestable.empty()) {
+            const bool decided = r.verdict == Verdict::agrees || r.verdict == Verdict::differs;
+            const auto first =
+                decided ? runs_when_first_decided(c, results, r.verdict) : std::nullopt;
+            say_when_decided(*results.plan->repeat_max,
+                             first && *first < r.runs ? first : std::nullopt, r);
         }
         out.push_back(std::move(r));
     }

@@ -156,6 +156,40 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
               "cannot be tested here: step \"ios\" recorded no \"probe:nothing\"");
 }
 
+// A `repeat` until decided judges the claims after its first rounds and after each round it adds;
+// a claim decided early but whose cells ran on for another claim says when it was decided.
+TEST(ReportClaimsTest, AClaimSaysAfterHowManyRunsItWasFirstDecided) {
+    ResultsDir r = fixture();
+    ASSERT_TRUE(r.plan.has_value());
+    r.plan->repeat = 2; // then one round added: each run's round is its repetition
+    r.plan->repeat_max = 5;
+    for (FinishedRun& f : r.runs) {
+        f.record.round = static_cast<std::uint32_t>(f.record.repetition);
+    }
+    const auto steps = collect_steps(r, 2);
+    experiment::Claim zero;
+    zero.text = "no heap fetches";
+    zero.step = "ios";
+    zero.metric = "heap_fetches";
+    zero.cell = "server=pg17 clients=5";
+    zero.paper = 0.0;
+    zero.tolerance = 0.0;
+    experiment::Claim far; // needs 3 runs for an interval: decided only by the last round
+    far.text = "16 reaches 2000 tps with 10 clients";
+    far.step = "tpcb";
+    far.metric = "tps";
+    far.cell = "server=pg16 clients=10";
+    far.paper = 2000.0;
+    far.tolerance = 0.1;
+    const auto out = evaluate_claims({zero, far}, r, steps);
+    ASSERT_EQ(out.size(), 2U);
+    EXPECT_EQ(verdict_text(out[0]), "agrees: 0 (the same in each of 3 runs) is within 0 ± 0; "
+                                    "decided with 2 runs of the cell (judged again with all 3, "
+                                    "the same)");
+    EXPECT_EQ(verdict_text(out[1]), "differs: its 95% interval (1152.9 – 1222.2) lies wholly "
+                                    "outside 2000.0 ± 10%; decided with 3 runs of the cell");
+}
+
 // An equivalence test: "agrees" needs the 90% interval inside what the paper allows, "differs"
 // the whole 95% interval outside. A ratio of 1.036 whose 95% interval is 0.995 - 1.079 cannot be
 // told from 1.07 ± 1%, nor from "at least 1.02", but is clearly not 1.20 ± 1%; the verdict says
