@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <string>
+#include <utility>
 
 #include "finished_runs.hpp"
 
@@ -19,6 +21,24 @@ ResultsDir fixture() {
                           / "tests/golden/report/results-fixture");
     EXPECT_TRUE(r.has_value());
     return r.has_value() ? std::move(*r) : ResultsDir{};
+}
+
+/// A claim of one cell's figure: `paper` within ±`tolerance`.
+experiment::Claim value_claim(std::string text, std::string step, std::string metric,
+                              std::string cell, double paper, double tolerance) {
+    experiment::Claim c;
+    c.text = std::move(text);
+    c.step = std::move(step);
+    c.metric = std::move(metric);
+    c.cell = std::move(cell);
+    c.paper = paper;
+    c.tolerance = tolerance;
+    return c;
+}
+
+/// The fixture's index-only scan of one cell fetched no heap page in any run.
+experiment::Claim no_heap_fetches() {
+    return value_claim("no heap fetches", "ios", "heap_fetches", "server=pg17 clients=5", 0.0, 0.0);
 }
 
 TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
@@ -86,13 +106,7 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
 TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     const ResultsDir r = fixture();
     const auto steps = collect_steps(r, 2);
-    experiment::Claim zero;
-    zero.text = "no heap fetches";
-    zero.step = "ios";
-    zero.metric = "heap_fetches";
-    zero.cell = "server=pg17 clients=5";
-    zero.paper = 0.0;
-    zero.tolerance = 0.0;
+    const experiment::Claim zero = no_heap_fetches();
     experiment::Claim bound = zero;
     bound.text = "at most 600 blocks";
     bound.metric = "blocks";
@@ -167,20 +181,10 @@ TEST(ReportClaimsTest, AClaimSaysAfterHowManyRunsItWasFirstDecided) {
         f.record.round = static_cast<std::uint32_t>(f.record.repetition);
     }
     const auto steps = collect_steps(r, 2);
-    experiment::Claim zero;
-    zero.text = "no heap fetches";
-    zero.step = "ios";
-    zero.metric = "heap_fetches";
-    zero.cell = "server=pg17 clients=5";
-    zero.paper = 0.0;
-    zero.tolerance = 0.0;
-    experiment::Claim far; // needs 3 runs for an interval: decided only by the last round
-    far.text = "16 reaches 2000 tps with 10 clients";
-    far.step = "tpcb";
-    far.metric = "tps";
-    far.cell = "server=pg16 clients=10";
-    far.paper = 2000.0;
-    far.tolerance = 0.1;
+    const experiment::Claim zero = no_heap_fetches();
+    // Needs 3 runs for an interval: decided only by the last round.
+    const experiment::Claim far = value_claim("16 reaches 2000 tps with 10 clients", "tpcb", "tps",
+                                              "server=pg16 clients=10", 2000.0, 0.1);
     const auto out = evaluate_claims({zero, far}, r, steps);
     ASSERT_EQ(out.size(), 2U);
     EXPECT_EQ(verdict_text(out[0]), "agrees: 0 (the same in each of 3 runs) is within 0 ± 0; "
