@@ -249,18 +249,36 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     conclude(c, e, after, "the cell", r);
 }
 
-/// A `repeat` until decided: after how many runs the claim was decided (`first`: the runs of its
-/// cells when `pglab run` first found it so, fewer than it has when a later round ran for another
-/// claim's sake), or that it stayed undecided at the most runs the file allows.
-void say_when_decided(std::int64_t most, std::optional<size_t> first, ClaimResult& r) {
+/// When `pglab run` first judged a claim decided: with how many runs of each of its cells, and
+/// which way.
+struct FirstDecided {
+    size_t runs = 0;
+    Verdict verdict = Verdict::inconclusive;
+};
+
+bool is_decided(Verdict v) {
+    return v == Verdict::agrees || v == Verdict::differs;
+}
+
+/// A `repeat` until decided: after how many runs the claim was decided, or that it stayed
+/// undecided at the most runs the file allows. `first`: when `pglab run` first found it decided,
+/// with fewer runs than it has now (a later round ran for another claim's sake).
+void say_when_decided(std::int64_t most, std::optional<FirstDecided> first, ClaimResult& r) {
     if (r.cells.empty() || r.runs == 0) {
         return;
     }
     const char* const whose = r.cells.size() > 1 ? "each cell" : "the cell";
-    if ((r.verdict == Verdict::agrees || r.verdict == Verdict::differs) && first) {
+    if (first && first->verdict == r.verdict) {
         r.why += fmt::format("; decided with {} runs of {} (judged again with all {}, the same)",
-                             *first, whose, r.runs);
-    } else if (r.verdict == Verdict::agrees || r.verdict == Verdict::differs) {
+                             first->runs, whose, r.runs);
+    } else if (first) { // more runs changed the verdict
+        const auto now = r.verdict == Verdict::agrees    ? "agrees"
+                         : r.verdict == Verdict::differs ? "differs"
+                                                         : "is inconclusive";
+        r.why +=
+            fmt::format("; with {} runs of {} it {}, with all {} it {}", first->runs, whose,
+                        first->verdict == Verdict::agrees ? "agreed" : "differed", r.runs, now);
+    } else if (is_decided(r.verdict)) {
         r.why += fmt::format("; decided with {} runs of {}", r.runs, whose);
     } else if (r.verdict == Verdict::inconclusive && static_cast<std::int64_t>(r.runs) >= most) {
         r.why += fmt::format("; still undecided at {} runs of {}, the most `repeat` allows", r.runs,
@@ -383,12 +401,10 @@ ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
     return r;
 }
 
-/// The runs of each of the claim's cells with which `pglab run` first judged it `verdict`: it
-/// judges the claims after the first `repeat` rounds and after each round it adds, so the claim
-/// is judged here on the runs of rounds up to each of those in turn. None when only every run
-/// decides it.
-std::optional<size_t> runs_when_first_decided(const Claim& c, const ResultsDir& results,
-                                              Verdict verdict) {
+/// When `pglab run` first judged the claim decided: it judges the claims after the first
+/// `repeat` rounds and after each round it adds, so the claim is judged here on the runs of the
+/// rounds up to each of those in turn. None when only all the runs decide it.
+std::optional<FirstDecided> first_decided(const Claim& c, const ResultsDir& results) {
     if (!results.plan || !results.plan->repeat) {
         return std::nullopt;
     }
@@ -400,8 +416,8 @@ std::optional<size_t> runs_when_first_decided(const Claim& c, const ResultsDir& 
         ResultsDir earlier = results;
         std::erase_if(earlier.runs, [&](const FinishedRun& f) { return f.record.round > round; });
         const ClaimResult r = evaluate_claim(c, earlier, collect_steps(earlier, /*cores=*/0));
-        if (r.verdict == verdict) {
-            return r.runs;
+        if (is_decided(r.verdict)) {
+            return FirstDecided{r.runs, r.verdict};
         }
     }
     return std::nullopt;
@@ -416,11 +432,9 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
     for (const auto& c : claims) {
         ClaimResult r = evaluate_claim(c, results, steps);
         if (results.plan && results.plan->repeat_max && c.untestable.empty()) {
-            const bool decided = r.verdict == Verdict::agrees || r.verdict == Verdict::differs;
-            const auto first =
-                decided ? runs_when_first_decided(c, results, r.verdict) : std::nullopt;
+            const auto first = first_decided(c, results);
             say_when_decided(*results.plan->repeat_max,
-                             first && *first < r.runs ? first : std::nullopt, r);
+                             first && first->runs < r.runs ? first : std::nullopt, r);
         }
         out.push_back(std::move(r));
     }

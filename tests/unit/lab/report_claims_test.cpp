@@ -194,6 +194,38 @@ TEST(ReportClaimsTest, AClaimSaysAfterHowManyRunsItWasFirstDecided) {
                                     "outside 2000.0 ± 10%; decided with 3 runs of the cell");
 }
 
+// More runs can change a verdict: a count the same in the first two runs of its cell is exact and
+// agrees, but a third run with another count makes it an ordinary figure. The claim says both.
+TEST(ReportClaimsTest, AClaimWhoseVerdictMoreRunsChangedSaysBoth) {
+    ResultsDir r = fixture();
+    ASSERT_TRUE(r.plan.has_value());
+    r.plan->repeat = 2;
+    r.plan->repeat_max = 5;
+    const Cell* cell = find_cell(r, 3); // server=pg17 clients=5
+    ASSERT_TRUE(cell != nullptr && cell->label.starts_with("server=pg17 clients=5"));
+    int changed = 0;
+    for (FinishedRun& f : r.runs) {
+        f.record.round = static_cast<std::uint32_t>(f.record.repetition);
+        if (f.record.cell != 3 || f.record.repetition != 3) {
+            continue;
+        }
+        for (auto& step : f.record.steps) {
+            if (auto* explain = step.as<store::ExplainStep>(); explain && step.key == "ios") {
+                explain->explain->heap_fetches = 40;
+                ++changed;
+            }
+        }
+    }
+    ASSERT_EQ(changed, 1);
+    const auto out = evaluate_claims({no_heap_fetches()}, r, collect_steps(r, 2));
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_EQ(out[0].verdict, Verdict::inconclusive);
+    EXPECT_NE(verdict_text(out[0]).find("; with 2 runs of the cell it agreed, with all 3 it is "
+                                        "inconclusive"),
+              std::string::npos)
+        << verdict_text(out[0]);
+}
+
 // An equivalence test: "agrees" needs the 90% interval inside what the paper allows, "differs"
 // the whole 95% interval outside. A ratio of 1.036 whose 95% interval is 0.995 - 1.079 cannot be
 // told from 1.07 ± 1%, nor from "at least 1.02", but is clearly not 1.20 ± 1%; the verdict says
