@@ -401,12 +401,26 @@ ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
     return r;
 }
 
-/// When `pglab run` first judged the claim decided: it judges the claims after the first
-/// `repeat` rounds and after each round it adds, so the claim is judged here on the runs of the
-/// rounds up to each of those in turn. None when only all the runs decide it.
-std::optional<FirstDecided> first_decided(const Claim& c, const ResultsDir& results) {
+/// The claims judged on the runs as they are, without saying when they were decided.
+std::vector<ClaimResult> judge_claims(const std::vector<Claim>& claims, const ResultsDir& results,
+                                      const std::vector<StepData>& steps) {
+    std::vector<ClaimResult> out;
+    out.reserve(claims.size());
+    for (const auto& c : claims) {
+        out.push_back(evaluate_claim(c, results, steps));
+    }
+    return out;
+}
+
+/// When `pglab run` first judged each claim decided: it judges the claims after the first
+/// `repeat` rounds and after each round it adds, so they are judged here on the runs of the
+/// rounds up to each of those in turn (each round's figures gathered once for every claim).
+/// None for a claim that only all the runs decide.
+std::vector<std::optional<FirstDecided>> first_decided(const std::vector<ClaimResult>& judged,
+                                                       const ResultsDir& results) {
+    std::vector<std::optional<FirstDecided>> first(judged.size());
     if (!results.plan || !results.plan->repeat) {
-        return std::nullopt;
+        return first;
     }
     std::uint32_t last = 0;
     for (const FinishedRun& f : results.runs) {
@@ -415,12 +429,18 @@ std::optional<FirstDecided> first_decided(const Claim& c, const ResultsDir& resu
     for (auto round = static_cast<std::uint32_t>(*results.plan->repeat); round < last; ++round) {
         ResultsDir earlier = results;
         std::erase_if(earlier.runs, [&](const FinishedRun& f) { return f.record.round > round; });
-        const ClaimResult r = evaluate_claim(c, earlier, collect_steps(earlier, /*cores=*/0));
-        if (is_decided(r.verdict)) {
-            return FirstDecided{r.runs, r.verdict};
+        const std::vector<StepData> steps = collect_steps(earlier, /*cores=*/0);
+        for (size_t i = 0; i < judged.size(); ++i) {
+            if (first[i] || !judged[i].claim.untestable.empty()) {
+                continue;
+            }
+            const ClaimResult r = evaluate_claim(judged[i].claim, earlier, steps);
+            if (is_decided(r.verdict)) {
+                first[i] = FirstDecided{r.runs, r.verdict};
+            }
         }
     }
-    return std::nullopt;
+    return first;
 }
 
 } // namespace
@@ -428,15 +448,16 @@ std::optional<FirstDecided> first_decided(const Claim& c, const ResultsDir& resu
 std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
                                          const ResultsDir& results,
                                          const std::vector<StepData>& steps) {
-    std::vector<ClaimResult> out;
-    for (const auto& c : claims) {
-        ClaimResult r = evaluate_claim(c, results, steps);
-        if (results.plan && results.plan->repeat_max && c.untestable.empty()) {
-            const auto first = first_decided(c, results);
-            say_when_decided(*results.plan->repeat_max,
-                             first && first->runs < r.runs ? first : std::nullopt, r);
+    std::vector<ClaimResult> out = judge_claims(claims, results, steps);
+    if (!results.plan || !results.plan->repeat_max) {
+        return out;
+    }
+    const std::vector<std::optional<FirstDecided>> first = first_decided(out, results);
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (out[i].claim.untestable.empty()) {
+            const bool earlier = first[i] && first[i]->runs < out[i].runs;
+            say_when_decided(*results.plan->repeat_max, earlier ? first[i] : std::nullopt, out[i]);
         }
-        out.push_back(std::move(r));
     }
     return out;
 }
@@ -444,8 +465,9 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
 std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results) {
     const ExperimentClaims claims = read_claims(results);
     std::set<std::size_t> cells;
+    // Only the verdicts: when each claim was decided is the report's to say.
     for (const ClaimResult& r :
-         evaluate_claims(claims.claims, results, collect_steps(results, /*cores=*/0))) {
+         judge_claims(claims.claims, results, collect_steps(results, /*cores=*/0))) {
         if (r.verdict == Verdict::inconclusive) {
             for (const std::int64_t c : r.cells) {
                 cells.insert(static_cast<std::size_t>(c));

@@ -59,6 +59,15 @@ double two_sided_quantile(double confidence, double df) {
     return student_t_quantile(0.5 + confidence / 2, df);
 }
 
+/// `i` without the part below 0 when the quantity cannot be negative: the interval then keeps
+/// its coverage (every value it drops is impossible). An unbounded interval stays as it is.
+Interval at_least_zero_when(bool non_negative, Interval i) {
+    if (non_negative && i.bounded) {
+        i.low = std::max(i.low, 0.0);
+    }
+    return i;
+}
+
 } // namespace
 
 double mean(std::span<const double> values) {
@@ -185,27 +194,16 @@ std::optional<Interval> ratio_interval(const Moments& a, const Moments& b, doubl
     return Interval{(qb - root) / qa, (qb + root) / qa, true};
 }
 
-namespace {
-
-/// `i` without the part below 0 when the quantity cannot be negative: the interval then keeps
-/// its coverage (every value it drops is impossible). An unbounded interval stays as it is.
-Interval at_least_zero_when(bool non_negative, Interval i) {
-    if (non_negative && i.bounded) {
-        i.low = std::max(i.low, 0.0);
-    }
-    return i;
-}
-
-} // namespace
-
 Sample sample_of(std::span<const double> values) {
     Sample s;
     s.linear = moments_of(values);
-    s.non_negative = !values.empty() && std::all_of(values.begin(), values.end(), [](double v) {
-        return v >= 0.0;
-    });
-    if (!values.empty()
-        && std::all_of(values.begin(), values.end(), [](double v) { return v > 0.0; })) {
+    bool positive = !values.empty();
+    s.non_negative = positive;
+    for (const double v : values) {
+        positive = positive && v > 0.0;
+        s.non_negative = s.non_negative && v >= 0.0;
+    }
+    if (positive) {
         std::vector<double> logs(values.size());
         std::transform(values.begin(), values.end(), logs.begin(),
                        [](double v) { return std::log(v); });
