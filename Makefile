@@ -72,10 +72,11 @@ compare: bootstrap build
 	bench/compare-pgbench $(BUILD_DIR)/pglab
 
 # The sanitizer build (clang, ASan + UBSan, libFuzzer coverage) in its own directory: the unit
-# tests and both fuzzers (fuzz/: the script language, experiment files).
+# tests and both fuzzers (fuzz/: the script language, experiment files). Each file compiled
+# alone, without precompiled headers: this also checks that every file includes what it uses.
 sanitize-build:
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DPGLAB_SANITIZE=fuzzer -DPGLAB_BUILD_BENCH=OFF
+		-DPGLAB_SANITIZE=fuzzer -DPGLAB_BUILD_BENCH=OFF -DPGLAB_PCH=OFF -DPGLAB_UNITY_TESTS=OFF
 	cmake --build $(SANITIZE_DIR) -j $(JOBS) --target pglab_unit_tests pglab_script_fuzz \
 		pglab_spec_fuzz
 

@@ -15,14 +15,9 @@ namespace {
 
 using support::CommandResult;
 
-CommandResult run_tool(bool pglab, const std::vector<std::string>& args,
-                       const support::EnvOverrides& extra_env = {}) {
-    std::vector<std::string> argv;
-    if (pglab) {
-        argv = {support::pglab_binary(), "bench"};
-    } else {
-        argv = {support::pgbench_binary()};
-    }
+CommandResult run_builtin(bool pglab, const std::vector<std::string>& args,
+                          const support::EnvOverrides& extra_env = {}) {
+    std::vector<std::string> argv = support::bench_program(pglab);
     argv.insert(argv.end(), args.begin(), args.end());
     auto env = support::server_env();
     env.insert(env.end(), extra_env.begin(), extra_env.end());
@@ -42,22 +37,22 @@ long long processed(const std::string& out) {
 class BenchRunCompat : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        auto r = run_tool(false, {"-i", "-s", "2", "-q"});
+        auto r = run_builtin(false, {"-i", "-s", "2", "-q"});
         ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     }
 
     /// Runs both programs with `args` and checks that users see the same thing.
     void expect_same(const std::vector<std::string>& args,
                      const support::CompareOptions& opts = {}) {
-        const CommandResult p = run_tool(false, args);
-        const CommandResult l = run_tool(true, args);
+        const CommandResult p = run_builtin(false, args);
+        const CommandResult l = run_builtin(true, args);
         EXPECT_TRUE(support::same_behaviour(p, l, opts));
         EXPECT_EQ(processed(p.out), processed(l.out)) << support::describe(l);
     }
 
     /// Fresh tables: zero balances and an empty history, so that the invariant can be checked.
     static void reinitialise() {
-        auto r = run_tool(false, {"-i", "-s", "2", "-q"});
+        auto r = run_builtin(false, {"-i", "-s", "2", "-q"});
         ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     }
 
@@ -115,8 +110,8 @@ TEST_F(BenchRunCompat, DefinesAndRandomSeed) {
 }
 
 TEST_F(BenchRunCompat, DurationWithProgress) {
-    const CommandResult p = run_tool(false, {"-T", "2", "-c", "2", "-P", "1", "-S", "-n"});
-    const CommandResult l = run_tool(true, {"-T", "2", "-c", "2", "-P", "1", "-S", "-n"});
+    const CommandResult p = run_builtin(false, {"-T", "2", "-c", "2", "-P", "1", "-S", "-n"});
+    const CommandResult l = run_builtin(true, {"-T", "2", "-c", "2", "-P", "1", "-S", "-n"});
     EXPECT_TRUE(support::same_behaviour(p, l));
     EXPECT_GT(processed(l.out), 0);
     EXPECT_NE(l.err.find("progress: 1.0 s, "), std::string::npos) << l.err;
@@ -124,7 +119,7 @@ TEST_F(BenchRunCompat, DurationWithProgress) {
 }
 
 TEST_F(BenchRunCompat, DebugPrintsTheClientConversation) {
-    const CommandResult l = run_tool(true, {"-d", "-t", "2", "-c", "2", "-S", "-n"});
+    const CommandResult l = run_builtin(true, {"-d", "-t", "2", "-c", "2", "-S", "-n"});
     ASSERT_EQ(l.exit_code, 0) << support::describe(l);
     for (const char* expected : {"pghost: ", "client 0 executing script \"<builtin: select only>\"",
                                  "client 1 executing \\set aid", "client 0 sending SELECT abalance",
@@ -144,7 +139,7 @@ TEST_F(BenchRunCompat, DbnameAsConninfoUriAndOption) {
           std::vector<std::string>{"-t", "2", "-S", "-n",
                                    "postgresql:///postgres?host=" + server.socket_dir().string()
                                        + "&port=" + std::to_string(server.port())}}) {
-        const CommandResult l = run_tool(true, args);
+        const CommandResult l = run_builtin(true, args);
         EXPECT_EQ(l.exit_code, 0) << support::describe(l);
         EXPECT_EQ(processed(l.out), 2) << l.out;
     }
@@ -157,8 +152,8 @@ TEST_F(BenchRunCompat, NoSuchDatabase) {
 TEST_F(BenchRunCompat, RunWithoutInitialisation) {
     support::run_sql("drop database if exists empty_db");
     support::run_sql("create database empty_db");
-    const CommandResult p = run_tool(false, {"-S", "-t", "1", "empty_db"});
-    const CommandResult l = run_tool(true, {"-S", "-t", "1", "empty_db"});
+    const CommandResult p = run_builtin(false, {"-S", "-t", "1", "empty_db"});
+    const CommandResult l = run_builtin(true, {"-S", "-t", "1", "empty_db"});
     EXPECT_TRUE(support::same_behaviour(p, l));
     EXPECT_EQ(l.exit_code, 1);
     EXPECT_NE(l.err.find("Perhaps you need to do initialization"), std::string::npos) << l.err;

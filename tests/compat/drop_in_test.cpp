@@ -26,19 +26,13 @@ namespace {
 namespace fs = std::filesystem;
 using support::CommandResult;
 
-constexpr const char* k_db = "drop_in";
+constexpr const char* k_drop_in_db = "drop_in";
 
-std::vector<std::string> program(bool pglab) {
-    if (pglab) {
-        return {support::pglab_binary(), "bench"};
-    }
-    return {support::pgbench_binary()};
-}
-
-CommandResult run_tool(bool pglab, const std::vector<std::string>& args, const fs::path& dir = {}) {
-    std::vector<std::string> argv = program(pglab);
+CommandResult run_drop_in(bool pglab, const std::vector<std::string>& args,
+                          const fs::path& dir = {}) {
+    std::vector<std::string> argv = support::bench_program(pglab);
     argv.insert(argv.end(), args.begin(), args.end());
-    support::EnvOverrides env = support::server_env(k_db);
+    support::EnvOverrides env = support::server_env(k_drop_in_db);
     if (!dir.empty()) {
         env.emplace_back("PGLAB_TEST_CWD", dir.string());
         argv.insert(argv.begin(), {"/bin/sh", "-c", "cd \"$PGLAB_TEST_CWD\" && exec \"$@\"", "sh"});
@@ -51,9 +45,9 @@ using support::read_file;
 class DropInTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        support::run_sql(std::string("drop database if exists ") + k_db);
-        support::run_sql(std::string("create database ") + k_db);
-        const auto init = run_tool(false, {"-i", "-q"});
+        support::run_sql(std::string("drop database if exists ") + k_drop_in_db);
+        support::run_sql(std::string("create database ") + k_drop_in_db);
+        const auto init = run_drop_in(false, {"-i", "-q"});
         ASSERT_EQ(init.exit_code, 0) << support::describe(init);
     }
 
@@ -77,10 +71,10 @@ protected:
                   shell_prefix + "exec \"$@\" >\"" + out_path(name).string() + "\" 2>\""
                       + err_path(name).string() + "\"",
                   "sh"};
-        const std::vector<std::string> prog = program(pglab);
+        const std::vector<std::string> prog = support::bench_program(pglab);
         o.argv.insert(o.argv.end(), prog.begin(), prog.end());
         o.argv.insert(o.argv.end(), args.begin(), args.end());
-        o.env = support::server_env(k_db);
+        o.env = support::server_env(k_drop_in_db);
         o.env.emplace_back("PGLAB_PGBENCH_VERSION", std::to_string(support::k_reference_major));
         o.unset_env = {"PGOPTIONS", "PGSERVICE", "PGPASSWORD"};
         o.output = pglab::util::Output::discard;
@@ -99,7 +93,7 @@ protected:
             return std::nullopt;
         }
         if (!support::wait_for_sql(support::test_server(), support::bench_sessions_active(2),
-                                   support::k_event_timeout, k_db)) {
+                                   support::k_event_timeout, k_drop_in_db)) {
             ADD_FAILURE() << "the clients never ran: " << read_file(err_path(name));
             return std::nullopt;
         }
@@ -120,8 +114,8 @@ std::string first_line(const std::string& out) {
 }
 
 TEST_F(DropInTest, BannerAndVersionLineAreThoseOfPgbench) {
-    const auto pg = run_tool(false, {"-n", "-S", "-t", "5"});
-    const auto lab = run_tool(true, {"-n", "-S", "-t", "5"});
+    const auto pg = run_drop_in(false, {"-n", "-S", "-t", "5"});
+    const auto lab = run_drop_in(true, {"-n", "-S", "-t", "5"});
     ASSERT_EQ(pg.exit_code, 0) << support::describe(pg);
     ASSERT_EQ(lab.exit_code, 0) << support::describe(lab);
     EXPECT_EQ(first_line(lab.out), first_line(pg.out));
@@ -166,10 +160,10 @@ TEST_F(DropInTest, ThroughALinkNamedPgbenchItIsPgbench) {
         EXPECT_EQ(b.err, expected_err);
     }
     std::vector<std::string> run = {link.string(), "-n", "-S", "-t", "5"};
-    const auto r = support::run_command(run, support::server_env(k_db));
+    const auto r = support::run_command(run, support::server_env(k_drop_in_db));
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     EXPECT_EQ(r.err, "");
-    const auto pg = run_tool(false, {"-n", "-S", "-t", "5"});
+    const auto pg = run_drop_in(false, {"-n", "-S", "-t", "5"});
     EXPECT_EQ(first_line(r.out), first_line(pg.out));
     EXPECT_EQ(support::masked_stdout_keys(r.out), support::masked_stdout_keys(pg.out));
 }
@@ -177,15 +171,15 @@ TEST_F(DropInTest, ThroughALinkNamedPgbenchItIsPgbench) {
 TEST_F(DropInTest, PercentilesOnlyWhenAsked) {
     // The last stdout line of a select-only run is pgbench's tps line, so that
     // `pgbench ... | tail -n1 | awk '{print $3}'` reads the tps from pglab too.
-    const auto pg = run_tool(false, {"-n", "-S", "-t", "20", "-c", "2"});
-    const auto lab = run_tool(true, {"-n", "-S", "-t", "20", "-c", "2"});
+    const auto pg = run_drop_in(false, {"-n", "-S", "-t", "20", "-c", "2"});
+    const auto lab = run_drop_in(true, {"-n", "-S", "-t", "20", "-c", "2"});
     ASSERT_EQ(lab.exit_code, 0) << support::describe(lab);
     const std::regex tps_last(R"(\ntps = [0-9.]+ \(without initial connection time\)\n$)");
     EXPECT_TRUE(std::regex_search(pg.out, tps_last)) << pg.out;
     EXPECT_TRUE(std::regex_search(lab.out, tps_last)) << lab.out;
     EXPECT_EQ(lab.out.find("percentiles"), std::string::npos) << lab.out;
 
-    const auto asked = run_tool(true, {"-n", "-S", "-t", "20", "-c", "2", "--percentiles"});
+    const auto asked = run_drop_in(true, {"-n", "-S", "-t", "20", "-c", "2", "--percentiles"});
     ASSERT_EQ(asked.exit_code, 0) << support::describe(asked);
     const auto block = asked.out.find("latency percentiles (pglab, ");
     ASSERT_NE(block, std::string::npos) << asked.out;
@@ -302,7 +296,7 @@ TEST_F(DropInTest, ATransactionRunningAtTheEndOfADurationFinishesAndCounts) {
     std::ofstream(script) << "SELECT pg_sleep(7);\n";
     for (const bool pglab : {false, true}) {
         SCOPED_TRACE(pglab ? "pglab" : "pgbench");
-        const auto r = run_tool(pglab, {"-n", "-f", script.string(), "-T", "1", "-c", "1"});
+        const auto r = run_drop_in(pglab, {"-n", "-f", script.string(), "-T", "1", "-c", "1"});
         ASSERT_EQ(r.exit_code, 0) << support::describe(r);
         EXPECT_NE(r.out.find("number of transactions actually processed: 1\n"), std::string::npos)
             << r.out;
@@ -319,7 +313,7 @@ TEST_F(DropInTest, SkippedTransactionsLogALagOfZero) {
         SCOPED_TRACE(pglab ? "pglab" : "pgbench");
         const fs::path dir = m_dir / (pglab ? "pglab" : "pgbench");
         fs::create_directories(dir);
-        const auto r = run_tool(
+        const auto r = run_drop_in(
             pglab,
             {"-n", "-f", script.string(), "-t", "200", "-c", "1", "-R", "1000", "-L", "1", "-l"},
             dir);
@@ -345,8 +339,6 @@ TEST_F(DropInTest, SkippedTransactionsLogALagOfZero) {
     }
 }
 
-} // namespace
-
 TEST_F(DropInTest, TimeCountsFromBeforeTheConnections) {
     // Every backend waits 2 s before authentication: connecting outlasts `-T 1`, and pgbench
     // runs no transaction then (its timer starts before the connections). pglab connects its
@@ -356,8 +348,8 @@ TEST_F(DropInTest, TimeCountsFromBeforeTheConnections) {
     ASSERT_TRUE(support::wait_for_sql(support::test_server(),
                                       "select current_setting('pre_auth_delay') = '2s'"));
     const std::vector<std::string> args = {"-n", "-S", "-T", "1", "-c", "2"};
-    const auto pg = run_tool(false, args);
-    const auto lab = run_tool(true, args);
+    const auto pg = run_drop_in(false, args);
+    const auto lab = run_drop_in(true, args);
     support::run_sql("alter system reset pre_auth_delay");
     support::run_sql("select pg_reload_conf()");
     EXPECT_TRUE(support::same_behaviour(pg, lab));
@@ -372,8 +364,8 @@ TEST_F(DropInTest, NoProgressLineAfterTheLastTransactionOfAThrottledRun) {
     // the second, and the run ends then, before the first progress report is due.
     const std::vector<std::string> args = {
         "-n", "-S", "-T", "1", "-R", "20", "-P", "1", "--random-seed=7"};
-    const auto pg = run_tool(false, args);
-    const auto lab = run_tool(true, args);
+    const auto pg = run_drop_in(false, args);
+    const auto lab = run_drop_in(true, args);
     support::CompareOptions keep_progress;
     keep_progress.ignore_progress = false;
     EXPECT_TRUE(support::same_behaviour(pg, lab, keep_progress));
@@ -386,7 +378,7 @@ TEST_F(DropInTest, DashDNamesTheDatabaseFrom17) {
     for (const char* version : {"16", "18"}) {
         SCOPED_TRACE(version);
         std::vector<std::string> argv = {
-            support::pglab_binary(), "bench", "-n", "-S", "-t", "1", "-d", k_db};
+            support::pglab_binary(), "bench", "-n", "-S", "-t", "1", "-d", k_drop_in_db};
         auto env = support::server_env("postgres");
         env.emplace_back("PGLAB_PGBENCH_VERSION", version);
         const auto r = support::run_command(argv, env);
@@ -397,3 +389,5 @@ TEST_F(DropInTest, DashDNamesTheDatabaseFrom17) {
         EXPECT_EQ(r.out.rfind(banner_release, 0), 0u) << r.out;
     }
 }
+
+} // namespace

@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using support::CommandResult;
 
-constexpr const char* k_db = "as_pgbench18";
+constexpr const char* k_pgbench18_db = "as_pgbench18";
 
 /// The reference pgbench 18: $PGLAB_TEST_PGBENCH18, else the one of pglab's cache.
 fs::path pgbench18() {
@@ -45,8 +45,8 @@ protected:
         if (!fs::exists(pgbench18())) {
             return;
         }
-        support::run_sql(std::string("drop database if exists ") + k_db);
-        support::run_sql(std::string("create database ") + k_db);
+        support::run_sql(std::string("drop database if exists ") + k_pgbench18_db);
+        support::run_sql(std::string("create database ") + k_pgbench18_db);
     }
 
     void SetUp() override {
@@ -66,7 +66,7 @@ protected:
 
     /// `args` through pgbench 18 (`pglab` false) or through pglab as pgbench 18.
     CommandResult run(bool pglab, const std::vector<std::string>& args,
-                      const std::string& db = k_db) const {
+                      const std::string& db = k_pgbench18_db) const {
         std::vector<std::string> argv;
         if (pglab) {
             argv = {support::pglab_binary(), "bench"};
@@ -96,7 +96,7 @@ protected:
     static void drop_tables() {
         support::run_sql("drop table if exists pgbench_accounts, pgbench_branches, "
                          "pgbench_history, pgbench_tellers cascade",
-                         k_db);
+                         k_pgbench18_db);
     }
 
     fs::path m_dir;
@@ -135,13 +135,13 @@ TEST_F(AsPgbench18, HelpAndOptionErrorsThroughAPgbenchLinkAreByteForByte) {
 
 TEST_F(AsPgbench18, InitialisationAndDashDNamesTheDatabase) {
     // 18's client-side generation: a COPY per table, each progress line naming its table.
-    EXPECT_TRUE(same_init({"-i", "-s", "2", "-d", k_db}));
-    EXPECT_TRUE(same_init({"-i", "-q", "--foreign-keys", k_db}));
-    EXPECT_TRUE(same({"-n", "-S", "-t", "20", "-c", "2", "-d", k_db}));
+    EXPECT_TRUE(same_init({"-i", "-s", "2", "-d", k_pgbench18_db}));
+    EXPECT_TRUE(same_init({"-i", "-q", "--foreign-keys", k_pgbench18_db}));
+    EXPECT_TRUE(same({"-n", "-S", "-t", "20", "-c", "2", "-d", k_pgbench18_db}));
 }
 
 TEST_F(AsPgbench18, PerScriptAndPerCommandReport) {
-    ASSERT_TRUE(same_init({"-i", k_db}));
+    ASSERT_TRUE(same_init({"-i", k_pgbench18_db}));
     // a script of weight 0 never runs: 18 prints its count and no failure lines for it
     const fs::path idle = m_dir / "idle.sql";
     std::ofstream(idle) << "select 1;\n";
@@ -162,9 +162,9 @@ TEST_F(AsPgbench18, UnloggedPartitionedInitialisation) {
     std::string catalog[2];
     for (const bool pglab : {false, true}) {
         drop_tables();
-        const auto r = run(pglab, {"-i", "--unlogged-tables", "--partitions=2", k_db});
+        const auto r = run(pglab, {"-i", "--unlogged-tables", "--partitions=2", k_pgbench18_db});
         ASSERT_EQ(r.exit_code, 0) << support::describe(r);
-        catalog[pglab ? 1 : 0] = support::run_sql(persistence, k_db);
+        catalog[pglab ? 1 : 0] = support::run_sql(persistence, k_pgbench18_db);
     }
     EXPECT_EQ(catalog[1], catalog[0]);
     EXPECT_NE(catalog[1].find("pgbench_accounts_1:u"), std::string::npos) << catalog[1];

@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* k_db = "h8_logs";
+constexpr const char* k_logs_db = "h8_logs";
 
 /// A fresh directory for one program's files.
 fs::path make_dir(const std::string& name) {
@@ -43,14 +43,10 @@ std::vector<std::string> words(const std::string& text) {
 
 /// Runs `program` (pgbench or pglab bench) with `args` on the test database.
 support::CommandResult run_bench(bool pglab, const std::vector<std::string>& args) {
-    std::vector<std::string> argv;
-    if (pglab) {
-        argv = {support::pglab_binary(), "bench"};
-    } else {
-        argv = {support::pgbench_binary()};
-    }
+    std::vector<std::string> argv = support::bench_program(pglab);
     argv.insert(argv.end(), args.begin(), args.end());
-    return support::run_command(argv, support::server_env(k_db), {}, std::chrono::seconds(120));
+    return support::run_command(argv, support::server_env(k_logs_db), {},
+                                std::chrono::seconds(120));
 }
 
 /// Same exit code and the same lines in the same order: pglab adds nothing unless asked.
@@ -104,10 +100,10 @@ void check_logs(const fs::path& dir, const std::string& prefix, size_t nfiles, s
 class RunLogsTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        support::run_sql(std::string("drop database if exists ") + k_db);
-        support::run_sql(std::string("create database ") + k_db);
+        support::run_sql(std::string("drop database if exists ") + k_logs_db);
+        support::run_sql(std::string("create database ") + k_logs_db);
         const auto init = support::run_command({support::pgbench_binary(), "-i", "-q"},
-                                               support::server_env(k_db));
+                                               support::server_env(k_logs_db));
         ASSERT_EQ(init.exit_code, 0) << support::describe(init);
         s_dir = make_dir("scripts");
         std::ofstream(s_dir / "001_pgbench_sleep") << "\\sleep 2ms\n";
@@ -115,7 +111,7 @@ protected:
 
     static void TearDownTestSuite() {
         fs::remove_all(s_dir.parent_path());
-        support::run_sql(std::string("drop database if exists ") + k_db);
+        support::run_sql(std::string("drop database if exists ") + k_logs_db);
     }
 
     static fs::path s_dir;

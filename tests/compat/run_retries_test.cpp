@@ -21,7 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* k_db = "h8_retries";
+constexpr const char* k_retries_db = "h8_retries";
 
 constexpr const char* k_serialization_script = R"(-- What's happening:
 -- The first client starts the transaction with the isolation level Repeatable
@@ -193,12 +193,12 @@ std::string value_of(const std::string& out, const std::string& key) {
 class RunRetriesTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        support::run_sql(std::string("drop database if exists ") + k_db);
-        support::run_sql(std::string("create database ") + k_db);
+        support::run_sql(std::string("drop database if exists ") + k_retries_db);
+        support::run_sql(std::string("create database ") + k_retries_db);
         support::run_sql("CREATE UNLOGGED TABLE first_client_table (value integer); "
                          "CREATE UNLOGGED TABLE xy (x integer, y integer); "
                          "INSERT INTO xy VALUES (1, 2);",
-                         k_db);
+                         k_retries_db);
         s_dir = fs::temp_directory_path() / ("pglab_run_retries_" + std::to_string(::getpid()));
         fs::create_directories(s_dir);
         std::ofstream(s_dir / "001_pgbench_serialization") << k_serialization_script;
@@ -207,26 +207,21 @@ protected:
 
     static void TearDownTestSuite() {
         fs::remove_all(s_dir);
-        support::run_sql(std::string("drop database if exists ") + k_db);
+        support::run_sql(std::string("drop database if exists ") + k_retries_db);
     }
 
     /// Runs pgbench or pglab bench with `args` + `-f script` under `isolation`; the table the
     /// choreography uses to tell the first client is emptied first.
     static support::CommandResult run(bool pglab, const std::string& args,
                                       const std::string& script, const std::string& isolation) {
-        support::run_sql("DELETE FROM first_client_table", k_db);
-        std::vector<std::string> argv;
-        if (pglab) {
-            argv = {support::pglab_binary(), "bench"};
-        } else {
-            argv = {support::pgbench_binary()};
-        }
+        support::run_sql("DELETE FROM first_client_table", k_retries_db);
+        std::vector<std::string> argv = support::bench_program(pglab);
         for (auto& w : words(args)) {
             argv.push_back(w);
         }
         argv.push_back("-f");
         argv.push_back((s_dir / script).string());
-        auto env = support::server_env(k_db);
+        auto env = support::server_env(k_retries_db);
         env.emplace_back("PGOPTIONS", "-c default_transaction_isolation=" + isolation);
         return support::run_command(argv, env, {}, std::chrono::seconds(60));
     }

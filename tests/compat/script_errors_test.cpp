@@ -25,7 +25,7 @@ std::string repeat(const std::string& s, int n, const std::string& sep) {
     return out;
 }
 
-const std::vector<ErrorCase>& cases() {
+const std::vector<ErrorCase>& error_cases() {
     static const std::vector<ErrorCase> k_cases = {
         {"sql syntax error",
          "SELECT 1 + ;\n",
@@ -182,7 +182,7 @@ TEST_P(ScriptErrorTest, SameFailureAsPgbench) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Matrix, ScriptErrorTest, testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(Matrix, ScriptErrorTest, testing::ValuesIn(error_cases()),
                          [](const testing::TestParamInfo<ErrorCase>& p) {
                              std::string name = p.param.name;
                              for (char& ch : name) {

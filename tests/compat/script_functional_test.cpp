@@ -69,7 +69,7 @@ const char* const k_nested_if = R"(\if false
 \endif
 )";
 
-const std::vector<FunctionalCase>& cases() {
+const std::vector<FunctionalCase>& functional_cases() {
     static const std::vector<FunctionalCase> k_cases = {
         {"nested_if",
          "--no-vacuum --client=1 --transactions=1",
@@ -226,7 +226,7 @@ TEST_P(ScriptFunctionalTest, BehavesAsPgbench) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Tap, ScriptFunctionalTest, testing::ValuesIn(cases()),
+INSTANTIATE_TEST_SUITE_P(Tap, ScriptFunctionalTest, testing::ValuesIn(functional_cases()),
                          [](const testing::TestParamInfo<FunctionalCase>& p) {
                              return std::string(p.param.name);
                          });

@@ -31,7 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr const char* k_db = "h8_export";
+constexpr const char* k_export_db = "h8_export";
 
 // --- A small validator for docs/json-schema.md: required fields and their types ---
 
@@ -256,7 +256,8 @@ std::vector<std::string> split(const std::string& text, char sep) {
 support::CommandResult pglab(const std::vector<std::string>& args) {
     std::vector<std::string> argv = {support::pglab_binary(), "bench"};
     argv.insert(argv.end(), args.begin(), args.end());
-    return support::run_command(argv, support::server_env(k_db), {}, std::chrono::seconds(120));
+    return support::run_command(argv, support::server_env(k_export_db), {},
+                                std::chrono::seconds(120));
 }
 
 /// The exact percentile with the histogram's rank rule: rank round(p/100 n), at least 1.
@@ -269,16 +270,16 @@ int64_t exact_percentile(std::vector<int64_t> sorted, double p) {
 class ExportTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        support::run_sql(std::string("drop database if exists ") + k_db);
-        support::run_sql(std::string("create database ") + k_db);
+        support::run_sql(std::string("drop database if exists ") + k_export_db);
+        support::run_sql(std::string("create database ") + k_export_db);
         const auto init = support::run_command({support::pgbench_binary(), "-i", "-q"},
-                                               support::server_env(k_db));
+                                               support::server_env(k_export_db));
         ASSERT_EQ(init.exit_code, 0) << support::describe(init);
     }
 
     static void TearDownTestSuite() {
         fs::remove_all(fs::temp_directory_path() / ("pglab_export_" + std::to_string(::getpid())));
-        support::run_sql(std::string("drop database if exists ") + k_db);
+        support::run_sql(std::string("drop database if exists ") + k_export_db);
     }
 };
 
@@ -485,7 +486,7 @@ TEST_F(ExportTest, SigintDiesByTheSignalAfterTheReportOnStderrAndInterruptedExpo
               "2",
               "--export-json=" + (dir / "run.json").string(),
               "--export-csv=" + (dir / "run.csv").string()};
-    o.env = support::server_env(k_db);
+    o.env = support::server_env(k_export_db);
     o.unset_env = {"PGOPTIONS", "PGSERVICE", "PGPASSWORD"};
     o.output = pglab::util::Output::file;
     o.output_path = (dir / "output").string();
@@ -495,13 +496,13 @@ TEST_F(ExportTest, SigintDiesByTheSignalAfterTheReportOnStderrAndInterruptedExpo
     // an active backend are flushed within a second).
     const std::string commits =
         "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()";
-    const std::string commits_before = support::run_sql(commits, k_db);
+    const std::string commits_before = support::run_sql(commits, k_export_db);
     ASSERT_TRUE(support::wait_for_sql(support::test_server(), support::bench_sessions_active(2),
-                                      support::k_event_timeout, k_db))
+                                      support::k_event_timeout, k_export_db))
         << read_file(dir / "output");
     ASSERT_TRUE(support::wait_for_sql(support::test_server(),
                                       "(" + commits + ") > " + commits_before,
-                                      support::k_event_timeout, k_db));
+                                      support::k_event_timeout, k_export_db));
     ASSERT_TRUE(child->send_signal(SIGINT));
     // The run has most of its 600 s to go: ending before that is the signal obeyed.
     const auto status = child->wait(support::k_event_timeout);

@@ -122,10 +122,10 @@ TEST_F(FleetTest, TransactionsOfTAreClientsTimesTransactions) {
 }
 
 TEST_F(FleetTest, MergedPercentilesEqualThoseOfTheConcatenatedLogs) {
-    const fs::path json = m_dir / "run.json";
+    const fs::path export_path = m_dir / "run.json";
     const CommandResult r =
         run_fleet(3, {"-c", "3", "-t", "40", "-n", "-S", "-l", "--log-prefix",
-                      (m_dir / "log").string(), "--export-json", json.string()});
+                      (m_dir / "log").string(), "--export-json", export_path.string()});
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     pglab::stats::LatencyHistogram from_logs;
     std::set<std::string> names;
@@ -153,7 +153,7 @@ TEST_F(FleetTest, MergedPercentilesEqualThoseOfTheConcatenatedLogs) {
                   1)
             << "rank " << rank;
     }
-    const nlohmann::json doc = read_json(json);
+    const nlohmann::json doc = read_json(export_path);
     const nlohmann::json& latency = doc.at("latency");
     EXPECT_EQ(latency.at("count").get<int64_t>(), 120);
     EXPECT_EQ(from_logs.count(), 120);
@@ -251,10 +251,10 @@ pid_t find_rank(int rank, const std::string& marker) {
 
 TEST_F(FleetTest, AKilledProcessEndsTheRunWithAReportNamingIt) {
     const fs::path out = m_dir / "out";
-    const fs::path json = m_dir / "run.json";
+    const fs::path export_path = m_dir / "run.json";
     std::string command;
-    for (const std::string& a :
-         mpirun_argv(3, {"-c", "3", "-T", "600", "-n", "-S", "--export-json", json.string()})) {
+    for (const std::string& a : mpirun_argv(
+             3, {"-c", "3", "-T", "600", "-n", "-S", "--export-json", export_path.string()})) {
         command += "'" + a + "' ";
     }
     support::Background run({"/bin/sh", "-c", command + "> '" + out.string() + "'"}, m_dir,
@@ -262,7 +262,8 @@ TEST_F(FleetTest, AKilledProcessEndsTheRunWithAReportNamingIt) {
     ASSERT_GT(run.pid(), 0);
     ASSERT_TRUE(support::wait_for_sql(support::test_server(), support::bench_sessions_active(3)));
     pid_t victim = 0;
-    ASSERT_TRUE(support::wait_until([&] { return (victim = find_rank(1, json.string())) > 0; }));
+    ASSERT_TRUE(
+        support::wait_until([&] { return (victim = find_rank(1, export_path.string())) > 0; }));
     ASSERT_EQ(::kill(victim, SIGKILL), 0);
     const int status = run.wait();
     ASSERT_NE(status, -1) << "the fleet did not end";
@@ -274,7 +275,7 @@ TEST_F(FleetTest, AKilledProcessEndsTheRunWithAReportNamingIt) {
     EXPECT_NE(err.find("lost process 1 on "), std::string::npos) << err;
     EXPECT_NE(err.find("Run was aborted; the above results are incomplete."), std::string::npos)
         << err;
-    const nlohmann::json doc = read_json(json);
+    const nlohmann::json doc = read_json(export_path);
     EXPECT_TRUE(doc.at("fleet").at("processes").at(1).at("lost").get<bool>());
     EXPECT_FALSE(doc.at("fleet").at("processes").at(0).at("lost").get<bool>());
 }

@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 using LabAuth = support::LabTestDir;
 
-constexpr const char* k_experiment = R"toml(name = "lab-scram"
+constexpr const char* k_auth_experiment = R"toml(name = "lab-scram"
 
 [servers.secure]
 auth = "scram-sha-256"
@@ -46,7 +46,7 @@ sql = "VACUUM pgbench_accounts"
 )toml";
 
 TEST_F(LabAuth, ScramClusterWithAGeneratedPassword) {
-    const fs::path file = write("scram.toml", k_experiment);
+    const fs::path file = write("scram.toml", k_auth_experiment);
     const fs::path results = m_dir / "results";
     const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);

@@ -24,7 +24,7 @@ using LabChecks = support::LabTestDir;
 
 // Each check kind once passing, once failing, in the order of the steps below; the blocking
 // checks use a table that session s1 keeps locked.
-constexpr const char* k_experiment = R"toml(name = "checks"
+constexpr const char* k_checks_experiment = R"toml(name = "checks"
 
 [sessions.s1]
 [sessions.s2]
@@ -134,7 +134,7 @@ expect = "2"
 )toml";
 
 TEST_F(LabChecks, EveryCheckKindPassesAndFailsAndTheRunGoesOn) {
-    const fs::path file = write("checks.toml", k_experiment);
+    const fs::path file = write("checks.toml", k_checks_experiment);
     const fs::path results = m_dir / "results";
     const auto r = run_experiment(file, results);
     EXPECT_EQ(r.exit_code, 1) << support::describe(r); // failed checks fail the run

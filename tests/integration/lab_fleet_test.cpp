@@ -11,7 +11,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* k_experiment = R"(name = "fleet"
+constexpr const char* k_fleet_experiment = R"(name = "fleet"
 
 [scripts.one]
 text = "SELECT 1;"
@@ -36,7 +36,7 @@ TEST_F(LabFleet, ABenchStepWithProcessesRunsThroughMpirun) {
     if (!pglab::fleet::built_with_mpi()) {
         GTEST_SKIP() << "pglab was built without MPI (PGLAB_MPI, libopenmpi-dev)";
     }
-    const fs::path file = write("fleet.toml", k_experiment);
+    const fs::path file = write("fleet.toml", k_fleet_experiment);
     const fs::path results = m_dir / "results";
     const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);

@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 
 // 4 cells (shared_buffers needs a restart, work_mem a reload) x 2 repetitions, 2-second runs. As
 // written: 16MB/4MB/c1, 16MB/8MB/c2 (reload), 32MB/4MB/c1 (restart), 32MB/8MB/c2 (reload).
-constexpr const char* k_experiment = R"toml(name = "lab-e2e"
+constexpr const char* k_run_experiment = R"toml(name = "lab-e2e"
 repeat = 2
 
 [matrix]
@@ -114,7 +114,7 @@ void check_line(const nlohmann::json& l) {
 }
 
 TEST_F(LabRun, EndToEndPlanRestartsLinesAndCleanup) {
-    const fs::path file = write("e2e.toml", k_experiment);
+    const fs::path file = write("e2e.toml", k_run_experiment);
     const fs::path results = m_dir / "results";
     const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
@@ -165,7 +165,7 @@ TEST_F(LabRun, EndToEndPlanRestartsLinesAndCleanup) {
 }
 
 TEST_F(LabRun, SigkillMidPlanThenResume) {
-    const fs::path file = write("e2e.toml", k_experiment);
+    const fs::path file = write("e2e.toml", k_run_experiment);
     const fs::path results = m_dir / "results";
     const std::string bin = support::pglab_binary();
     const std::string tmpdir = "TMPDIR=" + m_tmp.string();

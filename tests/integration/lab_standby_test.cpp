@@ -9,7 +9,7 @@ namespace fs = std::filesystem;
 
 using LabStandby = support::LabTestDir;
 
-constexpr const char* k_experiment = R"toml(name = "lab-standby"
+constexpr const char* k_standby_experiment = R"toml(name = "lab-standby"
 
 [servers.primary]
 version = "15"
@@ -45,7 +45,7 @@ sql = "VACUUM pgbench_accounts"
 )toml";
 
 TEST_F(LabStandby, StreamingReplicaOfAThrowawayPrimary) {
-    const fs::path file = write("standby.toml", k_experiment);
+    const fs::path file = write("standby.toml", k_standby_experiment);
     const fs::path results = m_dir / "results";
     const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);

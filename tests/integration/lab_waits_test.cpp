@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 using LabWaits = support::LabTestDir;
 
-constexpr const char* k_experiment = R"toml(name = "waits"
+constexpr const char* k_waits_experiment = R"toml(name = "waits"
 
 [sessions.holder]
 [sessions.blocked]
@@ -52,7 +52,7 @@ sql = "COMMIT"
 )toml";
 
 TEST_F(LabWaits, ASampledStepRecordsItsSessionsByWaitEvent) {
-    const fs::path file = write("waits.toml", k_experiment);
+    const fs::path file = write("waits.toml", k_waits_experiment);
     const fs::path results = m_dir / "results";
     const auto r = run_experiment(file, results);
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);

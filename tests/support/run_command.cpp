@@ -96,4 +96,11 @@ std::string pgbench_binary() {
     return (dir / "pgbench").string();
 }
 
+std::vector<std::string> bench_program(bool pglab) {
+    if (pglab) {
+        return {pglab_binary(), "bench"};
+    }
+    return {pgbench_binary()};
+}
+
 } // namespace support

@@ -42,4 +42,8 @@ constexpr int k_reference_major = 15;
 /// newest client installed.
 std::string pgbench_binary();
 
+/// The command line's start that runs the benchmark: {pglab, "bench"} when `pglab`, else
+/// {pgbench_binary()}; the compatibility tests give both the same arguments after it.
+std::vector<std::string> bench_program(bool pglab);
+
 } // namespace support

@@ -7,6 +7,8 @@
 #include "lab/experiment/suggest.hpp"
 #include "lab/experiment/toml_reader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -83,7 +85,7 @@ void check_selector(const std::string& text, const SourcePos& pos, const Experim
 /// A selector string under `key` (checked), or nullopt.
 std::optional<std::string> selector(TableReader& r, std::string_view key,
                                     const ExperimentSpec& spec, ParseContext& ctx) {
-    auto t = r.text(key, std::string(key) + " = \"server=pg12\"");
+    auto t = r.text(key, fmt::format("{} = \"server=pg12\"", key));
     if (t) {
         check_selector(t->text, t->pos, spec, ctx);
         return t->text;

@@ -16,7 +16,7 @@
 #include <charconv>
 #include <cstring>
 #include <ctime>
-#include <regex>
+#include <optional>
 
 namespace pglab::lab::store {
 
@@ -62,19 +62,41 @@ void fsync_dir(const fs::path& dir) {
     }
 }
 
+/// k of a server log named `resume<k>-<cluster>-postgresql.log` (both numbers), or nullopt.
+std::optional<int> resume_of_log(std::string_view name) {
+    constexpr std::string_view prefix = "resume";
+    constexpr std::string_view suffix = "-postgresql.log";
+    if (!name.starts_with(prefix) || !name.ends_with(suffix)) {
+        return std::nullopt;
+    }
+    name = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    const auto all_digits = [](std::string_view s) {
+        return !s.empty()
+               && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const std::size_t dash = name.find('-');
+    if (dash == std::string_view::npos || !all_digits(name.substr(0, dash))
+        || !all_digits(name.substr(dash + 1))) {
+        return std::nullopt;
+    }
+    int k = 0;
+    const auto [end, err] = std::from_chars(name.data(), name.data() + dash, k);
+    if (err != std::errc() || end != name.data() + dash) {
+        return std::nullopt;
+    }
+    return k;
+}
+
 /// The highest runner session whose server logs are under `dir`/servers: 1 (the session that
 /// created the directory, whose logs are `<cluster>-postgresql.log`), or k + 1 for a log
 /// `resume<k>-<cluster>-postgresql.log` of the k-th --resume.
 int last_session(const fs::path& dir) {
     int last = 1;
     std::error_code ec;
-    static const std::regex k_name(R"(resume(\d+)-\d+-postgresql\.log)");
     for (fs::recursive_directory_iterator it(dir / "servers", ec), end; !ec && it != end;
          it.increment(ec)) {
-        std::smatch m;
-        const std::string name = it->path().filename().string();
-        if (std::regex_match(name, m, k_name)) {
-            last = std::max(last, std::stoi(m[1].str()) + 1);
+        if (const auto k = resume_of_log(it->path().filename().string())) {
+            last = std::max(last, *k + 1);
         }
     }
     return last;

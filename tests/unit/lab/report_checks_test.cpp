@@ -14,30 +14,32 @@
 #include <fstream>
 #include <set>
 
+#include "report_golden.hpp"
+
 namespace pglab::lab::report {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path k_golden_dir = fs::path(PGLAB_SOURCE_DIR) / "tests/golden/report";
-const fs::path k_fixture = k_golden_dir / "checks-fixture";
+const fs::path k_checks_fixture = golden::k_dir / "checks-fixture";
 
 TEST(ReportChecksTest, SectionMatchesGolden) {
-    const auto results = load_results(k_fixture);
+    const auto results = load_results(k_checks_fixture);
     ASSERT_TRUE(results.has_value()) << results.error().message;
     Document doc;
     const CheckCounts counts = add_checks_section(*results, doc);
     EXPECT_EQ(counts.total, 8u);
     EXPECT_EQ(counts.failed, 2u);
     const std::string md = render_markdown(doc) + "\n";
-    const fs::path golden = k_golden_dir / "checks.md";
+    const fs::path golden = golden::k_dir / "checks.md";
     if (std::getenv("PGLAB_UPDATE_GOLDEN") != nullptr) { // NOLINT(concurrency-mt-unsafe)
         std::ofstream(golden, std::ios::binary) << md;
         GTEST_SKIP() << "rewrote " << golden;
     }
     const std::string expected = util::read_text_file(golden).value_or("");
     ASSERT_FALSE(expected.empty()) << golden << " is missing; run with PGLAB_UPDATE_GOLDEN=1";
-    EXPECT_EQ(md, expected) << "the checks section of " << k_fixture << " changed; if on purpose, "
+    EXPECT_EQ(md, expected) << "the checks section of " << k_checks_fixture
+                            << " changed; if on purpose, "
                             << "run the test with PGLAB_UPDATE_GOLDEN=1 and review the diff";
     const std::string html = render_html(doc);
     EXPECT_NE(html.find("<td><code>23P01</code></td>"), std::string::npos) << html;
@@ -45,7 +47,7 @@ TEST(ReportChecksTest, SectionMatchesGolden) {
 }
 
 TEST(ReportChecksTest, ComeBeforeTheEnvironmentAndAreLeftOutWithoutChecks) {
-    const auto results = load_results(k_fixture);
+    const auto results = load_results(k_checks_fixture);
     ASSERT_TRUE(results.has_value());
     ReportOptions options;
     options.output_dir = fs::temp_directory_path();
@@ -54,7 +56,7 @@ TEST(ReportChecksTest, ComeBeforeTheEnvironmentAndAreLeftOutWithoutChecks) {
     ASSERT_NE(checks, std::string::npos);
     EXPECT_LT(checks, md.find("## Environment"));
 
-    const auto plain = load_results(k_golden_dir / "results-fixture");
+    const auto plain = load_results(golden::k_dir / "results-fixture");
     ASSERT_TRUE(plain.has_value());
     Document doc;
     EXPECT_EQ(add_checks_section(*plain, doc).total, 0u);
@@ -63,7 +65,7 @@ TEST(ReportChecksTest, ComeBeforeTheEnvironmentAndAreLeftOutWithoutChecks) {
 
 // A standby is not the cell's server: its version comes from the run's `servers` array.
 TEST(ReportChecksTest, EveryServerOfTheRunsHasItsVersion) {
-    const auto results = load_results(k_fixture);
+    const auto results = load_results(k_checks_fixture);
     ASSERT_TRUE(results.has_value());
     const Environment env = gather_environment(*results);
     bool replica = false;

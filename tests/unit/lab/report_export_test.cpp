@@ -13,13 +13,13 @@
 #include <filesystem>
 #include <sstream>
 
+#include "report_golden.hpp"
+
 namespace pglab::lab::report {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-const fs::path k_golden_dir = fs::path(PGLAB_SOURCE_DIR) / "tests/golden/report";
 
 struct Built {
     ResultsDir results;
@@ -28,7 +28,7 @@ struct Built {
 
 Built build(const std::string& fixture) {
     Built b;
-    auto r = load_results(k_golden_dir / fixture);
+    auto r = load_results(golden::k_dir / fixture);
     EXPECT_TRUE(r.has_value());
     if (r.has_value()) {
         b.results = std::move(*r);

@@ -15,13 +15,14 @@
 #include <fstream>
 #include <string>
 
+#include "report_golden.hpp"
+
 namespace pglab::lab::report {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path k_golden_dir = fs::path(PGLAB_SOURCE_DIR) / "tests/golden/report";
-const fs::path k_fixture = k_golden_dir / "results-fixture";
+const fs::path k_fixture = golden::k_dir / "results-fixture";
 
 std::string read_file(const fs::path& p) {
     return pglab::util::read_text_file(p).value_or("");
@@ -37,7 +38,7 @@ TEST(ReportGoldenTest, MarkdownMatchesGolden) {
     const auto results = load_results(k_fixture);
     ASSERT_TRUE(results.has_value()) << results.error().message;
     const std::string md = render_markdown(fixture_report(*results).document) + "\n";
-    const fs::path golden = k_golden_dir / "report.md";
+    const fs::path golden = golden::k_dir / "report.md";
     if (std::getenv("PGLAB_UPDATE_GOLDEN") != nullptr) { // NOLINT(concurrency-mt-unsafe)
         std::ofstream(golden, std::ios::binary) << md;
         GTEST_SKIP() << "rewrote " << golden;

@@ -13,7 +13,7 @@ struct LoadCase {
     const char* expected;
 };
 
-const LoadCase k_cases[] = {
+const LoadCase k_load_error_cases[] = {
     {"missing endif", "\\if 1\n",
      "condition error in script \"script.sql\" command 2: \\if without matching \\endif\n"},
     {"missing if on elif", "\\elif 1\n",
@@ -260,7 +260,7 @@ const LoadCase k_cases[] = {
 };
 
 TEST(LoadErrorsTest, MatchPgbench) {
-    for (const LoadCase& c : k_cases) {
+    for (const LoadCase& c : k_load_error_cases) {
         EXPECT_EQ(test::load_error(c.source), c.expected) << c.name;
     }
 }

@@ -32,12 +32,12 @@ std::string run(const std::string& expr) {
     return p == std::string::npos ? out : out.substr(p + 3);
 }
 
-struct Case {
+struct RuntimeErrorCase {
     const char* expr;
     const char* expected; ///< "ERROR: <message>\n" or the debug payload
 };
 
-const Case k_cases[] = {
+const RuntimeErrorCase k_runtime_error_cases[] = {
     {"1/0", "ERROR: division by zero\n"},
     {":nosuch", "ERROR: undefined variable \"nosuch\"\n"},
     {"least(0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16)",
@@ -99,7 +99,7 @@ const Case k_cases[] = {
 };
 
 TEST(RuntimeTest, MatchPgbench) {
-    for (const Case& c : k_cases) {
+    for (const RuntimeErrorCase& c : k_runtime_error_cases) {
         EXPECT_EQ(run(c.expr), c.expected) << c.expr;
     }
 }

@@ -15,7 +15,7 @@ struct SplitCase {
     std::vector<std::string> sql;
 };
 
-const SplitCase k_cases[] = {
+const SplitCase k_split_cases[] = {
     {"simple", "SELECT 1;\nSELECT 2;\n", {"SELECT 1;", "SELECT 2;"}},
     {"no final semicolon", "SELECT 1;\nSELECT 2", {"SELECT 1;", "SELECT 2"}},
     {"multi line", "SELECT\n  1\n  + 2;\n", {"SELECT\n  1\n  + 2;"}},
@@ -80,7 +80,7 @@ std::vector<std::string> split(const std::string& source) {
 }
 
 TEST(SplitTest, MatchPgbench) {
-    for (const SplitCase& c : k_cases) {
+    for (const SplitCase& c : k_split_cases) {
         EXPECT_EQ(split(c.source), c.sql) << c.name;
     }
 }
