@@ -31,7 +31,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// 4 cells (shared_buffers needs a restart, work_mem a reload) x 2 repetitions, 2-second runs. As
+// 4 cells (shared_buffers needs a restart, work_mem a reload) x 2 repetitions, 1-second runs. As
 // written: 16MB/4MB/c1, 16MB/8MB/c2 (reload), 32MB/4MB/c1 (restart), 32MB/8MB/c2 (reload).
 constexpr const char* k_run_experiment = R"toml(name = "lab-e2e"
 repeat = 2
@@ -41,7 +41,7 @@ settings.shared_buffers = ["16MB", "32MB"]
 settings.work_mem = ["4MB", "8MB"]
 clients = [1, 2]
 scale = 1
-duration = 2
+duration = 1
 filter = "(settings.work_mem == '4MB') == (clients == 1)"
 
 [[steps]]
@@ -84,7 +84,7 @@ void check_line(const nlohmann::json& l) {
     const auto& t = l["timings"];
     // How small the overhead is, is measured by bench/lab-overhead; here only that it is counted.
     EXPECT_GE(t["overhead_ms"].get<double>(), 0.0) << t.dump();
-    EXPECT_GE(t["steps_ms"].get<double>(), 2000.0);
+    EXPECT_GE(t["steps_ms"].get<double>(), 1000.0); // the bench step's duration at least
     const auto& steps = l["steps"];
     ASSERT_EQ(steps.size(), 5u);
     const auto& bench = steps[1];
