@@ -39,13 +39,21 @@ references:
 # (PROCESSORS in tests/case-properties.cmake).
 TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 
-# Every GoogleTest case is a CTest test; the JUnit file lets .ci/run see what was skipped.
-test: bootstrap
-	$(MAKE) build CMAKE_FLAGS="-DPGLAB_WARNINGS_AS_ERRORS=ON $(CMAKE_FLAGS)"
-	scripts/fetch-releases $(BUILD_DIR)/pglab
-	JOBS=$(JOBS) scripts/build-pgbench-reference
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(TEST_JOBS) --timeout 900 -LE reference \
-		--output-junit ctest-results.xml
+# Every GoogleTest case is a CTest test; the JUnit file lets .ci/run see what was skipped. Each
+# phase is timed (scripts/phase-time) and the phases are printed at the end, passed or failed
+# (scripts/phase-report), so that a slower phase shows in every log.
+ABS_BUILD_DIR = $(abspath $(BUILD_DIR))
+PHASES = $(ABS_BUILD_DIR)/make-test-phases.tsv
+test:
+	@rm -f $(PHASES); trap 'scripts/phase-report $(PHASES) $(ABS_BUILD_DIR)' EXIT; set -e; \
+	scripts/phase-time $(PHASES) packages scripts/bootstrap; \
+	scripts/phase-time $(PHASES) configure \
+		$(MAKE) --no-print-directory configure CMAKE_FLAGS="-DPGLAB_WARNINGS_AS_ERRORS=ON $(CMAKE_FLAGS)"; \
+	scripts/phase-time $(PHASES) compile cmake --build $(BUILD_DIR) -j $(JOBS); \
+	scripts/phase-time $(PHASES) "releases and references" \
+		sh -c 'scripts/fetch-releases $(BUILD_DIR)/pglab && JOBS=$(JOBS) scripts/build-pgbench-reference'; \
+	scripts/phase-time $(PHASES) ctest ctest --test-dir $(BUILD_DIR) --output-on-failure \
+		-j $(TEST_JOBS) --timeout 900 -LE reference --output-junit $(ABS_BUILD_DIR)/ctest-results.xml
 
 # The controls of the TAP suites: pgbench's own suites against the reference pgbench 15 and 18,
 # which show that the set-up is sound when a tap-*-pglab test fails. CI runs them after
