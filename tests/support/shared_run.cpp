@@ -1,9 +1,11 @@
 #include "support/shared_run.hpp"
 
-#include "support/files.hpp"
+#include "util/text_file.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
-#include <fstream>
 #include <optional>
 #include <string>
 
@@ -12,9 +14,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The files beside the run's own: the result, and the mark written last that says it is whole.
-constexpr const char* k_result_dir = ".result";
-constexpr const char* k_complete = ".complete";
+// The result beside the run's own files, written whole or not at all and last: its presence says
+// the run is complete.
+constexpr const char* k_result_file = ".result.json";
 
 std::optional<fs::path> shared_root() {
     const char* root = std::getenv("PGLAB_TEST_SHARED_DIR");
@@ -24,32 +26,28 @@ std::optional<fs::path> shared_root() {
     return fs::path(root);
 }
 
-void write(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-}
-
 void store(const fs::path& dir, const CommandResult& r) {
-    const fs::path d = dir / k_result_dir;
-    fs::create_directories(d);
-    write(d / "exit_code", std::to_string(r.exit_code));
-    write(d / "signal", std::to_string(r.signal));
-    write(d / "timed_out", r.timed_out ? "1" : "0");
-    write(d / "out", r.out);
-    write(d / "err", r.err);
-    write(dir / k_complete, "");
+    const nlohmann::json j = {{"exit_code", r.exit_code},
+                              {"signal", r.signal},
+                              {"timed_out", r.timed_out},
+                              {"out", r.out},
+                              {"err", r.err}};
+    const auto written = pglab::util::write_file_atomically(dir / k_result_file, j.dump());
+    EXPECT_TRUE(written) << written.error().message;
 }
 
 std::optional<CommandResult> load(const fs::path& dir) {
-    if (!fs::exists(dir / k_complete)) {
+    const auto text = pglab::util::read_text_file(dir / k_result_file);
+    if (!text) {
         return std::nullopt;
     }
-    const fs::path d = dir / k_result_dir;
+    const nlohmann::json j = nlohmann::json::parse(*text);
     CommandResult r;
-    r.exit_code = std::stoi(read_file(d / "exit_code"));
-    r.signal = std::stoi(read_file(d / "signal"));
-    r.timed_out = read_file(d / "timed_out") == "1";
-    r.out = read_file(d / "out");
-    r.err = read_file(d / "err");
+    r.exit_code = j.at("exit_code").get<int>();
+    r.signal = j.at("signal").get<int>();
+    r.timed_out = j.at("timed_out").get<bool>();
+    r.out = j.at("out").get<std::string>();
+    r.err = j.at("err").get<std::string>();
     return r;
 }
 
@@ -57,8 +55,7 @@ SharedRun make_into(const fs::path& dir,
                     const std::function<CommandResult(const fs::path&)>& make_run) {
     fs::remove_all(dir);
     fs::create_directories(dir);
-    SharedRun run{dir, make_run(dir)};
-    return run;
+    return SharedRun{dir, make_run(dir)};
 }
 
 } // namespace

@@ -70,18 +70,15 @@ std::optional<int> resume_of_log(std::string_view name) {
         return std::nullopt;
     }
     name = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    const auto all_digits = [](std::string_view s) {
+    const std::size_t dash = name.find('-');
+    const auto digits = [](std::string_view s) {
         return !s.empty()
                && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
     };
-    const std::size_t dash = name.find('-');
-    if (dash == std::string_view::npos || !all_digits(name.substr(0, dash))
-        || !all_digits(name.substr(dash + 1))) {
-        return std::nullopt;
-    }
     int k = 0;
-    const auto [end, err] = std::from_chars(name.data(), name.data() + dash, k);
-    if (err != std::errc() || end != name.data() + dash) {
+    if (dash == std::string_view::npos || !digits(name.substr(0, dash))
+        || !digits(name.substr(dash + 1))
+        || std::from_chars(name.data(), name.data() + dash, k).ec != std::errc()) {
         return std::nullopt;
     }
     return k;
