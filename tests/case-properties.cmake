@@ -4,6 +4,21 @@
 # Runs made once for several cases (support::shared_run): the fixture's setup makes the run into
 # build/test-shared/, the cases that require the fixture read it, after it.
 
+# The compat cases that need only a database of their own with pgbench's tables on a plain server
+# of the reference major (support::pgbench_database): they share the server that the fixture
+# compat-server starts (support/shared_server.hpp), each in a copy of its template database.
+# Cases that look at the whole server (sessions in pg_stat_activity, its settings, signals to
+# it) keep a server of their own.
+set(shared_server_cases)
+foreach(case IN LISTS pglab_compat_tests_TESTS)
+  if(case MATCHES "^(([A-Za-z]+/)?Script[A-Za-z]*Test|RunLogsTest)\\.")
+    list(APPEND shared_server_cases ${case})
+  endif()
+endforeach()
+set_tests_properties(${shared_server_cases} PROPERTIES
+                     FIXTURES_REQUIRED compat-server
+                     ENVIRONMENT_MODIFICATION "PGLAB_TEST_SHARED_SERVER=set:compat-server")
+
 # Cases whose measurement needs a core of its own (make test runs twice as many cases as cores)
 # have PROCESSORS 2: they count as two of ctest's jobs.
 

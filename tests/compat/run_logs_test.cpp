@@ -21,8 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* k_logs_db = "h8_logs";
-
 /// A fresh directory for one program's files.
 fs::path make_dir(const std::string& name) {
     const fs::path dir =
@@ -45,7 +43,7 @@ std::vector<std::string> words(const std::string& text) {
 support::CommandResult run_bench(bool pglab, const std::vector<std::string>& args) {
     std::vector<std::string> argv = support::bench_program(pglab);
     argv.insert(argv.end(), args.begin(), args.end());
-    return support::run_command(argv, support::server_env(k_logs_db), {},
+    return support::run_command(argv, support::server_env(support::pgbench_database()), {},
                                 std::chrono::seconds(120));
 }
 
@@ -100,19 +98,12 @@ void check_logs(const fs::path& dir, const std::string& prefix, size_t nfiles, s
 class RunLogsTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        support::run_sql(std::string("drop database if exists ") + k_logs_db);
-        support::run_sql(std::string("create database ") + k_logs_db);
-        const auto init = support::run_command({support::pgbench_binary(), "-i", "-q"},
-                                               support::server_env(k_logs_db));
-        ASSERT_EQ(init.exit_code, 0) << support::describe(init);
+        (void)support::pgbench_database();
         s_dir = make_dir("scripts");
         std::ofstream(s_dir / "001_pgbench_sleep") << "\\sleep 2ms\n";
     }
 
-    static void TearDownTestSuite() {
-        fs::remove_all(s_dir.parent_path());
-        support::run_sql(std::string("drop database if exists ") + k_logs_db);
-    }
+    static void TearDownTestSuite() { fs::remove_all(s_dir.parent_path()); }
 
     static fs::path s_dir;
 };

@@ -20,8 +20,6 @@
 
 namespace pglab::script_compat {
 
-inline constexpr const char* k_database = "pglab_script_compat";
-
 enum class Tool { pgbench, pglab };
 
 inline const char* tool_name(Tool t) {
@@ -30,23 +28,19 @@ inline const char* tool_name(Tool t) {
 
 using Outcome = support::CommandResult;
 
-/// Runs SQL in the test database; returns its unaligned output.
-inline std::string psql(const std::string& sql) {
-    return support::run_sql(sql, k_database);
+/// The test database: pgbench's tables at scale 1, the process's own (support::pgbench_database).
+inline const std::string& database() {
+    return support::pgbench_database();
 }
 
-/// Creates the database with pgbench's tables (scale 1) once per test binary.
+/// Runs SQL in the test database; returns its unaligned output.
+inline std::string psql(const std::string& sql) {
+    return support::run_sql(sql, database());
+}
+
+/// Makes the test database now, if not done yet.
 inline void ensure_database() {
-    static bool done = false;
-    if (done) {
-        return;
-    }
-    done = true;
-    support::run_sql(std::string("drop database if exists ") + k_database);
-    support::run_sql(std::string("create database ") + k_database);
-    const Outcome init = support::run_command({support::pgbench_binary(), "-i", "-q", "-s", "1"},
-                                              support::server_env(k_database));
-    ASSERT_EQ(init.exit_code, 0) << init.err;
+    (void)database();
 }
 
 /// A temporary directory for script files, removed at exit.
@@ -103,7 +97,7 @@ inline Outcome run_tool(Tool tool, const std::string& options,
         argv.push_back("-f");
         argv.push_back(f);
     }
-    auto env = support::server_env(k_database);
+    auto env = support::server_env(database());
     env.insert(env.end(), extra_env.begin(), extra_env.end());
     return support::run_command(argv, env, {}, std::chrono::seconds(120));
 }

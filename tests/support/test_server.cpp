@@ -1,10 +1,13 @@
 // test_server(): a lazily created, process-wide throwaway cluster.
 #include "support/test_server.hpp"
 
+#include "support/shared_server.hpp"
 #include "util/log.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +30,15 @@ server::ClusterOptions cluster_options() {
 }
 
 server::ThrowawayCluster& test_server() {
+    if (shared_server() != nullptr) {
+        // The case was set to share a server (tests/case-properties.cmake); a server of its own
+        // beside that one would be one the helpers below do not talk to.
+        std::fprintf(stderr,
+                     "this case shares the server %s (tests/case-properties.cmake): it "
+                     "must use server_env() and run_sql(), not a server of its own\n",
+                     std::getenv("PGLAB_TEST_SHARED_SERVER"));
+        std::exit(1);
+    }
     // A function-local static: destroyed (server stopped, directory removed) when the test
     // binary returns from main; the cleanup registry covers signals and crashes.
     static server::ThrowawayCluster cluster = [] {
@@ -42,16 +54,24 @@ server::ThrowawayCluster& test_server() {
 }
 
 EnvOverrides server_env(const std::string& dbname) {
+    if (const SharedServer* shared = shared_server()) {
+        return shared->client_env(dbname);
+    }
     return test_server().client_env(dbname);
 }
 
 std::vector<std::string> server_args() {
+    if (const SharedServer* shared = shared_server()) {
+        return {"-h",        shared->socket_dir.string(), "-p", std::to_string(shared->port), "-U",
+                shared->user};
+    }
     const server::ThrowawayCluster& c = test_server();
     return {"-h", c.socket_dir().string(), "-p", std::to_string(c.port()), "-U", c.user()};
 }
 
 std::string run_sql(const std::string& sql, const std::string& dbname) {
-    auto r = test_server().psql(sql, dbname);
+    const SharedServer* shared = shared_server();
+    auto r = shared != nullptr ? shared->run_sql(sql, dbname) : test_server().psql(sql, dbname);
     if (!r) {
         ADD_FAILURE() << "SQL failed: " << sql << "\n"
                       << r.error().message << "\n"
@@ -59,6 +79,44 @@ std::string run_sql(const std::string& sql, const std::string& dbname) {
         return {};
     }
     return *r;
+}
+
+namespace {
+
+/// Drops the process's database from the shared server at exit (a case that crashed leaves it,
+/// and the server's removal takes it).
+struct DropAtExit {
+    std::string dbname;
+
+    ~DropAtExit() {
+        if (const SharedServer* shared = shared_server(); shared != nullptr && !dbname.empty()) {
+            (void)shared->run_sql("drop database if exists " + dbname + " with (force)",
+                                  "postgres");
+        }
+    }
+};
+
+std::string make_pgbench_database() {
+    if (const SharedServer* shared = shared_server()) {
+        static DropAtExit drop;
+        const std::string name = fmt::format("pglab_case_{}", ::getpid());
+        run_sql(fmt::format("create database {} template {}", name, shared->template_database));
+        drop.dbname = name;
+        return name;
+    }
+    const std::string name = "pglab_pgbench";
+    run_sql("create database " + name);
+    const CommandResult init =
+        run_command({pgbench_binary(), "-i", "-q", "-s", "1"}, server_env(name));
+    EXPECT_EQ(init.exit_code, 0) << describe(init);
+    return name;
+}
+
+} // namespace
+
+const std::string& pgbench_database() {
+    static const std::string name = make_pgbench_database();
+    return name;
 }
 
 bool wait_for_sql(const server::ThrowawayCluster& cluster, const std::string& condition,

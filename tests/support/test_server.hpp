@@ -1,5 +1,6 @@
-// The one PostgreSQL server of a test binary: a throwaway cluster started on first use and
-// removed at exit (also on Ctrl-C or a crash), with helpers to point clients at it and run SQL.
+// The one PostgreSQL server of a test process: a throwaway cluster started on first use and
+// removed at exit (also on Ctrl-C or a crash), or the server the case shares with others of its
+// suite (support/shared_server.hpp), with helpers to point clients at it and run SQL.
 #pragma once
 
 #include "lab/server/throwaway_cluster.hpp"
@@ -18,8 +19,9 @@ namespace support {
 /// test case) copies a data directory instead of running initdb.
 pglab::lab::server::ClusterOptions cluster_options();
 
-/// The test binary's cluster, started on the first call (cluster_options()). When it cannot start,
-/// prints why and exits 1: no test of the binary can run without it.
+/// The test process's cluster, started on the first call (cluster_options()). When it cannot
+/// start, prints why and exits 1: no test of the binary can run without it. Also exits 1 in a
+/// case that shares a server: such a case uses only the helpers below.
 pglab::lab::server::ThrowawayCluster& test_server();
 
 /// PGHOST, PGPORT, PGUSER and PGDATABASE=`dbname` for the test server: give to run_command.
@@ -32,6 +34,11 @@ std::vector<std::string> server_args();
 /// its output (rows one a line, columns separated by '|'). A failure is a test failure
 /// (ADD_FAILURE with psql's message) and returns "".
 std::string run_sql(const std::string& sql, const std::string& dbname = "postgres");
+
+/// A database of this test process holding pgbench's tables at scale 1 (pgbench -i -q -s 1 by
+/// the reference pgbench), made on the first call: on a shared server (support/shared_server.hpp)
+/// a copy of the fixture's template, dropped at exit; else on the process's own server.
+const std::string& pgbench_database();
 
 /// Waits until the query `condition` (one boolean, in `dbname`) returns true on `cluster`: for a
 /// state of the server (sessions in pg_stat_activity, say). False when it is still not true after
