@@ -253,6 +253,41 @@ class DocTablesTest(unittest.TestCase):
         self.assertIn("| a one-statement step | 0.3 – 1.0 ms | 2.0 ms |", text)
         self.assertIn("| five steps | 17.0 ms | 22.0 – 30.0 ms |", text)
 
+    def write_make_test(self, folder, started, compile_s, passed=True):
+        folder.mkdir(parents=True, exist_ok=True)
+        phases = [("configure", 3.2), ("compile", compile_s), ("ctest", 170.0)]
+        run = {
+            "tool": "bench/fresh-make-test", "started": started, "finished": started, "pglab": "abc1234",
+            "machine": {"cpus": 2, "cpu_model": "AMD EPYC", "memory_kib": 1, "kernel": "Linux"},
+            "load_at_start": "0.50 0.40 0.30", "load_at_end": "1.10 1.00 0.50", "passed": passed,
+            "caches": "empty caches",
+            "make_test": {"phases": [{"name": n, "seconds": t, "status": 0} for n, t in phases], "labels": [],
+                          "seconds": sum(t for _, t in phases)},
+        }
+        (folder / f"fresh-make-test-{started[:13]}.json").write_text(json.dumps(run), encoding="utf-8")
+
+    def test_the_make_test_table_gives_the_range_over_the_runs_that_passed(self):
+        runs = self.tmp / "bench"
+        self.doc.write_text(f"<!-- make-test: {runs} -->\n<!-- end -->\n", encoding="utf-8")
+        runs.mkdir()
+        missing = self.render()
+        self.assertEqual(missing.returncode, 1)
+        self.assertIn("no stored bench/fresh-make-test --json result", missing.stderr)
+        self.write_make_test(runs, "2026-12-05T09:00:00Z", 300.0, passed=False)
+        failed_only = self.render()
+        self.assertEqual(failed_only.returncode, 1)
+        self.assertIn("passed", failed_only.stderr)
+        self.write_make_test(runs, "2026-12-05T10:00:00Z", 304.4)
+        self.write_make_test(runs, "2026-12-06T09:00:00Z", 350.0)
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn("3 runs (the range of their figures)", text)
+        self.assertIn("5 December 2026 09:00 UTC (at abc1234, load average 0.50 at the start and 1.10 at the end)"
+                      " (failed: not counted)", text)
+        self.assertIn("| configure | 3 s |", text)
+        self.assertIn("| compile | 304 – 350 s |", text)
+        self.assertIn("| all | 478 – 523 s (8.0 – 8.7 minutes) |", text)
+
 
 if __name__ == "__main__":
     PGLAB = sys.argv.pop(1)
