@@ -12,6 +12,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -61,7 +62,13 @@ enum NoteKind : int32_t { heartbeat, progress, finished };
 struct Note {
     int32_t kind = heartbeat;
     int32_t rank = 0;
+    /// 1 when the sender had seen mpirun's warning (SIGCONT) when it sent the note: proof that it
+    /// lives after a loss, however late rank 0 reads its queue.
+    int32_t after_warning = 0;
     int64_t interval = 0;
+    /// When it was sent, from the agreed start (the sender's clock; every process aligned its
+    /// start to the same wall-clock instant): notes read late still say when their sender lived.
+    int64_t sent_since_start_us = 0;
     stats::ProgressSnapshot snapshot{};
 };
 
@@ -150,20 +157,23 @@ Result<usec_t> Session::agree_start() {
 
 void Session::send_note(int kind, int64_t interval, const stats::ProgressSnapshot& s) {
     if (m_rank == 0) {
-        note(0, kind, interval, s);
+        note(0, kind, interval, s, now_us());
         return;
     }
     Note n;
     n.kind = kind;
     n.rank = m_rank;
+    n.after_warning = m_warned_at != 0 ? 1 : 0;
     n.interval = interval;
+    n.sent_since_start_us = now_us() - m_start;
     n.snapshot = s;
     MPI_Send(&n, sizeof n, MPI_BYTE, 0, k_tag_note, MPI_COMM_WORLD);
 }
 
-void Session::note(int from, int kind, int64_t interval, const stats::ProgressSnapshot& s) {
+void Session::note(int from, int kind, int64_t interval, const stats::ProgressSnapshot& s,
+                   usec_t sent_us) {
     Peer& p = m_peers[static_cast<size_t>(from)];
-    p.heard_us = now_us();
+    p.heard_us = std::max(p.heard_us, std::min(sent_us, now_us()));
     p.last = s;
     if (kind == progress) {
         p.at[interval] = s;
@@ -184,7 +194,10 @@ void Session::drain() {
         if (status.MPI_TAG == k_tag_note) {
             Note n;
             MPI_Recv(&n, sizeof n, MPI_BYTE, from, k_tag_note, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            note(from, n.kind, n.interval, n.snapshot);
+            note(from, n.kind, n.interval, n.snapshot, m_start + n.sent_since_start_us);
+            if (n.after_warning != 0) {
+                m_peers[static_cast<size_t>(from)].answered_warning = true;
+            }
         } else if (status.MPI_TAG == k_tag_part) {
             int size = 0;
             MPI_Get_count(&status, MPI_CHAR, &size);
@@ -196,6 +209,7 @@ void Session::drain() {
             decode_us += now_us() - t0;
             Peer& p = m_peers[static_cast<size_t>(from)];
             p.heard_us = now_us();
+            p.answered_warning = true; // a result is proof of life too
             if (!part) {
                 log::error("{}", part.error().message);
                 mark_lost(from, "its result could not be read");
@@ -294,7 +308,9 @@ void Session::detect_losses(usec_t now) {
     if (warned(now) && now - m_warned_at > k_silent_after_warning_us) {
         for (int r = 1; r < m_size; ++r) {
             const Peer& p = m_peers[static_cast<size_t>(r)];
-            if (!p.finished && !p.part && p.heard_us < m_warned_at) {
+            // Its notes sent before the warning may be read after it (rank 0 busy on a loaded
+            // machine): only a note it sent after the warning shows that it lives.
+            if (!p.finished && !p.part && !p.answered_warning) {
                 mark_lost(r, "it fell silent as mpirun began ending the job (killed, or its "
                              "host failed)");
             }

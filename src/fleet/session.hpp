@@ -44,14 +44,16 @@ private:
     struct Peer {
         stats::ProgressSnapshot last{};                ///< newest counters
         std::map<int64_t, stats::ProgressSnapshot> at; ///< progress notes by interval
-        usec_t heard_us = 0;                           ///< when the last note arrived
-        bool finished = false;                         ///< its workers are done (`last` is final)
+        usec_t heard_us = 0; ///< when it last sent a note (on this clock), or its result came
+        bool answered_warning = false; ///< sent a note or its result after mpirun's warning
+        bool finished = false;         ///< its workers are done (`last` is final)
         bool lost = false;
         std::optional<Part> part;
     };
 
     void send_note(int kind, int64_t interval, const stats::ProgressSnapshot& s);
-    void note(int from, int kind, int64_t interval, const stats::ProgressSnapshot& s);
+    void note(int from, int kind, int64_t interval, const stats::ProgressSnapshot& s,
+              usec_t sent_us);
     void drain();
     void print_ready_lines();
     void detect_losses(usec_t now);
