@@ -360,19 +360,24 @@ std::optional<int> compare_selectors(CommandLine& line, const CompareArgs& args,
             return line.usage_error(fmt::format("invalid --by \"{}\": write NAME=A,B", by));
         }
         const std::string name = by.substr(0, eq);
-        a_sel = {{name, by.substr(eq + 1, comma - eq - 1)}};
-        b_sel = {{name, by.substr(comma + 1)}};
+        const std::string a_value = by.substr(eq + 1, comma - eq - 1);
+        const std::string b_value = by.substr(comma + 1);
+        a_sel = {{{name, a_value}}, name + "=" + a_value};
+        b_sel = {{{name, b_value}}, name + "=" + b_value};
         return std::nullopt;
     }
     for (const auto& [text, sel] : {std::pair{&sel_a, &a_sel}, std::pair{&sel_b, &b_sel}}) {
         if (text->empty()) {
             continue;
         }
-        auto s = rp::parse_selector(*text);
+        auto s = lab::experiment::parse_cell_selector(*text);
         if (!s) {
             return fail(s.error());
         }
-        *sel = *s;
+        if (s->empty()) {
+            return fail(Error("empty selector").with_hint("Write NAME=VALUE."));
+        }
+        *sel = std::move(*s);
     }
     return std::nullopt;
 }

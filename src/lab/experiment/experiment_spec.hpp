@@ -3,6 +3,7 @@
 // the plan and the orchestrator read; every part keeps where it was written. No I/O.
 #pragma once
 
+#include "lab/experiment/cell_selector.hpp"
 #include "lab/experiment/filter_expr.hpp"
 #include "lab/experiment/scalar.hpp"
 #include "lab/experiment/source_pos.hpp"
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pglab::lab::experiment {
@@ -140,6 +142,10 @@ enum class StepType {
 /// The name of a step type as written in files ("timed-sql").
 const char* step_type_name(StepType type);
 
+/// The step type named `name` in a file or a results line; nullopt for a name this pglab does
+/// not know (a line written by a newer one).
+std::optional<StepType> step_type_named(std::string_view name);
+
 /// Whether probes can be taken around a step of this type (`measure`, `sample_waits`): the steps
 /// that run statements or commands against a server, not those that stop, start or wait.
 bool is_measurable(StepType type);
@@ -218,6 +224,12 @@ enum class ClaimKind {
     shape  ///< means of the cells along `over`: flat, increasing or decreasing
 };
 
+/// "ratio", "value", "shape": the kind as exports and plan.json name it.
+const char* claim_kind_name(ClaimKind kind);
+
+/// The kind named `name`; nullopt for another name.
+std::optional<ClaimKind> claim_kind_named(std::string_view name);
+
 /// What a study's source claims, to be set beside the measured figure with a verdict. Cells
 /// are named by selectors "NAME=VALUE NAME=VALUE" over the matrix variables (and `server`).
 struct Claim {
@@ -227,8 +239,8 @@ struct Claim {
     std::string step;   ///< the step's name
     std::string metric; ///< a report metric id: "probe:wal.bytes", "tps", "execution_ms"
     ClaimKind kind = ClaimKind::value;
-    std::string cell;               ///< ratio: the numerator; value: the cell; shape: the cells
-    std::string baseline;           ///< ratio: the denominator
+    CellSelector cell;              ///< ratio: the numerator; value: the cell; shape: the cells
+    CellSelector baseline;          ///< ratio: the denominator
     std::optional<double> paper;    ///< the paper's figure (ratio or value)
     std::optional<double> at_most;  ///< a bound: the measured figure must be at most this
     std::optional<double> at_least; ///< a bound: the measured figure must be at least this
@@ -248,6 +260,8 @@ struct Claim {
     std::string paper_text;  ///< the paper's figure as the report shows it; "" = built
     std::string explanation; ///< why it may differ here; shown with "differs"
     std::string untestable;  ///< non-empty: it cannot be tested here, and why
+
+    bool operator==(const Claim&) const = default;
 };
 
 /// `repeat = { min = 3, max = 15, until = "decided", budget = "1h" }`: `min` rounds first (the

@@ -43,6 +43,10 @@ const MetricInfo replication_behind{"replication.behind_mb", "replication: WAL n
 
 } // namespace metrics
 
+bool measures_itself(StepType type) {
+    return type == StepType::bench || type == StepType::timed_sql || type == StepType::explain;
+}
+
 std::vector<const MetricInfo*> step_metrics(StepType type) {
     using namespace metrics;
     switch (type) {

@@ -62,6 +62,10 @@ extern const MetricInfo replication_behind;
 
 } // namespace metrics
 
+/// Whether a step of `type` measures something of its own (bench, timed-sql, explain), rather
+/// than only taking time: its figures are the ones repetitions, spread and outliers are about.
+bool measures_itself(StepType type);
+
 /// The metrics a step of `type` gives of its own (not its probes'), in the report's order.
 std::vector<const MetricInfo*> step_metrics(StepType type);
 

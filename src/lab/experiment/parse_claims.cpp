@@ -6,6 +6,7 @@
 #include "lab/experiment/parse_parts.hpp"
 #include "lab/experiment/suggest.hpp"
 #include "lab/experiment/toml_reader.hpp"
+#include "util/named_values.hpp"
 
 #include <fmt/format.h>
 
@@ -82,13 +83,21 @@ void check_selector(const std::string& text, const SourcePos& pos, const Experim
     }
 }
 
-/// A selector string under `key` (checked), or nullopt.
-std::optional<std::string> selector(TableReader& r, std::string_view key,
-                                    const ExperimentSpec& spec, ParseContext& ctx) {
+/// The selector `text` written at `pos`, checked against the matrix; an empty selector when it
+/// was refused (the diagnostic says why, and no spec is made).
+CellSelector resolved_selector(const std::string& text, const SourcePos& pos,
+                               const ExperimentSpec& spec, ParseContext& ctx) {
+    check_selector(text, pos, spec, ctx);
+    auto parsed = parse_cell_selector(text);
+    return parsed ? std::move(*parsed) : CellSelector{};
+}
+
+/// A selector under `key` (checked), or nullopt.
+std::optional<CellSelector> selector(TableReader& r, std::string_view key,
+                                     const ExperimentSpec& spec, ParseContext& ctx) {
     auto t = r.text(key, fmt::format("{} = \"server=pg12\"", key));
     if (t) {
-        check_selector(t->text, t->pos, spec, ctx);
-        return t->text;
+        return resolved_selector(t->text, t->pos, spec, ctx);
     }
     return std::nullopt;
 }
@@ -106,10 +115,9 @@ void read_ratio(TableReader& r, const toml::node& n, Claim& c, const ExperimentS
         return;
     }
     c.kind = ClaimKind::ratio;
-    c.cell = *(*arr)[0].value<std::string>();
-    c.baseline = *(*arr)[1].value<std::string>();
-    check_selector(c.cell, r.value_pos((*arr)[0]), spec, ctx);
-    check_selector(c.baseline, r.value_pos((*arr)[1]), spec, ctx);
+    c.cell = resolved_selector(*(*arr)[0].value<std::string>(), r.value_pos((*arr)[0]), spec, ctx);
+    c.baseline =
+        resolved_selector(*(*arr)[1].value<std::string>(), r.value_pos((*arr)[1]), spec, ctx);
 }
 
 void read_shape(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseContext& ctx) {
@@ -280,7 +288,7 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
             ctx.diag.add(r.key_pos("cell"), "a ratio claim names its cells in \"ratio\"",
                          "remove \"cell\", or write ratio = [\"A\", \"B\"] with the whole cells");
         }
-        c.cell = *cell;
+        c.cell = std::move(*cell);
     }
     if (!c.untestable.empty()) {
         r.finish();
@@ -291,7 +299,21 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
     return c;
 }
 
+constexpr std::pair<ClaimKind, const char*> k_claim_kinds[] = {
+    {ClaimKind::ratio, "ratio"},
+    {ClaimKind::value, "value"},
+    {ClaimKind::shape, "shape"},
+};
+
 } // namespace
+
+const char* claim_kind_name(ClaimKind kind) {
+    return util::name_of(k_claim_kinds, kind);
+}
+
+std::optional<ClaimKind> claim_kind_named(std::string_view name) {
+    return util::value_named(k_claim_kinds, name);
+}
 
 void parse_claims(const toml::node* node, ParseContext& ctx, ExperimentSpec& spec) {
     if (node == nullptr) {

@@ -30,6 +30,10 @@ const char* step_type_name(StepType type) {
     return util::name_of(k_step_types, type);
 }
 
+std::optional<StepType> step_type_named(std::string_view name) {
+    return util::value_named(k_step_types, name);
+}
+
 bool is_measurable(StepType type) {
     return type == StepType::bench || type == StepType::timed_sql || type == StepType::explain
            || type == StepType::init || type == StepType::sql || type == StepType::shell;

@@ -16,6 +16,8 @@ struct SourcePos {
 
     bool known() const { return line != 0; }
 
+    bool operator==(const SourcePos&) const = default;
+
     /// "file:line:column", or "file" when the position is unknown.
     std::string to_string() const;
 

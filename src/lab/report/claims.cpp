@@ -4,7 +4,7 @@
 
 #include "lab/report/cells.hpp"
 #include "lab/report/compare.hpp"
-#include "lab/report/report.hpp"
+#include "lab/report/number_format.hpp"
 #include "lab/report/statistics.hpp"
 #include "lab/report/verdict_rules.hpp"
 #include "util/named_values.hpp"
@@ -34,12 +34,6 @@ constexpr std::pair<Verdict, const char*> k_verdicts[] = {
     {Verdict::untestable, "untestable"},
 };
 
-constexpr std::pair<ClaimKind, const char*> k_claim_kinds[] = {
-    {ClaimKind::ratio, "ratio"},
-    {ClaimKind::value, "value"},
-    {ClaimKind::shape, "shape"},
-};
-
 /// Values of `metric` in the one cell that `selector` names; an error sentence otherwise.
 struct CellValues {
     const Cell* cell = nullptr;
@@ -47,18 +41,10 @@ struct CellValues {
     std::string problem;
 };
 
-CellValues values_of(const std::string& selector_text, const ResultsDir& results,
+CellValues values_of(const experiment::CellSelector& selector, const ResultsDir& results,
                      const MetricValues& metric) {
     CellValues out;
-    Selector selector;
-    if (!selector_text.empty()) {
-        auto parsed = parse_selector(selector_text);
-        if (!parsed) {
-            out.problem = parsed.error().message;
-            return out;
-        }
-        selector = *parsed;
-    }
+    const std::string& selector_text = selector.text;
     std::vector<const Cell*> cells;
     for (const auto& c : results.cells) {
         if (cell_matches(c, selector)) {
@@ -197,7 +183,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     const double figure_a = geometric_pair ? typical_value(sa) : sa.linear.mean;
     const double figure_b = geometric_pair ? typical_value(sb) : sb.linear.mean;
     if (figure_b == 0) {
-        r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline);
+        r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline.text);
         return;
     }
     r.cells = {a.cell->index, b.cell->index};
@@ -288,12 +274,7 @@ void say_when_decided(std::int64_t most, std::optional<FirstDecided> first, Clai
 
 void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
                     ClaimResult& r) {
-    Selector selector;
-    if (!c.cell.empty()) {
-        if (auto parsed = parse_selector(c.cell)) {
-            selector = *parsed;
-        }
-    }
+    const Selector& selector = c.cell;
     std::vector<double> means;
     std::vector<std::string> parts;
     bool started = c.from.empty();
@@ -481,10 +462,6 @@ const char* verdict_name(Verdict v) {
     return util::name_of(k_verdicts, v);
 }
 
-const char* claim_kind_name(ClaimKind k) {
-    return util::name_of(k_claim_kinds, k);
-}
-
 std::string verdict_text(const ClaimResult& r) {
     switch (r.verdict) {
     case Verdict::agrees:
@@ -521,6 +498,11 @@ Table claims_table(const std::vector<ClaimResult>& results) {
 
 ExperimentClaims read_claims(const ResultsDir& results) {
     ExperimentClaims out;
+    if (plan_has_claims(results)) {
+        out.question = results.plan->question.value_or("");
+        out.claims = *results.plan->claims;
+        return out;
+    }
     out.problem = results.experiment_problem;
     if (results.experiment) {
         out.question = results.experiment->question;

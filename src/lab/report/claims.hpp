@@ -38,9 +38,6 @@ struct ClaimResult {
 /// "agrees", "differs", "inconclusive", "untestable": the verdict as exports name it.
 const char* verdict_name(Verdict v);
 
-/// "ratio", "value", "shape".
-const char* claim_kind_name(experiment::ClaimKind k);
-
 /// Evaluates `claims` against the measured steps of `results`.
 std::vector<ClaimResult> evaluate_claims(const std::vector<experiment::Claim>& claims,
                                          const ResultsDir& results,

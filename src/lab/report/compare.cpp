@@ -2,9 +2,8 @@
 // B for times when B is faster, so that "faster" numbers are above 1.
 #include "lab/report/compare.hpp"
 
-#include "lab/experiment/cell_selector.hpp"
 #include "lab/report/cells.hpp"
-#include "lab/report/report.hpp"
+#include "lab/report/number_format.hpp"
 
 #include <fmt/format.h>
 
@@ -23,7 +22,7 @@ constexpr double k_times_threshold = 1.5; // from here on, "2.3x faster" instead
 } // namespace
 
 bool cell_matches(const Cell& cell, const Selector& selector) {
-    for (const auto& [name, value] : selector) {
+    for (const auto& [name, value] : selector.items) {
         const auto it = cell.values.find(name);
         if (it != cell.values.end()) {
             if (value_text(*it) != value) {
@@ -63,12 +62,12 @@ std::string side_name(const CompareSide& side) {
     if (!side.name.empty()) {
         return side.name;
     }
-    if (side.selector.size() == 1) {
-        return side.selector.front().second;
+    if (side.selector.items.size() == 1) {
+        return side.selector.items.front().second;
     }
     if (!side.selector.empty()) {
         std::string out;
-        for (const auto& [n, v] : side.selector) {
+        for (const auto& [n, v] : side.selector.items) {
             out += (out.empty() ? "" : " ") + n + "=" + v;
         }
         return out;
@@ -217,23 +216,6 @@ ComparisonRow compare_cells(const std::string& step, const MetricInfo& metric, s
 
 } // namespace
 
-Result<Selector> parse_selector(std::string_view text) {
-    Selector out;
-    for (const auto& item : experiment::split_selector(text)) {
-        const size_t eq = item.text.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            return make_error(Error(fmt::format("invalid selector \"{}\"", item.text))
-                                  .with_hint("Write NAME=VALUE, e.g. server=pg17 or "
-                                             "settings.shared_buffers=1GB."));
-        }
-        out.emplace_back(item.text.substr(0, eq), item.text.substr(eq + 1));
-    }
-    if (out.empty()) {
-        return make_error(Error("empty selector").with_hint("Write NAME=VALUE."));
-    }
-    return out;
-}
-
 std::string verdict_text(const ComparisonRow& row, const std::string& name_a,
                          const std::string& name_b) {
     if (!row.welch_ba) {
@@ -266,10 +248,10 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
         out.name_b = "B (" + out.name_b + ")";
     }
     std::set<std::string> selected;
-    for (const auto& [n, v] : a.selector) {
+    for (const auto& [n, v] : a.selector.items) {
         selected.insert(n);
     }
-    for (const auto& [n, v] : b.selector) {
+    for (const auto& [n, v] : b.selector.items) {
         selected.insert(n);
     }
     PGLAB_TRY_ASSIGN(const auto pairs, pair_cells(a, b, selected, out));

@@ -3,6 +3,7 @@
 // p-value, and a verdict in words.
 #pragma once
 
+#include "lab/experiment/cell_selector.hpp"
 #include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"
 #include "lab/report/statistics.hpp"
@@ -17,11 +18,8 @@
 
 namespace pglab::lab::report {
 
-/// Matrix values a side's cells must have: NAME -> value text ("server" -> "pg16").
-using Selector = std::vector<std::pair<std::string, std::string>>;
-
-/// Parses "NAME=VALUE" (several separated by spaces or ';'). Error on a missing '='.
-Result<Selector> parse_selector(std::string_view text);
+/// Matrix values a side's cells must have (experiment::parse_cell_selector).
+using Selector = experiment::CellSelector;
 
 /// Whether `cell` has every value of `selector` ("server" also matches the cell's server).
 bool cell_matches(const Cell& cell, const Selector& selector);

@@ -1,9 +1,17 @@
-// Environment of a results directory: plan.json, the runs' server objects, experiment.toml.
+// Environment of a results directory: plan.json, the runs' server objects (and experiment.toml
+// of older results).
 #include "lab/report/environment.hpp"
 
 #include "lab/experiment/experiment_spec.hpp"
 #include "lab/store/bench_figures.hpp"
 #include "util/machine_info.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace pglab::lab::report {
 
@@ -31,18 +39,25 @@ ServerInfo& add_seen(Environment& env, const store::ServerSeen& seen) {
     return server;
 }
 
-/// initdb options of each server, from the experiment file's copy.
+/// initdb options of each server: from the plan, or from the experiment file's copy in older
+/// results.
 void read_initdb(const ResultsDir& results, Environment& env) {
-    if (!results.experiment) {
-        return;
-    }
-    for (const experiment::ServerSpec& server : results.experiment->servers) {
-        std::string initdb;
-        for (const experiment::TextField& arg : server.initdb_options) {
-            initdb += (initdb.empty() ? "" : " ") + arg.text;
+    std::vector<std::pair<std::string, std::vector<std::string>>> options; // server, arguments
+    if (plan_has_claims(results)) {
+        for (const store::PlanServer& server : results.plan->servers) {
+            options.emplace_back(server.name, server.initdb_options);
         }
-        if (!initdb.empty()) {
-            server_named(env, server.name).initdb = initdb;
+    } else if (results.experiment) {
+        for (const experiment::ServerSpec& server : results.experiment->servers) {
+            auto& [name, args] = options.emplace_back(server.name, std::vector<std::string>{});
+            for (const experiment::TextField& arg : server.initdb_options) {
+                args.push_back(arg.text);
+            }
+        }
+    }
+    for (const auto& [name, args] : options) {
+        if (!args.empty()) {
+            server_named(env, name).initdb = fmt::format("{}", fmt::join(args, " "));
         }
     }
 }

@@ -50,11 +50,11 @@ nlohmann::json claim_json(const ClaimResult& r) {
     }
     return {{"text", c.text},
             {"source", text(c.source)},
-            {"kind", claim_kind_name(c.kind)},
+            {"kind", experiment::claim_kind_name(c.kind)},
             {"step", text(c.step)},
             {"metric", text(c.metric)},
-            {"cell", text(c.cell)},
-            {"baseline", text(c.baseline)},
+            {"cell", text(c.cell.text)},
+            {"baseline", text(c.baseline.text)},
             {"shape", text(c.shape)},
             {"over", text(c.over)},
             {"paper", text(r.paper)},
@@ -96,17 +96,17 @@ std::string export_claims_csv(const Report& report) {
         const experiment::Claim& c = r.claim;
         const auto ci = bounded(r.ci);
         const auto ci90 = bounded(r.ci90);
-        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                           csv_field(c.text), csv_field(c.source), claim_kind_name(c.kind),
-                           csv_field(c.step), csv_field(c.metric), csv_field(c.cell),
-                           csv_field(c.baseline), csv_field(r.paper), csv_number(c.paper),
-                           csv_number(c.tolerance), csv_field(r.measured), csv_number(r.value),
-                           csv_number(ci ? std::optional<double>(ci->low) : std::nullopt),
-                           csv_number(ci ? std::optional<double>(ci->high) : std::nullopt),
-                           csv_number(ci90 ? std::optional<double>(ci90->low) : std::nullopt),
-                           csv_number(ci90 ? std::optional<double>(ci90->high) : std::nullopt),
-                           verdict_name(r.verdict), csv_field(r.why), csv_field(c.explanation),
-                           csv_field(verdict_text(r)));
+        out += fmt::format(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.text),
+            csv_field(c.source), experiment::claim_kind_name(c.kind), csv_field(c.step),
+            csv_field(c.metric), csv_field(c.cell.text), csv_field(c.baseline.text),
+            csv_field(r.paper), csv_number(c.paper), csv_number(c.tolerance), csv_field(r.measured),
+            csv_number(r.value), csv_number(ci ? std::optional<double>(ci->low) : std::nullopt),
+            csv_number(ci ? std::optional<double>(ci->high) : std::nullopt),
+            csv_number(ci90 ? std::optional<double>(ci90->low) : std::nullopt),
+            csv_number(ci90 ? std::optional<double>(ci90->high) : std::nullopt),
+            verdict_name(r.verdict), csv_field(r.why), csv_field(c.explanation),
+            csv_field(verdict_text(r)));
     }
     return out;
 }

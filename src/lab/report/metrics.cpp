@@ -343,6 +343,7 @@ StepData& step_for(std::vector<StepData>& steps, const std::string& key, int64_t
     st.index = index;
     st.key = key;
     st.type = type;
+    st.kind = experiment::step_type_named(type);
     steps.push_back(std::move(st));
     return steps.back();
 }
@@ -350,23 +351,30 @@ StepData& step_for(std::vector<StepData>& steps, const std::string& key, int64_t
 /// The metrics of one step of one measured run: its kind's own, then its probes'.
 void collect_step(StepData& step, const store::StepRecord& s, const RunRecord& run, int cores) {
     StepCollector c(step);
-    const std::string& type = step.type;
-    if (type == "bench") {
+    using experiment::StepType;
+    switch (step.kind.value_or(StepType::shell)) { // an unknown kind: its time, as a shell's
+    case StepType::bench:
         if (const auto* bench = s.as<store::BenchStep>()) {
             collect_bench(step, c, *bench, run);
         }
-    } else if (type == "timed-sql") {
+        break;
+    case StepType::timed_sql:
         if (const auto* timed = s.as<store::TimedSqlStep>()) {
             c.add(catalogue::client_ms, timed->client_ms, run);
             c.add(catalogue::server_ms, timed->server_ms, run);
             c.add(catalogue::rows, as_number(timed->rows), run);
         }
-    } else if (type == "explain") {
+        break;
+    case StepType::explain:
         if (const auto* explain = s.as<store::ExplainStep>()) {
             collect_explain(c, *explain, run);
         }
-    } else if (type != "sleep") {
+        break;
+    case StepType::sleep:
+        break;
+    default:
         c.add(catalogue::elapsed, s.elapsed_ms, run);
+        break;
     }
     collect_replication(c, s, run);
     collect_probes(step, c, s, run, cores);

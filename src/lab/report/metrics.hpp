@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,7 +49,9 @@ struct Disagreement {
 struct StepData {
     int64_t index = 0;
     std::string key;
-    std::string type;
+    std::string type; ///< as recorded ("timed-sql"): shown and exported as such
+    /// `type` as the step type it names; nullopt for one this pglab does not know.
+    std::optional<experiment::StepType> kind;
     std::vector<MetricValues> metrics; ///< in a fixed order: step type's own, then probes
     /// bench: every measured run's latency histogram merged, per cell.
     std::map<int64_t, std::shared_ptr<stats::LatencyHistogram>> histograms;

@@ -6,6 +6,7 @@
 #include "lab/report/chart.hpp"
 #include "lab/report/chart_specs.hpp"
 #include "lab/report/checks_section.hpp"
+#include "lab/report/number_format.hpp"
 #include "lab/report/outliers.hpp"
 #include "lab/report/statistics.hpp"
 #include "lab/store/bench_figures.hpp"
@@ -25,6 +26,12 @@ namespace fs = std::filesystem;
 
 constexpr size_t k_max_time_charts = 24; // per-second charts per step
 constexpr double k_bytes_per_gib = 1024.0 * 1024.0 * 1024.0;
+
+/// Whether the step measures something of its own (experiment::measures_itself); a step type
+/// this pglab does not know does not.
+bool measures_itself(const StepData& step) {
+    return step.kind && experiment::measures_itself(*step.kind);
+}
 
 std::string with_unit(const MetricInfo& m) {
     return m.unit.empty() ? m.title : fmt::format("{} ({})", m.title, m.unit);
@@ -170,9 +177,7 @@ private:
         if (!m_claimed.empty()) {
             return m_claimed.count(step.key) != 0;
         }
-        const bool measured =
-            step.type == "bench" || step.type == "timed-sql" || step.type == "explain";
-        return measured && m_once.count(step.key) == 0;
+        return measures_itself(step) && m_once.count(step.key) == 0;
     }
 
     bool claimed(const StepData& step, const MetricValues& m) const {
@@ -355,8 +360,7 @@ private:
     void spread_warnings(const StepData& step) {
         auto& w = m_report.warnings;
         // Spread and repetitions matter for measured steps; an init that runs once is fine.
-        const bool measured =
-            step.type == "bench" || step.type == "timed-sql" || step.type == "explain";
+        const bool measured = measures_itself(step);
         std::vector<std::string> noisy;
         std::vector<std::string> few;
         for (const auto& m : step.metrics) {
@@ -414,7 +418,7 @@ private:
     /// A measured step's headline metrics: runs beyond the others of their cell, and first runs
     /// after a server start that are by far the slowest of theirs.
     void outlier_warnings(const StepData& step) {
-        if (step.type != "bench" && step.type != "timed-sql" && step.type != "explain") {
+        if (!measures_itself(step)) {
             return;
         }
         std::vector<std::string> beyond;
@@ -672,42 +676,6 @@ private:
 };
 
 } // namespace
-
-namespace {
-
-/// The decimals format_number gives a magnitude `a` > 0: one above 100, two above 10, three
-/// above 1, three significant digits below.
-int decimals_for(double a) {
-    if (a >= 100.0) {
-        return 1;
-    }
-    if (a >= 10.0) {
-        return 2;
-    }
-    if (a >= 0.9995) { // what three significant digits would round up to a bare "1"
-        return 3;
-    }
-    return std::min(12, 2 - static_cast<int>(std::floor(std::log10(a))));
-}
-
-} // namespace
-
-std::string format_number(double value) {
-    const double a = std::fabs(value);
-    if (a == 0.0) {
-        return "0";
-    }
-    if (a < 0.9995) {
-        return fmt::format("{:.3g}", value); // no trailing zeros for a lone figure
-    }
-    return fmt::format("{:.{}f}", value, decimals_for(a));
-}
-
-std::string format_interval(const Interval& i) {
-    const double a = std::max(std::fabs(i.low), std::fabs(i.high));
-    const int decimals = a == 0.0 ? 0 : decimals_for(a);
-    return fmt::format("{:.{}f} – {:.{}f}", i.low, decimals, i.high, decimals);
-}
 
 Report build_report(const ResultsDir& results, const ReportOptions& options) {
     return Builder(results, options).build();

@@ -60,11 +60,4 @@ std::string export_claims_csv(const Report& report);
 /// The functional checks of every run, one CSV row each (step, kind, expected, actual, pass).
 std::string export_checks_csv(const ResultsDir& results);
 
-/// "1228.1", "0.0123", "10431.0": enough digits for tables without noise.
-std::string format_number(double value);
-
-/// "0.698 – 0.970", "1180.2 – 1193.0": both ends with the decimals format_number gives the
-/// larger, so that they read as one figure.
-std::string format_interval(const Interval& interval);
-
 } // namespace pglab::lab::report

@@ -86,7 +86,8 @@ void rebuild_cells(ResultsDir& r) {
               [](const Cell& a, const Cell& b) { return a.index < b.index; });
 }
 
-/// experiment.toml, parsed with the lab's own parser; a file it refuses is a problem of the claims.
+/// experiment.toml of results whose plan.json predates the claims in it, parsed with the lab's
+/// own parser; a file it refuses is a problem of the claims.
 void read_experiment(ResultsDir& r) {
     const auto text = util::read_text_file(r.dir / "experiment.toml");
     if (!text || text->empty()) {
@@ -127,11 +128,17 @@ Result<ResultsDir> load_results(const fs::path& dir) {
     if (r.cells.empty()) {
         rebuild_cells(r);
     }
-    read_experiment(r);
+    if (!plan_has_claims(r)) {
+        read_experiment(r);
+    }
     if (r.name.empty()) {
         r.name = dir.filename().string();
     }
     return r;
+}
+
+bool plan_has_claims(const ResultsDir& results) {
+    return results.plan && results.plan->claims;
 }
 
 const Cell* find_cell(const ResultsDir& results, int64_t index) {

@@ -3,7 +3,7 @@
 // it agree, anything else leaves it open.
 #include "lab/report/verdict_rules.hpp"
 
-#include "lab/report/report.hpp"
+#include "lab/report/number_format.hpp"
 
 #include <fmt/format.h>
 

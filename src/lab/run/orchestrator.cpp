@@ -107,7 +107,11 @@ store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan
         r.variables.push_back(v.name);
     }
     for (const auto& s : spec.servers) {
-        r.servers.push_back({s.name, s.version, s.bin_dir, s.is_existing()});
+        std::vector<std::string> initdb;
+        for (const experiment::TextField& arg : s.initdb_options) {
+            initdb.push_back(arg.text);
+        }
+        r.servers.push_back({s.name, s.version, s.bin_dir, s.is_existing(), std::move(initdb)});
     }
     for (std::size_t i = 0; i < spec.steps.size(); ++i) {
         const auto& st = spec.steps[i];
@@ -123,6 +127,12 @@ store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan
     }
     for (const auto& run : plan.runs) {
         r.runs.push_back({run.ordinal, run.cell, run.repetition, run.warmup, run.round});
+    }
+    r.question = spec.question;
+    r.claims.emplace();
+    for (experiment::Claim c : spec.claims) {
+        c.pos = {}; // where the file had it is the file's, not the plan's
+        r.claims->push_back(std::move(c));
     }
     return r;
 }

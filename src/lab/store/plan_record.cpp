@@ -1,6 +1,7 @@
 // lab/store: PlanRecord to and from plan.json.
 #include "lab/store/plan_record.hpp"
 
+#include "lab/store/claim_json.hpp"
 #include "lab/store/json_fields.hpp"
 #include "util/text_file.hpp"
 
@@ -67,7 +68,8 @@ json lists_json(const PlanRecord& p, json j) {
         j["servers"].push_back({{"name", s.name},
                                 {"version", s.version},
                                 {"bin_dir", s.bin_dir},
-                                {"existing", s.existing}});
+                                {"existing", s.existing},
+                                {"initdb_options", s.initdb_options}});
     }
     j["steps"] = json::array();
     for (const auto& s : p.steps) {
@@ -91,6 +93,13 @@ json lists_json(const PlanRecord& p, json j) {
                              {"warmup", r.warmup},
                              {"round", r.round}});
     }
+    if (p.claims) {
+        j["question"] = p.question.value_or("");
+        j["claims"] = json::array();
+        for (const auto& c : *p.claims) {
+            j["claims"].push_back(claim_json(c));
+        }
+    }
     return j;
 }
 
@@ -98,7 +107,7 @@ void read_lists(const json& j, PlanRecord& p) {
     p.variables = f::texts(j, "variables");
     p.servers = list_from<PlanServer>(j, "servers", [](const json& s, std::size_t) {
         return PlanServer{f::text(s, "name"), f::text(s, "version"), f::text(s, "bin_dir"),
-                          f::boolean(s, "existing", false)};
+                          f::boolean(s, "existing", false), f::texts(s, "initdb_options")};
     });
     p.steps = list_from<PlanStep>(j, "steps", [](const json& s, std::size_t i) {
         return PlanStep{index_of(s, "index", i),
@@ -118,6 +127,15 @@ void read_lists(const json& j, PlanRecord& p) {
         return PlanRun{index_of(r, "run", i), index_of(r, "cell", 0), small_count(r, "repetition"),
                        f::boolean(r, "warmup", false), small_count(r, "round")};
     });
+    if (const json& claims = f::value(j, "claims"); claims.is_array()) {
+        p.question = f::text(j, "question");
+        p.claims.emplace();
+        for (const json& c : claims) {
+            if (auto claim = claim_from_json(c)) {
+                p.claims->push_back(std::move(*claim));
+            }
+        }
+    }
 }
 
 } // namespace

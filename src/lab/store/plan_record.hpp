@@ -3,6 +3,7 @@
 // report and compare through plan_record_from_json.
 #pragma once
 
+#include "lab/experiment/experiment_spec.hpp"
 #include "util/machine_info.hpp"
 #include "util/result.hpp"
 
@@ -24,6 +25,7 @@ struct PlanServer {
     std::string version; ///< as the experiment file gives it; "" none
     std::string bin_dir; ///< as the experiment file gives it; "" none
     bool existing = false;
+    std::vector<std::string> initdb_options; ///< as the experiment file gives them
 
     bool operator==(const PlanServer&) const = default;
 };
@@ -87,6 +89,11 @@ struct PlanRecord {
     std::vector<PlanStep> steps;
     std::vector<Cell> cells;
     std::vector<PlanRun> runs;
+    /// The experiment's question and claims, typed as the file gave them (the report judges
+    /// these); none in plans written before pglab recorded them: the report then reads the
+    /// results' copy of the experiment file.
+    std::optional<std::string> question;
+    std::optional<std::vector<experiment::Claim>> claims;
 
     bool operator==(const PlanRecord&) const = default;
 };

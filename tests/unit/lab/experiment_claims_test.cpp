@@ -56,8 +56,9 @@ untestable = "no ZFS here"
     ASSERT_EQ(spec.claims.size(), 4U);
     const Claim& r = spec.claims[0];
     EXPECT_EQ(r.kind, ClaimKind::ratio);
-    EXPECT_EQ(r.cell, "server=pg12");
-    EXPECT_EQ(r.baseline, "server=pg11");
+    EXPECT_EQ(r.cell.text, "server=pg12");
+    EXPECT_EQ(r.baseline.items,
+              (std::vector<std::pair<std::string, std::string>>{{"server", "pg11"}}));
     EXPECT_DOUBLE_EQ(*r.paper, 0.553);
     EXPECT_DOUBLE_EQ(r.tolerance, 0.15);
     EXPECT_EQ(r.explanation, "smaller table");

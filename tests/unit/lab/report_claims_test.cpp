@@ -30,7 +30,7 @@ experiment::Claim value_claim(std::string text, std::string step, std::string me
     c.text = std::move(text);
     c.step = std::move(step);
     c.metric = std::move(metric);
-    c.cell = std::move(cell);
+    c.cell = *experiment::parse_cell_selector(cell);
     c.paper = paper;
     c.tolerance = tolerance;
     return c;
@@ -113,7 +113,7 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     bound.paper.reset();
     bound.at_most = 600;
     experiment::Claim missing = zero;
-    missing.cell = "server=pg17"; // three cells, not one
+    missing.cell = *experiment::parse_cell_selector("server=pg17"); // three cells, not one
     experiment::Claim no_metric = zero;
     no_metric.metric = "probe:nothing";
     experiment::Claim rising;
@@ -123,7 +123,7 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     rising.kind = experiment::ClaimKind::shape;
     rising.shape = "increasing";
     rising.over = "clients";
-    rising.cell = "server=pg16";
+    rising.cell = *experiment::parse_cell_selector("server=pg16");
     rising.tolerance = 0.02;
     // A positive count the same in every run equals its figure exactly (not exp(log(x)) ± ulp).
     experiment::Claim counted = bound;
@@ -134,7 +134,7 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     experiment::Claim growing = rising;
     growing.min_step = 0.01;
     experiment::Claim falling = rising; // pg17: 1230.3 → 1190.5 → 1046.3, -3.2% then -12.1%
-    falling.cell = "server=pg17";
+    falling.cell = *experiment::parse_cell_selector("server=pg17");
     falling.shape = "decreasing";
     falling.min_step = 0.05;
     experiment::Claim falling_enough = falling;
@@ -238,8 +238,8 @@ TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive)
     near.step = "tpcb";
     near.metric = "tps";
     near.kind = experiment::ClaimKind::ratio;
-    near.cell = "server=pg17 clients=5";
-    near.baseline = "server=pg16 clients=10";
+    near.cell = *experiment::parse_cell_selector("server=pg17 clients=5");
+    near.baseline = *experiment::parse_cell_selector("server=pg16 clients=10");
     near.paper = 1.07;
     near.tolerance = 0.01;
     experiment::Claim far = near;
@@ -271,7 +271,7 @@ TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive)
     // claim declares the figure exact.
     experiment::Claim one_run = near;
     one_run.kind = experiment::ClaimKind::value;
-    one_run.baseline.clear();
+    one_run.baseline = {};
     one_run.paper = 1300.0;
     one_run.tolerance = 0.05;
     experiment::Claim declared = one_run;

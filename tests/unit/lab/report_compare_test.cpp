@@ -19,6 +19,11 @@ namespace {
 
 using nlohmann::json;
 
+/// A selector of the test's own, valid by construction.
+Selector sel(std::string_view text) {
+    return *experiment::parse_cell_selector(text);
+}
+
 /// A results directory with one timed-sql step "vacuum" whose server_ms of each cell are given.
 struct CellRuns {
     std::string server;
@@ -70,8 +75,8 @@ TEST(ReportCompareTest, VerdictsInWords) {
                                        {"pg16", "5%", k_pg16_5},
                                        {"pg17", "95%", k_pg17_95},
                                        {"pg17", "5%", k_pg17_5}});
-    const auto c = compare(CompareSide{&r, {{"server", "pg16"}}, ""},
-                           CompareSide{&r, {{"server", "pg17"}}, ""}, server_ms_only());
+    const auto c = compare(CompareSide{&r, sel("server=pg16"), ""},
+                           CompareSide{&r, sel("server=pg17"), ""}, server_ms_only());
     ASSERT_TRUE(c.has_value()) << c.error().message;
     EXPECT_EQ(c->name_a, "pg16");
     EXPECT_EQ(c->name_b, "pg17");
@@ -103,8 +108,8 @@ TEST(ReportCompareTest, GateFailsOnlyOnSignificantSlowdownsAboveTheLimit) {
                                        {"pg17", "95%", k_pg17_95},
                                        {"pg17", "5%", k_pg17_5}});
     // pg17 -> pg16 is a 5.7x slowdown in one cell and no significant change in the other.
-    const auto c = compare(CompareSide{&r, {{"server", "pg17"}}, ""},
-                           CompareSide{&r, {{"server", "pg16"}}, ""}, server_ms_only());
+    const auto c = compare(CompareSide{&r, sel("server=pg17"), ""},
+                           CompareSide{&r, sel("server=pg16"), ""}, server_ms_only());
     ASSERT_TRUE(c.has_value());
     const auto slower = slower_than(*c, 10.0);
     ASSERT_EQ(slower.size(), 1U);
@@ -112,8 +117,8 @@ TEST(ReportCompareTest, GateFailsOnlyOnSignificantSlowdownsAboveTheLimit) {
     EXPECT_EQ(slower[0]->verdict.substr(0, 18), "pg16 is 5.73x slow");
     EXPECT_TRUE(slower_than(*c, 500.0).empty()); // 473% slower is within a 500% budget
     // The other direction never fails the gate.
-    const auto faster = compare(CompareSide{&r, {{"server", "pg16"}}, ""},
-                                CompareSide{&r, {{"server", "pg17"}}, ""}, server_ms_only());
+    const auto faster = compare(CompareSide{&r, sel("server=pg16"), ""},
+                                CompareSide{&r, sel("server=pg17"), ""}, server_ms_only());
     ASSERT_TRUE(faster.has_value());
     EXPECT_TRUE(slower_than(*faster, 0.0).empty());
 }
@@ -177,17 +182,20 @@ TEST(ReportCompareTest, LowerAndHigherArePercentOfTheBaseline) {
 
 TEST(ReportCompareTest, UnpairedCellsAndBadSelectors) {
     const ResultsDir r = make_results({{"pg16", "95%", k_pg16_95}, {"pg17", "5%", k_pg17_5}});
-    const auto none = compare(CompareSide{&r, {{"server", "pg16"}}, ""},
-                              CompareSide{&r, {{"server", "pg17"}}, ""}, server_ms_only());
+    const auto none = compare(CompareSide{&r, sel("server=pg16"), ""},
+                              CompareSide{&r, sel("server=pg17"), ""}, server_ms_only());
     ASSERT_FALSE(none.has_value());
     EXPECT_NE(none.error().message.find("no cell of pg16 pairs with a cell of pg17"),
               std::string::npos);
-    EXPECT_FALSE(parse_selector("server").has_value());
-    EXPECT_FALSE(parse_selector("").has_value());
-    const auto two = parse_selector("server=pg17;settings.work_mem=64MB");
+    EXPECT_FALSE(experiment::parse_cell_selector("server").has_value());
+    const auto every = experiment::parse_cell_selector("");
+    ASSERT_TRUE(every.has_value());
+    EXPECT_TRUE(every->empty());
+    const auto two = experiment::parse_cell_selector("server=pg17;settings.work_mem=64MB");
     ASSERT_TRUE(two.has_value());
-    EXPECT_EQ(two->size(), 2U);
-    EXPECT_EQ((*two)[1].second, "64MB");
+    EXPECT_EQ(two->items.size(), 2U);
+    EXPECT_EQ(two->items[1].second, "64MB");
+    EXPECT_EQ(two->text, "server=pg17;settings.work_mem=64MB");
 }
 
 TEST(ReportCompareTest, FixtureVacuumOfPg17AgainstPg16) {
@@ -196,8 +204,8 @@ TEST(ReportCompareTest, FixtureVacuumOfPg17AgainstPg16) {
     ASSERT_TRUE(r.has_value());
     CompareOptions o;
     o.steps = {"vacuum"};
-    const auto c = compare(CompareSide{&*r, {{"server", "pg16"}}, ""},
-                           CompareSide{&*r, {{"server", "pg17"}}, ""}, o);
+    const auto c = compare(CompareSide{&*r, sel("server=pg16"), ""},
+                           CompareSide{&*r, sel("server=pg17"), ""}, o);
     ASSERT_TRUE(c.has_value());
     // Every pair of cells there has a side of two runs or fewer: too few for an interval, so
     // for a verdict.

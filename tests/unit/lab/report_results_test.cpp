@@ -1,4 +1,5 @@
 // Reading results directories that are missing, partial, corrupt or from another version.
+#include "lab/report/number_format.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
 
@@ -115,6 +116,45 @@ TEST_F(ReportResultsTest, PartialPlanReportsWhatIsThereAndWhatIsMissing) {
     EXPECT_NE(md.find("incomplete cells: params.x=1"), std::string::npos) << md;
     EXPECT_NE(md.find("| params.x=0 | 2 | 11.00 ± 1.414 |"), std::string::npos) << md;
     EXPECT_NE(md.find("| params.x=1 | 0 | no measured run |"), std::string::npos) << md;
+}
+
+TEST_F(ReportResultsTest, ClaimsComeFromThePlanAndNotFromTheExperimentFileBesideIt) {
+    const std::string plan_start =
+        R"({"version":"pglab.plan/1","experiment":"t","variables":["params.x"],
+        "servers":[{"name":"default","initdb_options":["--data-checksums"]}],
+        "steps":[{"index":0,"key":"q","type":"timed-sql"}],
+        "cells":[{"index":0,"label":"params.x=0","server":"default","values":{"params.x":0}},
+                 {"index":1,"label":"params.x=1","server":"default","values":{"params.x":1}}],
+        "runs":[{"run":0,"cell":0},{"run":1,"cell":1}])";
+    write("plan.json",
+          plan_start + R"(, "question":"Is x=1 slower?",
+        "claims":[{"text":"x=1 takes twice as long","step":"q","metric":"client_ms",
+                   "kind":"ratio","paper":2.0,"tolerance":0.1,
+                   "cell":{"text":"params.x=1","items":[{"name":"params.x","value":"1"}]},
+                   "baseline":{"text":"params.x=0","items":[{"name":"params.x","value":"0"}]}}]})");
+    write("results.jsonl", line(0, 0, 10) + line(1, 1, 20));
+    // A copy that says otherwise (and does not parse): the plan is what the run was made for.
+    write("experiment.toml", "question = \"something else\"\n[[claims]]\nnot valid\n");
+    const auto r = load_results(m_dir);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_TRUE(plan_has_claims(*r));
+    EXPECT_FALSE(r->experiment);
+    ReportOptions options;
+    options.output_dir = m_dir;
+    const Report report = build_report(*r, options);
+    EXPECT_EQ(report.question, "Is x=1 slower?");
+    ASSERT_EQ(report.claims.size(), 1U);
+    EXPECT_EQ(report.claims[0].claim.text, "x=1 takes twice as long");
+    EXPECT_EQ(report.claims[0].cells, (std::vector<std::int64_t>{1, 0}));
+    ASSERT_EQ(report.environment.servers.size(), 1U);
+    EXPECT_EQ(report.environment.servers[0].initdb, "--data-checksums");
+
+    // An older plan (no claims in it): the experiment file's copy is read, and its problem said.
+    write("plan.json", plan_start + "}");
+    const auto older = load_results(m_dir);
+    ASSERT_TRUE(older.has_value());
+    EXPECT_FALSE(plan_has_claims(*older));
+    EXPECT_NE(older->experiment_problem.find("could not be read"), std::string::npos);
 }
 
 TEST(ReportFormatTest, NumbersKeepUsefulDigits) {

@@ -90,17 +90,54 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     p.quick = true;
     p.on_error = "continue";
     p.variables = {"server", "clients"};
-    p.servers = {{"pg16", "16", "", false}, {"ext", "", "", true}};
+    p.servers = {{"pg16", "16", "", false, {"--data-checksums", "--wal-segsize=64"}},
+                 {"ext", "", "", true, {}}};
     p.steps = {{0, "0:init", "", "init", false, true}, {1, "tps", "tps", "bench", true, false}};
     p.cells = {{0, "server=pg16, clients=1", "pg16", json{{"server", "pg16"}, {"clients", 1}}},
                {1, "server=pg16, clients=2.5", "pg16", json{{"clients", 2.5}}}};
     p.runs = {{0, 1, 1, true, 0}, {1, 0, 2, false, 3}};
+    p.question = "Does 17 write less WAL?";
+    pglab::lab::experiment::Claim ratio;
+    ratio.text = "17 writes 30% less WAL";
+    ratio.source = "the paper, table 2";
+    ratio.step = "vacuum";
+    ratio.metric = "probe:wal.bytes";
+    ratio.kind = pglab::lab::experiment::ClaimKind::ratio;
+    ratio.cell = *pglab::lab::experiment::parse_cell_selector("server=pg17; clients=8");
+    ratio.baseline = *pglab::lab::experiment::parse_cell_selector("server=pg16 clients=8");
+    ratio.paper = 0.7;
+    ratio.at_least = 0.5;
+    ratio.tolerance = 0.05;
+    ratio.exact = true;
+    ratio.paper_text = "0.70";
+    ratio.explanation = "smaller table";
+    pglab::lab::experiment::Claim shape;
+    shape.text = "tps levels off";
+    shape.kind = pglab::lab::experiment::ClaimKind::shape;
+    shape.shape = "flat";
+    shape.over = "clients";
+    shape.from = "40";
+    shape.min_step = 0.1;
+    shape.untestable = "no 32-core machine";
+    p.claims = {ratio, shape};
     const json written = to_json(p);
     const auto read = plan_record_from_json(written);
     ASSERT_TRUE(read);
     EXPECT_EQ(*read, p);
     EXPECT_EQ(to_json(*read).dump(), written.dump());
     EXPECT_EQ(written["machine"]["cores"], 2);
+    EXPECT_EQ(written["claims"][0]["cell"]["items"][1]["value"], "8");
+    EXPECT_TRUE(written["claims"][1]["paper"].is_null());
+}
+
+TEST(PlanRecord, AClaimOfAKindThisPglabDoesNotKnowIsKeptAndSaysSo) {
+    const auto read = plan_record_from_json(json{
+        {"claims", json::array({json{{"text", "a newer kind"}, {"kind", "ratio-of-ratios"}}})}});
+    ASSERT_TRUE(read);
+    ASSERT_TRUE(read->claims);
+    ASSERT_EQ(read->claims->size(), 1U);
+    EXPECT_EQ((*read->claims)[0].text, "a newer kind");
+    EXPECT_NE((*read->claims)[0].untestable.find("ratio-of-ratios"), std::string::npos);
 }
 
 TEST(PlanRecord, WhatAnOlderPlanLacksStaysAbsent) {
@@ -111,11 +148,14 @@ TEST(PlanRecord, WhatAnOlderPlanLacksStaysAbsent) {
     EXPECT_FALSE(read->machine);
     EXPECT_FALSE(read->seed);
     EXPECT_FALSE(read->repeat);
+    EXPECT_FALSE(read->claims); // the report then reads the results' experiment.toml
     const json written = to_json(*read);
     EXPECT_FALSE(written.contains("machine"));
     EXPECT_FALSE(written.contains("seed"));
     EXPECT_FALSE(written.contains("repeat"));
     EXPECT_FALSE(written.contains("repeat_max"));
+    EXPECT_FALSE(written.contains("claims"));
+    EXPECT_FALSE(written.contains("question"));
 }
 
 TEST(PlanRecord, AFieldOfTheWrongTypeReadsAsAbsent) {
