@@ -7,29 +7,6 @@
 
 namespace pglab::lab::plan {
 
-const experiment::Scalar* Cell::find(std::string_view name) const {
-    for (const auto& b : bindings) {
-        if (b.name == name) {
-            return &b.value;
-        }
-    }
-    return nullptr;
-}
-
-std::string Cell::label() const {
-    if (bindings.empty()) {
-        return "(no variables)";
-    }
-    std::string out;
-    for (const auto& b : bindings) {
-        if (!out.empty()) {
-            out += ' ';
-        }
-        out += b.name + "=" + b.value.text();
-    }
-    return out;
-}
-
 namespace {
 
 Unexpected plan_error(const experiment::SourcePos& pos, const std::string& message,
@@ -54,7 +31,8 @@ Result<bool> passes_filter(const experiment::ExperimentSpec& spec, const Cell& c
         });
     if (!verdict) {
         return plan_error(spec.matrix.filter_pos,
-                          "filter fails for cell " + cell.label() + ": " + verdict.error().message,
+                          "filter fails for cell " + experiment::cell_label(cell.bindings) + ": "
+                              + verdict.error().message,
                           "compare numbers with numbers and strings with strings");
     }
     return *verdict;
@@ -93,6 +71,7 @@ Result<std::vector<Cell>> expand_matrix(const experiment::ExperimentSpec& spec) 
         PGLAB_TRY_ASSIGN(const bool keep, passes_filter(spec, cell));
         if (keep) {
             cell.index = cells.size();
+            cell.label = experiment::cell_label(cell.bindings);
             cells.push_back(std::move(cell));
         }
         for (std::size_t i = vars.size(); i-- > 0;) { // the last variable varies fastest

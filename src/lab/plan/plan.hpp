@@ -3,6 +3,7 @@
 // Pure: the same spec and seed always give the same plan. No I/O, no server.
 #pragma once
 
+#include "lab/experiment/cell.hpp"
 #include "lab/experiment/experiment_spec.hpp"
 #include "util/result.hpp"
 
@@ -12,24 +13,9 @@
 
 namespace pglab::lab::plan {
 
-/// One matrix variable's value in a cell.
-struct Binding {
-    std::string name; ///< the variable's full name ("clients", "settings.work_mem")
-    experiment::Scalar value;
-};
-
-/// One combination of matrix values.
-struct Cell {
-    std::size_t index = 0;         ///< position among the plan's cells (0-based, matrix order)
-    std::vector<Binding> bindings; ///< one per matrix variable, in matrix order
-    std::string server;            ///< the server the cell's runs use
-
-    /// The value of `name`, or null.
-    const experiment::Scalar* find(std::string_view name) const;
-
-    /// "clients=4 settings.shared_buffers=1GB" ("(no variables)" for an empty matrix).
-    std::string label() const;
-};
+/// One matrix variable's value in a cell, and one combination of them (lab/experiment/cell.hpp).
+using experiment::Binding;
+using experiment::Cell;
 
 /// One run of the plan.
 struct PlannedRun {

@@ -45,7 +45,7 @@ Result<bool> RunValues::applies(const experiment::Step& step) const {
     auto verdict = step.when->evaluate([&](std::string_view name) { return lookup(name); });
     if (!verdict) {
         return make_error(Error(step.when_pos.to_string() + ": \"when\" fails for cell "
-                                + m_cell.label() + ": " + verdict.error().message)
+                                + m_cell.label + ": " + verdict.error().message)
                               .with_hint("compare numbers with numbers, strings with strings"));
     }
     return verdict;

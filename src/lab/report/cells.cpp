@@ -10,9 +10,9 @@ Dimensions analyze_dimensions(const ResultsDir& results) {
     Dimensions d;
     std::vector<std::string> names = results.variables;
     for (const auto& cell : results.cells) {
-        for (const auto& item : cell.values.items()) {
-            if (std::find(names.begin(), names.end(), item.key()) == names.end()) {
-                names.push_back(item.key());
+        for (const auto& b : cell.bindings) {
+            if (std::find(names.begin(), names.end(), b.name) == names.end()) {
+                names.push_back(b.name);
             }
         }
     }
@@ -20,9 +20,10 @@ Dimensions analyze_dimensions(const ResultsDir& results) {
         std::set<std::string> seen;
         bool all_numeric = true;
         for (const auto& cell : results.cells) {
-            const auto it = cell.values.find(name);
-            seen.insert(it != cell.values.end() ? it->dump() : "null");
-            all_numeric = all_numeric && it != cell.values.end() && it->is_number();
+            const experiment::Scalar* v = cell.find(name);
+            // 1, 1.0 and "1" are three values
+            seen.insert(v != nullptr ? std::string(v->kind_name()) + ":" + v->text() : "none");
+            all_numeric = all_numeric && v != nullptr && v->is_number();
         }
         if (seen.size() > 1) {
             d.varying.push_back(name);
@@ -42,21 +43,21 @@ Dimensions analyze_dimensions(const ResultsDir& results) {
 std::string cell_label(const Cell& cell, const std::vector<std::string>& names) {
     std::string out;
     for (const auto& name : names) {
-        const auto it = cell.values.find(name);
+        const experiment::Scalar* v = cell.find(name);
         if (!out.empty()) {
             out += ' ';
         }
-        out += name + "=" + (it != cell.values.end() ? value_text(*it) : std::string("?"));
+        out += name + "=" + (v != nullptr ? v->text() : std::string("?"));
     }
     return out.empty() ? std::string("all runs") : out;
 }
 
 std::optional<double> numeric_value(const Cell& cell, const std::string& name) {
-    const auto it = cell.values.find(name);
-    if (it == cell.values.end() || !it->is_number()) {
+    const experiment::Scalar* v = cell.find(name);
+    if (v == nullptr || !v->is_number()) {
         return std::nullopt;
     }
-    return it->get<double>();
+    return v->as_double();
 }
 
 } // namespace pglab::lab::report

@@ -37,9 +37,8 @@ ChartSeries& series_titled(ChartSpec& spec, const std::string& title) {
 
 std::string chart_label(const Cell& cell, const std::vector<std::string>& names) {
     if (names.size() == 1) {
-        const auto it = cell.values.find(names.front());
-        if (it != cell.values.end()) {
-            return value_text(*it);
+        if (const experiment::Scalar* v = cell.find(names.front())) {
+            return v->text();
         }
     }
     return cell_label(cell, names);

@@ -186,7 +186,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline.text);
         return;
     }
-    r.cells = {a.cell->index, b.cell->index};
+    r.cells = {static_cast<std::int64_t>(a.cell->index), static_cast<std::int64_t>(b.cell->index)};
     r.runs = std::min(a.values.size(), b.values.size());
     const auto after = [&](size_t extra) { return ratio_evidence(sa, sb, extra); };
     Evidence e = after(0);
@@ -216,7 +216,7 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
         return;
     }
     const Sample sample = sample_of(a.values);
-    r.cells = {a.cell->index};
+    r.cells = {static_cast<std::int64_t>(a.cell->index)};
     r.runs = a.values.size();
     const auto after = [&](size_t extra) { return value_evidence(sample, extra); };
     Evidence e = after(0);
@@ -279,11 +279,11 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
     std::vector<std::string> parts;
     bool started = c.from.empty();
     for (const auto& cell : results.cells) {
-        const auto v = cell.values.find(c.over);
-        if (!cell_matches(cell, selector) || v == cell.values.end()) {
+        const experiment::Scalar* v = cell.find(c.over);
+        if (!cell_matches(cell, selector) || v == nullptr) {
             continue;
         }
-        started = started || value_text(*v) == c.from;
+        started = started || v->text() == c.from;
         if (!started) {
             continue;
         }
@@ -295,8 +295,8 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
         }
         const Summary s = summarize(it->second);
         means.push_back(s.mean);
-        r.series.emplace_back(value_text(*v), s.mean);
-        parts.push_back(fmt::format("{}: {}", value_text(*v), format_number(s.mean)));
+        r.series.emplace_back(v->text(), s.mean);
+        parts.push_back(fmt::format("{}: {}", v->text(), format_number(s.mean)));
     }
     if (means.size() < 2) {
         r.why = fmt::format("fewer than two cells along {}", c.over);

@@ -162,7 +162,7 @@ std::string export_json(const ResultsDir& results, const Report& report) {
                 cells.push_back(
                     {{"cell", cell_index},
                      {"label", c != nullptr ? c->label : std::string()},
-                     {"values", c != nullptr ? c->values : json::object()},
+                     {"values", c != nullptr ? store::bindings_json(c->bindings) : json::object()},
                      {"n", s.n},
                      {"mean", s.mean},
                      {"stddev", opt(s.stddev)},

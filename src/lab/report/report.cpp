@@ -648,7 +648,7 @@ private:
             spec.x_label = "elapsed (s)";
             spec.y_label = "tps";
             for (const auto& s : step.series) {
-                if (s.cell != c.index) {
+                if (s.cell != static_cast<std::int64_t>(c.index)) {
                     continue;
                 }
                 ChartSeries series{fmt::format("run {} (repetition {})", s.run, s.repetition), {}};

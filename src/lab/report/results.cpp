@@ -71,14 +71,14 @@ void rebuild_cells(ResultsDir& r) {
             continue;
         }
         Cell cell;
-        cell.index = static_cast<int64_t>(run.cell);
+        cell.index = run.cell;
         cell.label = run.label;
-        cell.values = run.values;
         if (r.variables.empty()) {
             for (const auto& item : run.values.items()) {
                 r.variables.push_back(item.key());
             }
         }
+        cell.bindings = store::bindings_from(run.values, r.variables);
         cell.server = run.server.seen.name;
         r.cells.push_back(std::move(cell));
     }
@@ -143,22 +143,6 @@ bool plan_has_claims(const ResultsDir& results) {
 
 const Cell* find_cell(const ResultsDir& results, int64_t index) {
     return store::find_cell(results.cells, index);
-}
-
-std::string value_text(const json& value) {
-    if (value.is_string()) {
-        return value.get<std::string>();
-    }
-    if (value.is_boolean()) {
-        return value.get<bool>() ? "true" : "false";
-    }
-    if (value.is_number_integer()) {
-        return std::to_string(value.get<int64_t>());
-    }
-    if (value.is_number()) {
-        return fmt::format("{}", value.get<double>());
-    }
-    return value.dump();
 }
 
 } // namespace pglab::lab::report

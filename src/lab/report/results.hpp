@@ -56,7 +56,4 @@ bool plan_has_claims(const ResultsDir& results);
 /// The cell with index `index`, or nullptr.
 const Cell* find_cell(const ResultsDir& results, int64_t index);
 
-/// Text of a matrix value as the label writes it (strings unquoted, numbers shortest).
-std::string value_text(const nlohmann::json& value);
-
 } // namespace pglab::lab::report

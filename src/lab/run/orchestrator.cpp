@@ -59,10 +59,6 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-nlohmann::json scalar_json(const experiment::Scalar& s) {
-    return std::visit([](const auto& v) { return nlohmann::json(v); }, s.value);
-}
-
 std::string iso_now() {
     const std::time_t t = std::time(nullptr);
     std::tm tm{};
@@ -118,13 +114,7 @@ store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan
         r.steps.push_back({i, step_key(st, i), st.name, experiment::step_type_name(st.type),
                            st.measure, st.once});
     }
-    for (const auto& c : plan.cells) {
-        nlohmann::json values = nlohmann::json::object();
-        for (const auto& b : c.bindings) {
-            values[b.name] = scalar_json(b.value);
-        }
-        r.cells.push_back({static_cast<std::int64_t>(c.index), c.label(), c.server, values});
-    }
+    r.cells = plan.cells;
     for (const auto& run : plan.runs) {
         r.runs.push_back({run.ordinal, run.cell, run.repetition, run.warmup, run.round});
     }
@@ -154,7 +144,7 @@ public:
         }
         // A long matrix value is shown by its start and length, not echoed whole.
         const std::string text = fmt::format("[{}/{}] run {} {}{} rep {}  ETA {}", m_done + 1,
-                                             m_total, run.ordinal, util::shorten(cell.label(), 200),
+                                             m_total, run.ordinal, util::shorten(cell.label, 200),
                                              run.warmup ? " (warm-up)" : "", run.repetition, eta);
         if (m_tty) {
             const std::size_t width = 20;
@@ -343,7 +333,7 @@ void print_dry_run(const Prepared& p) {
     }
     for (const auto& r : p.plan.runs) {
         std::printf("%4zu  cell %zu  %s  repetition %u%s\n", r.ordinal, r.cell,
-                    util::shorten(p.plan.cells[r.cell].label(), 200).c_str(), r.repetition,
+                    util::shorten(p.plan.cells[r.cell].label, 200).c_str(), r.repetition,
                     r.warmup ? " (warm-up)" : "");
     }
 }
@@ -458,10 +448,8 @@ RunRecord PlanRunner::begin(const plan::PlannedRun& run) const {
     r.experiment = m_spec.name;
     r.run = run.ordinal;
     r.cell = run.cell;
-    for (const auto& b : cell.bindings) {
-        r.values[b.name] = scalar_json(b.value);
-    }
-    r.label = cell.label();
+    r.values = store::bindings_json(cell.bindings);
+    r.label = cell.label;
     r.repetition = run.repetition;
     r.warmup = run.warmup;
     r.round = run.round;
@@ -844,7 +832,7 @@ bool count_run(const RunRecord& record, const plan::PlannedRun& run, const plan:
     }
     ++(status == store::RunStatus::timed_out ? totals.timed_out : totals.failed);
     progress.end();
-    log::warning("run {} ({}) {}: {}", run.ordinal, util::shorten(cell.label(), 200),
+    log::warning("run {} ({}) {}: {}", run.ordinal, util::shorten(cell.label, 200),
                  status == store::RunStatus::timed_out ? "timed out" : "failed",
                  util::shorten(record.failure ? record.failure->reason : "", 2000));
     return false;

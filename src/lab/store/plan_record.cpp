@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
+#include <variant>
 
 namespace pglab::lab::store {
 
@@ -61,6 +63,64 @@ std::uint32_t small_count(const json& j, const char* key) {
     return v && *v >= 0 ? static_cast<std::uint32_t>(*v) : 0;
 }
 
+} // namespace
+
+json scalar_json(const experiment::Scalar& s) {
+    return std::visit([](const auto& v) { return json(v); }, s.value);
+}
+
+std::optional<experiment::Scalar> scalar_from_json(const json& j) {
+    if (j.is_number_integer()) {
+        return experiment::Scalar{j.get<std::int64_t>(), {}};
+    }
+    if (j.is_number()) {
+        return experiment::Scalar{j.get<double>(), {}};
+    }
+    if (j.is_boolean()) {
+        return experiment::Scalar{j.get<bool>(), {}};
+    }
+    if (j.is_string()) {
+        return experiment::Scalar{j.get<std::string>(), {}};
+    }
+    return std::nullopt;
+}
+
+json bindings_json(const std::vector<experiment::Binding>& bindings) {
+    json values = json::object();
+    for (const auto& b : bindings) {
+        values[b.name] = scalar_json(b.value);
+    }
+    return values;
+}
+
+std::vector<experiment::Binding> bindings_from(const json& values,
+                                               const std::vector<std::string>& order) {
+    std::vector<experiment::Binding> out;
+    if (!values.is_object()) {
+        return out;
+    }
+    const auto add = [&](const std::string& name) {
+        const auto it = values.find(name);
+        if (it == values.end()) {
+            return;
+        }
+        if (auto scalar = scalar_from_json(*it)) {
+            out.push_back({name, std::move(*scalar)});
+        }
+    };
+    for (const auto& name : order) {
+        add(name);
+    }
+    for (const auto& item : values.items()) { // any the order does not name, by name
+        if (std::find(order.begin(), order.end(), item.key()) == order.end()) {
+            add(item.key());
+        }
+    }
+    return out;
+}
+
+namespace {
+
 json lists_json(const PlanRecord& p, json j) {
     j["variables"] = p.variables;
     j["servers"] = json::array();
@@ -82,8 +142,10 @@ json lists_json(const PlanRecord& p, json j) {
     }
     j["cells"] = json::array();
     for (const auto& c : p.cells) {
-        j["cells"].push_back(
-            {{"index", c.index}, {"label", c.label}, {"server", c.server}, {"values", c.values}});
+        j["cells"].push_back({{"index", c.index},
+                              {"label", c.label},
+                              {"server", c.server},
+                              {"values", bindings_json(c.bindings)}});
     }
     j["runs"] = json::array();
     for (const auto& r : p.runs) {
@@ -117,11 +179,13 @@ void read_lists(const json& j, PlanRecord& p) {
                         f::boolean(s, "measure", false),
                         f::boolean(s, "once", false)};
     });
-    p.cells = list_from<Cell>(j, "cells", [](const json& c, std::size_t i) {
-        const json& values = f::value(c, "values");
-        return Cell{f::integer(c, "index").value_or(static_cast<std::int64_t>(i)),
-                    f::text(c, "label"), f::text(c, "server"),
-                    values.is_object() ? values : json::object()};
+    p.cells = list_from<Cell>(j, "cells", [&](const json& c, std::size_t i) {
+        Cell cell;
+        cell.index = index_of(c, "index", i);
+        cell.bindings = bindings_from(f::value(c, "values"), p.variables);
+        cell.server = f::text(c, "server");
+        cell.label = f::text(c, "label");
+        return cell;
     });
     p.runs = list_from<PlanRun>(j, "runs", [](const json& r, std::size_t i) {
         return PlanRun{index_of(r, "run", i), index_of(r, "cell", 0), small_count(r, "repetition"),
@@ -211,7 +275,7 @@ Result<PlanRecord> read_plan(const std::filesystem::path& path) {
 
 const Cell* find_cell(const std::vector<Cell>& cells, std::int64_t index) {
     for (const auto& c : cells) {
-        if (c.index == index) {
+        if (static_cast<std::int64_t>(c.index) == index) {
             return &c;
         }
     }

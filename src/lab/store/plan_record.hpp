@@ -3,6 +3,7 @@
 // report and compare through plan_record_from_json.
 #pragma once
 
+#include "lab/experiment/cell.hpp"
 #include "lab/experiment/experiment_spec.hpp"
 #include "util/machine_info.hpp"
 #include "util/result.hpp"
@@ -41,15 +42,8 @@ struct PlanStep {
     bool operator==(const PlanStep&) const = default;
 };
 
-/// A cell of the plan: a server and a value for each matrix variable.
-struct Cell {
-    std::int64_t index = 0;
-    std::string label;
-    std::string server;
-    nlohmann::json values = nlohmann::json::object(); ///< NAME -> value, its TOML type kept
-
-    bool operator==(const Cell&) const = default;
-};
+/// A cell of the plan: a server and a value for each matrix variable, as the plan made it.
+using experiment::Cell;
 
 struct PlanRun {
     std::size_t run = 0; ///< the run's ordinal
@@ -109,6 +103,20 @@ Result<PlanRecord> plan_record_from_json(const nlohmann::json& j);
 /// The plan.json at `path`, for every reader (--resume, the report, compare). Error when it
 /// cannot be read or is not a JSON object.
 Result<PlanRecord> read_plan(const std::filesystem::path& path);
+
+/// A matrix value as JSON, its TOML type kept (integers, floats, booleans, strings).
+nlohmann::json scalar_json(const experiment::Scalar& s);
+
+/// The matrix value of a JSON scalar; nullopt for null, an array or an object.
+std::optional<experiment::Scalar> scalar_from_json(const nlohmann::json& j);
+
+/// A cell's values as plan.json and results.jsonl keep them: {NAME: value}.
+nlohmann::json bindings_json(const std::vector<experiment::Binding>& bindings);
+
+/// The bindings of a {NAME: value} object: the names of `order` first, in that order (the
+/// matrix's: JSON objects do not keep one), then any others by name; non-scalar values left out.
+std::vector<experiment::Binding> bindings_from(const nlohmann::json& values,
+                                               const std::vector<std::string>& order);
 
 /// The cell with index `index`, or nullptr.
 const Cell* find_cell(const std::vector<Cell>& cells, std::int64_t index);

@@ -21,7 +21,7 @@ experiment::ExperimentSpec make(const std::string& head) {
 std::vector<std::string> labels(const Plan& p) {
     std::vector<std::string> out;
     for (const auto& r : p.runs) {
-        out.push_back(p.cells[r.cell].label() + (r.warmup ? " w" : " r")
+        out.push_back(p.cells[r.cell].label + (r.warmup ? " w" : " r")
                       + std::to_string(r.repetition));
     }
     return out;
@@ -33,9 +33,9 @@ TEST(PlanMatrixTest, CrossProductFirstVariableSlowest) {
     auto cells = expand_matrix(s);
     ASSERT_TRUE(cells) << cells.error().message;
     ASSERT_EQ(cells->size(), 6u);
-    EXPECT_EQ((*cells)[0].label(), "settings.shared_buffers=128MB clients=1 scale=5");
-    EXPECT_EQ((*cells)[1].label(), "settings.shared_buffers=128MB clients=2 scale=5");
-    EXPECT_EQ((*cells)[3].label(), "settings.shared_buffers=1GB clients=1 scale=5");
+    EXPECT_EQ((*cells)[0].label, "settings.shared_buffers=128MB clients=1 scale=5");
+    EXPECT_EQ((*cells)[1].label, "settings.shared_buffers=128MB clients=2 scale=5");
+    EXPECT_EQ((*cells)[3].label, "settings.shared_buffers=1GB clients=1 scale=5");
     EXPECT_EQ((*cells)[5].index, 5u);
     EXPECT_EQ((*cells)[5].server, "default");
 }
@@ -44,7 +44,7 @@ TEST(PlanMatrixTest, EmptyMatrixIsOneCell) {
     auto cells = expand_matrix(make(""));
     ASSERT_TRUE(cells);
     ASSERT_EQ(cells->size(), 1u);
-    EXPECT_EQ((*cells)[0].label(), "(no variables)");
+    EXPECT_EQ((*cells)[0].label, "(no variables)");
 }
 
 TEST(PlanMatrixTest, FilterKeepsMatchingCells) {
@@ -54,7 +54,7 @@ TEST(PlanMatrixTest, FilterKeepsMatchingCells) {
     auto cells = expand_matrix(s);
     ASSERT_TRUE(cells) << cells.error().message;
     ASSERT_EQ(cells->size(), 5u);
-    EXPECT_EQ((*cells)[2].label(), "server=pg17 clients=1");
+    EXPECT_EQ((*cells)[2].label, "server=pg17 clients=1");
     EXPECT_EQ((*cells)[2].server, "pg17");
     EXPECT_EQ((*cells)[2].index, 2u);
 }

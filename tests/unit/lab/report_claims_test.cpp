@@ -309,9 +309,9 @@ TEST(ReportClaimsTest, OnceStepsAreNotCreditedToACell) {
                      {1, "build", "", "timed-sql", false, false}};
     for (int64_t i = 0; i < 2; ++i) {
         Cell c;
-        c.index = i;
+        c.index = static_cast<std::size_t>(i);
         c.server = i == 0 ? "pg11" : "pg12";
-        c.values = {{"server", c.server}};
+        c.bindings = {{"server", {c.server, {}}}};
         c.label = "server=" + c.server;
         r.cells.push_back(c);
     }

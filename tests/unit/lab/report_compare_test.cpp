@@ -39,9 +39,9 @@ ResultsDir make_results(const std::vector<CellRuns>& cells, const std::string& d
     int64_t run = 0;
     for (size_t i = 0; i < cells.size(); ++i) {
         Cell c;
-        c.index = static_cast<int64_t>(i);
+        c.index = i;
         c.server = cells[i].server;
-        c.values = {{"server", cells[i].server}, {"params.where", cells[i].where}};
+        c.bindings = {{"server", {cells[i].server, {}}}, {"params.where", {cells[i].where, {}}}};
         c.label = "server=" + cells[i].server + " params.where=" + cells[i].where;
         r.cells.push_back(c);
         for (const double ms : cells[i].server_ms) {

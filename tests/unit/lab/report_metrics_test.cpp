@@ -50,9 +50,9 @@ ResultsDir results_of(std::vector<FinishedRun> runs) {
     ResultsDir r;
     for (int64_t i = 0; i < 2; ++i) {
         Cell c;
-        c.index = i;
+        c.index = static_cast<std::size_t>(i);
         c.label = "clients=" + std::to_string(i + 1);
-        c.values = {{"clients", i + 1}};
+        c.bindings = {{"clients", {std::int64_t{i + 1}, {}}}};
         r.cells.push_back(c);
     }
     r.runs = std::move(runs);

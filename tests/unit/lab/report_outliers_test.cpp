@@ -50,8 +50,8 @@ TEST(ReportOutliersTest, TheReportWarnsOfBoth) {
     r.plan->steps = {{0, "nap", "", "timed-sql", false, false}};
     for (int64_t i = 0; i < 2; ++i) {
         Cell c;
-        c.index = i;
-        c.values = {{"params.n", i + 1}};
+        c.index = static_cast<std::size_t>(i);
+        c.bindings = {{"params.n", {std::int64_t{i + 1}, {}}}};
         c.label = "params.n=" + std::to_string(i + 1);
         r.cells.push_back(c);
     }

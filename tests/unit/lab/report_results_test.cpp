@@ -126,8 +126,7 @@ TEST_F(ReportResultsTest, ClaimsComeFromThePlanAndNotFromTheExperimentFileBeside
         "cells":[{"index":0,"label":"params.x=0","server":"default","values":{"params.x":0}},
                  {"index":1,"label":"params.x=1","server":"default","values":{"params.x":1}}],
         "runs":[{"run":0,"cell":0},{"run":1,"cell":1}])";
-    write("plan.json",
-          plan_start + R"(, "question":"Is x=1 slower?",
+    write("plan.json", plan_start + R"(, "question":"Is x=1 slower?",
         "claims":[{"text":"x=1 takes twice as long","step":"q","metric":"client_ms",
                    "kind":"ratio","paper":2.0,"tolerance":0.1,
                    "cell":{"text":"params.x=1","items":[{"name":"params.x","value":"1"}]},

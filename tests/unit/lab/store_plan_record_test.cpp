@@ -93,8 +93,13 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     p.servers = {{"pg16", "16", "", false, {"--data-checksums", "--wal-segsize=64"}},
                  {"ext", "", "", true, {}}};
     p.steps = {{0, "0:init", "", "init", false, true}, {1, "tps", "tps", "bench", true, false}};
-    p.cells = {{0, "server=pg16, clients=1", "pg16", json{{"server", "pg16"}, {"clients", 1}}},
-               {1, "server=pg16, clients=2.5", "pg16", json{{"clients", 2.5}}}};
+    using pglab::lab::experiment::Scalar;
+    p.cells = {
+        {0,
+         {{"server", Scalar{std::string("pg16"), {}}}, {"clients", Scalar{std::int64_t{1}, {}}}},
+         "pg16",
+         "server=pg16, clients=1"},
+        {1, {{"clients", Scalar{2.5, {}}}}, "pg16", "server=pg16, clients=2.5"}};
     p.runs = {{0, 1, 1, true, 0}, {1, 0, 2, false, 3}};
     p.question = "Does 17 write less WAL?";
     pglab::lab::experiment::Claim ratio;
