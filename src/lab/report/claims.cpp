@@ -272,88 +272,147 @@ void say_when_decided(std::int64_t most, std::optional<FirstDecided> first, Clai
     }
 }
 
-void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                    ClaimResult& r) {
-    const Selector& selector = c.cell;
-    std::vector<double> means;
-    std::vector<std::string> parts;
+/// One level of a shape claim: the value of `over` and the runs of its cell.
+struct Level {
+    std::string value;
+    const Cell* cell = nullptr;
+    std::vector<double> runs;
+    Sample sample;
+};
+
+/// The levels along `over` of the cells the claim's selector names, from `from` on; an error
+/// sentence when a level has no measured run or there are fewer than two.
+std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const MetricValues& m,
+                                std::string& problem) {
+    std::vector<Level> levels;
     bool started = c.from.empty();
     for (const auto& cell : results.cells) {
         const experiment::Scalar* v = cell.find(c.over);
-        if (!cell_matches(cell, selector) || v == nullptr) {
+        if (!cell_matches(cell, c.cell) || v == nullptr) {
             continue;
         }
         started = started || v->text() == c.from;
         if (!started) {
             continue;
         }
-        const auto it = m.by_cell.find(cell.index);
+        const auto it = m.by_cell.find(static_cast<std::int64_t>(cell.index));
         if (it == m.by_cell.end() || it->second.empty()) {
-            r.why = fmt::format("no measured run of \"{}\"", cell.label);
-            r.series.clear();
-            return;
+            problem = fmt::format("no measured run of \"{}\"", cell.label);
+            return {};
         }
-        const Summary s = summarize(it->second);
-        means.push_back(s.mean);
-        r.series.emplace_back(v->text(), s.mean);
-        parts.push_back(fmt::format("{}: {}", v->text(), format_number(s.mean)));
+        levels.push_back(Level{v->text(), &cell, it->second, sample_of(it->second)});
     }
-    if (means.size() < 2) {
-        r.why = fmt::format("fewer than two cells along {}", c.over);
-        r.series.clear();
+    if (levels.size() < 2) {
+        problem = fmt::format("fewer than two cells along {}", c.over);
+        return {};
+    }
+    return levels;
+}
+
+/// A shape as tests of ratios: "flat within ±b", each level over the first within 1 ± b;
+/// "increasing", each level over the one before at least 1 + min_step; "decreasing", at most
+/// 1 - min_step. Each ratio is judged as a ratio claim is (verdict_rules.hpp): the shape agrees
+/// when every one agrees, differs when one differs, and is left open otherwise.
+void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
+                    ClaimResult& r) {
+    std::string problem;
+    const std::vector<Level> levels = shape_levels(c, results, m, problem);
+    if (levels.empty()) {
+        r.why = problem;
         return;
     }
-    std::string joined;
-    for (const auto& p : parts) {
-        joined += (joined.empty() ? "" : " → ") + p;
+    const bool flat = c.shape == "flat";
+    Allowed allowed;
+    if (flat) {
+        allowed.band = Interval{1.0 - c.tolerance, 1.0 + c.tolerance, true};
+        allowed.band_text = fmt::format("1 ± {:.0f}%", c.tolerance * 100);
+    } else if (c.shape == "increasing") {
+        allowed.at_least = 1.0 + c.min_step;
+    } else {
+        allowed.at_most = 1.0 - c.min_step;
     }
-    const double avg = mean(means);
-    double worst = 0; // the largest departure from the shape, relative
-    double least = std::numeric_limits<double>::infinity(); // the smallest step with the trend
-    for (size_t i = 0; i < means.size(); ++i) {
-        if (c.shape == "flat") {
-            worst = std::max(worst, avg != 0 ? std::fabs(means[i] - avg) / std::fabs(avg) : 0.0);
-        } else if (i > 0 && means[i - 1] != 0) {
-            const double step = (means[i] - means[i - 1]) / std::fabs(means[i - 1]);
-            const double with_trend = c.shape == "increasing" ? step : -step;
-            worst = std::max(worst, -with_trend);
-            least = std::min(least, with_trend);
+    r.runs = levels.front().runs.size();
+    std::string joined;
+    for (const Level& l : levels) {
+        r.cells.push_back(static_cast<std::int64_t>(l.cell->index));
+        r.runs = std::min(r.runs, l.runs.size());
+        r.series.emplace_back(l.value, typical_value(l.sample));
+        joined += (joined.empty() ? "" : " → ")
+                  + fmt::format("{}: {}", l.value, format_number(typical_value(l.sample)));
+    }
+    r.measured = joined + unit_suffix(m.info);
+    std::string ratios; // each ratio judged, with its 95% interval
+
+    // Each ratio: a level over the first (flat), or over the one before (a trend).
+    std::vector<std::string> differs;
+    std::vector<std::string> open;
+    size_t most_extra = 0;    // runs of each level that would likely decide the open ratios
+    bool undecidable = false; // one would likely stay open even after k_most_extra_runs more
+    std::string agreed;
+    for (size_t i = 1; i < levels.size(); ++i) {
+        const Level& a = levels[i];
+        const Level& b = flat ? levels.front() : levels[i - 1];
+        const std::string what = fmt::format("{} {} over {}", c.over, a.value, b.value);
+        if (typical_value(b.sample) == 0) {
+            open.push_back(what + ": 0 in the denominator, no ratio");
+            undecidable = true;
+            continue;
+        }
+        const auto after = [&](size_t extra) { return ratio_evidence(a.sample, b.sample, extra); };
+        Evidence e = after(0);
+        if (c.exact) {
+            e.exact = true;
+            e.exact_reason = "declared exact";
+            e.value = a.sample.linear.mean / b.sample.linear.mean;
+        }
+        const Decision d = decide(allowed, e);
+        const std::string line = fmt::format("{} is {:.3f}: {}", what, e.value, d.why);
+        ratios += fmt::format("{}{:.3f}{}", ratios.empty() ? "" : ", ", e.value,
+                              e.ci95 && !e.exact ? " (" + format_interval(*e.ci95) + ")" : "");
+        if (d.verdict == Verdict::differs) {
+            differs.push_back(line);
+        } else if (d.verdict == Verdict::inconclusive) {
+            open.push_back(line);
+            const auto extra = e.runs >= k_min_runs_for_interval
+                                   ? extra_runs_to_decide(allowed, after)
+                                   : std::optional<size_t>(k_min_runs_for_interval - e.runs);
+            if (extra) {
+                most_extra = std::max(most_extra, *extra);
+            } else {
+                undecidable = true;
+            }
+        } else if (agreed.empty()) {
+            agreed = line;
         }
     }
-    const char* const direction = c.shape == "increasing" ? "up" : "down";
-    std::string how; // the shape as measured, in words
-    if (c.shape == "flat") {
-        how = fmt::format("at most {:.1f}% from their mean", worst * 100);
-    } else if (c.min_step > 0 && least >= 0) {
-        how = fmt::format("every step {} by {:.1f}% at least", direction, least * 100);
-    } else if (worst == 0) {
-        how = fmt::format("every step {}", direction);
-    } else {
-        how = fmt::format("a step of {:.1f}% against the trend", worst * 100);
+    r.measured +=
+        fmt::format("; {} {}", flat ? "each over the first:" : "each over the one before:", ratios);
+    if (!differs.empty()) {
+        r.verdict = Verdict::differs;
+        r.why = differs.front()
+                + (differs.size() > 1 ? fmt::format(" (and {} more)", differs.size() - 1) : "");
+        return;
     }
-    r.measured = joined + unit_suffix(m.info) + " (" + how + ")";
-    const bool trend_ok =
-        c.shape == "flat"
-        || (c.shape == "increasing" ? means.back() > means.front() : means.back() < means.front());
-    const bool steps_ok = c.min_step <= 0 || least >= c.min_step;
-    const bool ok = worst <= c.tolerance && trend_ok && steps_ok;
-    r.verdict = ok ? Verdict::agrees : Verdict::differs;
-    if (ok) {
-        r.why = c.shape == "flat"
-                    ? fmt::format("every cell within {:.0f}% of the mean", c.tolerance * 100)
-                    : c.shape + ": " + how;
-    } else if (c.shape == "flat") {
-        r.why = fmt::format("a cell is {:.1f}% from the mean", worst * 100);
-    } else if (!steps_ok && worst <= c.tolerance && trend_ok) {
-        r.why = least < 0 ? fmt::format("a step of {:.1f}% against the trend, where each step "
-                                        "must go {} by {:.0f}% at least",
-                                        -least * 100, direction, c.min_step * 100)
-                          : fmt::format("a step of {:.1f}% {}, less than the {:.0f}% each step "
-                                        "must go {}",
-                                        least * 100, direction, c.min_step * 100, direction);
-    } else {
-        r.why = fmt::format("not {} within {:.0f}%", c.shape, c.tolerance * 100);
+    if (!open.empty()) {
+        r.verdict = Verdict::inconclusive;
+        r.why = open.front()
+                + (open.size() > 1 ? fmt::format(" (and {} more undecided)", open.size() - 1) : "");
+        if (r.runs < k_min_runs_for_interval && !c.exact) {
+            r.why += fmt::format("; a shape needs {} runs at every level, the fewest here is {}",
+                                 k_min_runs_for_interval, r.runs);
+        } else if (!undecidable) {
+            r.why += fmt::format("; about {} more run{} of each level would likely decide it",
+                                 most_extra, most_extra == 1 ? "" : "s");
+        } else {
+            r.why += fmt::format("; even {} more runs of each level would likely not decide it",
+                                 k_most_extra_runs);
+        }
+        return;
     }
+    r.verdict = Verdict::agrees;
+    r.why = levels.size() == 2
+                ? agreed
+                : fmt::format("each of the {} ratios; e.g. {}", levels.size() - 1, agreed);
 }
 
 ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,

@@ -31,7 +31,8 @@ struct ClaimResult {
     std::optional<Interval> ci90;    ///< its 90% interval (the one "agrees" needs inside)
     std::vector<std::int64_t> cells; ///< the cells whose runs it read (a ratio's two)
     std::size_t runs = 0;            ///< the fewest measured runs of those cells
-    /// A shape: each value of `over` read (as text) and the mean of its cell, in order.
+    /// A shape: each value of `over` read (as text) and its typical value (the geometric mean of
+    /// positive runs, else the mean), in order.
     std::vector<std::pair<std::string, double>> series;
 };
 
