@@ -104,23 +104,13 @@ std::string expected_text(const Claim& c) {
     return out;
 }
 
-/// Whether every value of each sample is the same (at least two runs each): a count the runs
-/// reproduce, whose value is then its interval.
-bool identical_in_every_run(std::initializer_list<std::span<const double>> samples) {
-    return std::all_of(samples.begin(), samples.end(), [](std::span<const double> v) {
-        return v.size() >= 2
-               && std::all_of(v.begin(), v.end(), [&](double x) { return x == v[0]; });
-    });
-}
-
-/// Marks `e` exact when the claim declares it or the runs reproduced it.
-void mark_exact(const Claim& c, bool reproduced, size_t runs, Evidence& e) {
+/// Marks `e` exact when the claim declares the metric so (a count the runs reproduce to the
+/// unit: one run decides). Runs that merely came out equal are not exact: their interval is the
+/// point they share, from 3 runs on, like any other.
+void mark_exact(const Claim& c, Evidence& e) {
     if (c.exact) {
         e.exact = true;
         e.exact_reason = "declared exact";
-    } else if (reproduced) {
-        e.exact = true;
-        e.exact_reason = fmt::format("the same in each of {} runs", runs);
     }
 }
 
@@ -190,8 +180,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     r.runs = std::min(a.values.size(), b.values.size());
     const auto after = [&](size_t extra) { return ratio_evidence(sa, sb, extra); };
     Evidence e = after(0);
-    mark_exact(c, identical_in_every_run({a.values, b.values}),
-               std::min(a.values.size(), b.values.size()), e);
+    mark_exact(c, e);
     if (e.exact) { // a count: its value as counted, not through logarithms
         e.value = sa.linear.mean / sb.linear.mean;
     }
@@ -220,7 +209,7 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     r.runs = a.values.size();
     const auto after = [&](size_t extra) { return value_evidence(sample, extra); };
     Evidence e = after(0);
-    mark_exact(c, identical_in_every_run({a.values}), a.values.size(), e);
+    mark_exact(c, e);
     if (e.exact) { // a count: its value as counted, not through logarithms
         e.value = sample.linear.mean;
     }

@@ -220,13 +220,26 @@ Sample with_more_values(Sample s, size_t extra) {
     return s;
 }
 
+namespace {
+
+/// Every run gave the same figure (a count the runs reproduce): its value is the figure itself,
+/// not exp(log(x)) a unit in the last place off, and its interval that one point.
+bool all_alike(const Sample& s) {
+    return s.linear.n >= 1 && s.linear.variance == 0.0;
+}
+
+} // namespace
+
 double typical_value(const Sample& s) {
-    return s.log ? std::exp(s.log->mean) : s.linear.mean;
+    return s.log && !all_alike(s) ? std::exp(s.log->mean) : s.linear.mean;
 }
 
 std::optional<Interval> typical_interval(const Sample& s, double confidence) {
     if (s.linear.n < k_min_runs_for_interval) {
         return std::nullopt;
+    }
+    if (all_alike(s)) {
+        return Interval{s.linear.mean, s.linear.mean, true};
     }
     if (!s.log) {
         return at_least_zero_when(s.non_negative, *mean_interval(s.linear, confidence));
@@ -236,7 +249,7 @@ std::optional<Interval> typical_interval(const Sample& s, double confidence) {
 }
 
 double typical_ratio(const Sample& a, const Sample& b) {
-    if (a.log && b.log) {
+    if (a.log && b.log && !(all_alike(a) && all_alike(b))) {
         return std::exp(a.log->mean - b.log->mean);
     }
     // One side may be 0: both by their means, as Fieller's interval reads them.
@@ -247,6 +260,10 @@ std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b,
                                                double confidence) {
     if (a.linear.n < k_min_runs_for_interval || b.linear.n < k_min_runs_for_interval) {
         return std::nullopt;
+    }
+    if (all_alike(a) && all_alike(b) && b.linear.mean != 0.0) {
+        const double ratio = a.linear.mean / b.linear.mean;
+        return Interval{ratio, ratio, true};
     }
     if (!a.log || !b.log) {
         return at_least_zero_when(a.non_negative && b.non_negative,

@@ -163,17 +163,21 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
                   "interval (and 1 more undecided); a shape needs 3 runs at every level, the "
                   "fewest here is 1");
     }
+    // A count the same in each of 3 runs: its interval is that one point, its value the count
+    // itself (not exp(log(823)) a unit in the last place off).
     EXPECT_EQ(verdict_text(out[5]),
-              "agrees: 823.0 (the same in each of 3 runs) is within 823.0 ± 0%");
+              "agrees: its 90% interval (823.0 – 823.0) lies within 823.0 ± 0%");
     EXPECT_EQ(out[4].measured,
               "5: 1200.0 → 10: 1187.1 → 20: 1215.0 tps; each over the one before: 0.989, 1.024");
-    // A count the same in every run is exact: its value decides.
+    // A count the same in every run is not "exact" unless the claim says so; from 3 runs on its
+    // interval is the point the runs share, and that decides.
     EXPECT_EQ(out[0].verdict, Verdict::agrees);
-    EXPECT_EQ(verdict_text(out[0]), "agrees: 0 (the same in each of 3 runs) is within 0 ± 0");
+    EXPECT_EQ(verdict_text(out[0]), "agrees: its 90% interval (0 – 0) lies within 0 ± 0");
     EXPECT_EQ(out[0].measured, "0 (95% CI 0 – 0)"); // a 0 is shown, not dropped
     EXPECT_EQ(out[0].paper, "0 (± 0)");
     EXPECT_EQ(out[1].verdict, Verdict::differs);
-    EXPECT_EQ(verdict_text(out[1]), "differs: 823.0 (the same in each of 3 runs) is not ≤ 600.0");
+    EXPECT_EQ(verdict_text(out[1]),
+              "differs: its 95% interval (823.0 – 823.0) lies wholly above 600.0");
     EXPECT_EQ(out[2].verdict, Verdict::untestable);
     EXPECT_EQ(verdict_text(out[2]),
               "cannot be tested here: \"server=pg17\" names 3 cells, not one");
@@ -192,21 +196,23 @@ TEST(ReportClaimsTest, AClaimSaysAfterHowManyRunsItWasFirstDecided) {
         f.record.round = static_cast<std::uint32_t>(f.record.repetition);
     }
     const auto steps = collect_steps(r, 2);
-    const experiment::Claim zero = no_heap_fetches();
+    // Declared exact: its value decides from the first runs on.
+    experiment::Claim zero = no_heap_fetches();
+    zero.exact = true;
     // Needs 3 runs for an interval: decided only by the last round.
     const experiment::Claim far = value_claim("16 reaches 2000 tps with 10 clients", "tpcb", "tps",
                                               "server=pg16 clients=10", 2000.0, 0.1);
     const auto out = evaluate_claims({zero, far}, r, steps);
     ASSERT_EQ(out.size(), 2U);
-    EXPECT_EQ(verdict_text(out[0]), "agrees: 0 (the same in each of 3 runs) is within 0 ± 0; "
+    EXPECT_EQ(verdict_text(out[0]), "agrees: 0 (declared exact) is within 0 ± 0; "
                                     "decided with 2 runs of the cell (judged again with all 3, "
                                     "the same)");
     EXPECT_EQ(verdict_text(out[1]), "differs: its 95% interval (1152.9 – 1222.2) lies wholly "
                                     "outside 2000.0 ± 10%; decided with 3 runs of the cell");
 }
 
-// More runs can change a verdict: a count the same in the first two runs of its cell is exact and
-// agrees, but a third run with another count makes it an ordinary figure. The claim says both.
+// More runs can change a verdict: a count declared exact is 0 in the first two runs of its cell
+// and agrees, but a third run with another count makes it differ. The claim says both.
 TEST(ReportClaimsTest, AClaimWhoseVerdictMoreRunsChangedSaysBoth) {
     ResultsDir r = fixture();
     ASSERT_TRUE(r.plan.has_value());
@@ -228,11 +234,13 @@ TEST(ReportClaimsTest, AClaimWhoseVerdictMoreRunsChangedSaysBoth) {
         }
     }
     ASSERT_EQ(changed, 1);
-    const auto out = evaluate_claims({no_heap_fetches()}, r, collect_steps(r, 2));
+    experiment::Claim declared = no_heap_fetches();
+    declared.exact = true;
+    const auto out = evaluate_claims({declared}, r, collect_steps(r, 2));
     ASSERT_EQ(out.size(), 1U);
-    EXPECT_EQ(out[0].verdict, Verdict::inconclusive);
-    EXPECT_NE(verdict_text(out[0]).find("; with 2 runs of the cell it agreed, with all 3 it is "
-                                        "inconclusive"),
+    EXPECT_EQ(out[0].verdict, Verdict::differs);
+    EXPECT_NE(verdict_text(out[0]).find("; with 2 runs of the cell it agreed, with all 3 it "
+                                        "differs"),
               std::string::npos)
         << verdict_text(out[0]);
 }
