@@ -61,12 +61,17 @@ EnvOverrides server_env(const std::string& dbname) {
 }
 
 std::vector<std::string> server_args() {
-    if (const SharedServer* shared = shared_server()) {
-        return {"-h",        shared->socket_dir.string(), "-p", std::to_string(shared->port), "-U",
-                shared->user};
+    std::vector<std::string> args;
+    for (const auto& [name, value] : server_env()) {
+        const char* option = name == "PGHOST"   ? "-h"
+                             : name == "PGPORT" ? "-p"
+                             : name == "PGUSER" ? "-U"
+                                                : nullptr;
+        if (option != nullptr) {
+            args.insert(args.end(), {option, value});
+        }
     }
-    const server::ThrowawayCluster& c = test_server();
-    return {"-h", c.socket_dir().string(), "-p", std::to_string(c.port()), "-U", c.user()};
+    return args;
 }
 
 std::string run_sql(const std::string& sql, const std::string& dbname) {
@@ -106,13 +111,16 @@ std::string make_pgbench_database() {
     }
     const std::string name = "pglab_pgbench";
     run_sql("create database " + name);
-    const CommandResult init =
-        run_command({pgbench_binary(), "-i", "-q", "-s", "1"}, server_env(name));
+    const CommandResult init = init_pgbench_tables(server_env(name));
     EXPECT_EQ(init.exit_code, 0) << describe(init);
     return name;
 }
 
 } // namespace
+
+CommandResult init_pgbench_tables(const EnvOverrides& env) {
+    return run_command({pgbench_binary(), "-i", "-q", "-s", "1"}, env);
+}
 
 const std::string& pgbench_database() {
     static const std::string name = make_pgbench_database();

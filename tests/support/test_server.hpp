@@ -35,6 +35,10 @@ std::vector<std::string> server_args();
 /// (ADD_FAILURE with psql's message) and returns "".
 std::string run_sql(const std::string& sql, const std::string& dbname = "postgres");
 
+/// pgbench's tables at scale 1 (`pgbench -i -q -s 1` by the reference pgbench) in the database
+/// `env` names.
+CommandResult init_pgbench_tables(const EnvOverrides& env);
+
 /// A database of this test process holding pgbench's tables at scale 1 (pgbench -i -q -s 1 by
 /// the reference pgbench), made on the first call: on a shared server (support/shared_server.hpp)
 /// a copy of the fixture's template, dropped at exit; else on the process's own server.

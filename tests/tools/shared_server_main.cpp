@@ -68,9 +68,7 @@ int hold(const fs::path& state, pid_t ctest, int ready) {
         std::fprintf(stderr, "%s\n%s\n", made.error().message.c_str(), made.error().detail.c_str());
         return 1;
     }
-    auto env = cluster->client_env(tmpl);
-    const support::CommandResult init =
-        support::run_command({support::pgbench_binary(), "-i", "-q", "-s", "1"}, env);
+    const support::CommandResult init = support::init_pgbench_tables(cluster->client_env(tmpl));
     if (init.exit_code != 0) {
         std::fprintf(stderr, "pgbench -i: %s\n", support::describe(init).c_str());
         return 1;

@@ -114,6 +114,17 @@ void mark_exact(const Claim& c, Evidence& e) {
     }
 }
 
+/// The evidence of `a` over `b` for claim `c`; a declared exact figure is the ratio of the counts
+/// as counted, not through logarithms.
+Evidence claim_ratio_evidence(const Claim& c, const Sample& a, const Sample& b, size_t extra = 0) {
+    Evidence e = ratio_evidence(a, b, extra);
+    mark_exact(c, e);
+    if (e.exact) {
+        e.value = a.linear.mean / b.linear.mean;
+    }
+    return e;
+}
+
 /// The verdict of the figure in `e` against the claim (verdict_rules.hpp); when the runs cannot
 /// tell yet, how many more would likely decide it (`more_runs` gives the evidence after that
 /// many more runs of `whose`).
@@ -179,11 +190,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     r.cells = {static_cast<std::int64_t>(a.cell->index), static_cast<std::int64_t>(b.cell->index)};
     r.runs = std::min(a.values.size(), b.values.size());
     const auto after = [&](size_t extra) { return ratio_evidence(sa, sb, extra); };
-    Evidence e = after(0);
-    mark_exact(c, e);
-    if (e.exact) { // a count: its value as counted, not through logarithms
-        e.value = sa.linear.mean / sb.linear.mean;
-    }
+    const Evidence e = claim_ratio_evidence(c, sa, sb);
     r.value = e.value;
     r.ci = e.ci95;
     r.ci90 = e.ci90;
@@ -265,7 +272,6 @@ void say_when_decided(std::int64_t most, std::optional<FirstDecided> first, Clai
 struct Level {
     std::string value;
     const Cell* cell = nullptr;
-    std::vector<double> runs;
     Sample sample;
 };
 
@@ -289,7 +295,7 @@ std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const
             problem = fmt::format("no measured run of \"{}\"", cell.label);
             return {};
         }
-        levels.push_back(Level{v->text(), &cell, it->second, sample_of(it->second)});
+        levels.push_back(Level{v->text(), &cell, sample_of(it->second)});
     }
     if (levels.size() < 2) {
         problem = fmt::format("fewer than two cells along {}", c.over);
@@ -320,11 +326,11 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
     } else {
         allowed.at_most = 1.0 - c.min_step;
     }
-    r.runs = levels.front().runs.size();
+    r.runs = levels.front().sample.linear.n;
     std::string joined;
     for (const Level& l : levels) {
         r.cells.push_back(static_cast<std::int64_t>(l.cell->index));
-        r.runs = std::min(r.runs, l.runs.size());
+        r.runs = std::min(r.runs, l.sample.linear.n);
         r.series.emplace_back(l.value, typical_value(l.sample));
         joined += (joined.empty() ? "" : " → ")
                   + fmt::format("{}: {}", l.value, format_number(typical_value(l.sample)));
@@ -348,12 +354,7 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
             continue;
         }
         const auto after = [&](size_t extra) { return ratio_evidence(a.sample, b.sample, extra); };
-        Evidence e = after(0);
-        if (c.exact) {
-            e.exact = true;
-            e.exact_reason = "declared exact";
-            e.value = a.sample.linear.mean / b.sample.linear.mean;
-        }
+        const Evidence e = claim_ratio_evidence(c, a.sample, b.sample);
         const Decision d = decide(allowed, e);
         const std::string line = fmt::format("{} is {:.3f}: {}", what, e.value, d.why);
         ratios += fmt::format("{}{:.3f}{}", ratios.empty() ? "" : ", ", e.value,

@@ -63,12 +63,12 @@ std::uint32_t small_count(const json& j, const char* key) {
     return v && *v >= 0 ? static_cast<std::uint32_t>(*v) : 0;
 }
 
-} // namespace
-
+/// A matrix value as JSON, its TOML type kept (integers, floats, booleans, strings).
 json scalar_json(const experiment::Scalar& s) {
     return std::visit([](const auto& v) { return json(v); }, s.value);
 }
 
+/// The matrix value of a JSON scalar; nullopt for null, an array or an object.
 std::optional<experiment::Scalar> scalar_from_json(const json& j) {
     if (j.is_number_integer()) {
         return experiment::Scalar{j.get<std::int64_t>(), {}};
@@ -84,6 +84,8 @@ std::optional<experiment::Scalar> scalar_from_json(const json& j) {
     }
     return std::nullopt;
 }
+
+} // namespace
 
 json bindings_json(const std::vector<experiment::Binding>& bindings) {
     json values = json::object();

@@ -104,12 +104,6 @@ Result<PlanRecord> plan_record_from_json(const nlohmann::json& j);
 /// cannot be read or is not a JSON object.
 Result<PlanRecord> read_plan(const std::filesystem::path& path);
 
-/// A matrix value as JSON, its TOML type kept (integers, floats, booleans, strings).
-nlohmann::json scalar_json(const experiment::Scalar& s);
-
-/// The matrix value of a JSON scalar; nullopt for null, an array or an object.
-std::optional<experiment::Scalar> scalar_from_json(const nlohmann::json& j);
-
 /// A cell's values as plan.json and results.jsonl keep them: {NAME: value}.
 nlohmann::json bindings_json(const std::vector<experiment::Binding>& bindings);
 
