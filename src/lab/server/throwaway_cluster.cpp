@@ -448,13 +448,34 @@ Status ThrowawayCluster::prepare_emulation() {
     return {};
 }
 
+namespace {
+
+/// Ends what is left of a server whose postmaster ended on its own (killed, crashed): its other
+/// processes (checkpointer, walwriter, backends) share the postmaster's process group and keep its
+/// shared memory until they notice, and a new postmaster on the same data refuses to start beside
+/// them ("pre-existing shared memory block is still in use"). Waits, at most `timeout`, until the
+/// group is empty.
+void end_leftover_processes(pid_t group, std::chrono::seconds timeout) {
+    if (group <= 0 || ::kill(-group, SIGKILL) != 0) {
+        return; // none left
+    }
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (::kill(-group, 0) == 0 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
+} // namespace
+
 std::optional<util::ExitStatus> ThrowawayCluster::reap_if_exited(std::chrono::milliseconds wait) {
-    if (m_server.pid() <= 0) {
+    const pid_t postmaster = m_server.pid(); // its process group too (start_server)
+    if (postmaster <= 0) {
         return std::nullopt;
     }
     auto st = m_server.wait(wait);
     if (st) {
         cleanup::set_server_pid(m_slot, 0);
+        end_leftover_processes(postmaster, m_options.timeout);
     }
     return st;
 }
