@@ -22,7 +22,8 @@ const MetricInfo server_ms{"server_ms", "server time", "ms", D::lower_is_better,
 const MetricInfo rows{"rows", "rows", "", D::neutral, false};
 const MetricInfo execution{"execution_ms", "execution time", "ms", D::lower_is_better, true};
 const MetricInfo planning{"planning_ms", "planning time", "ms", D::lower_is_better, false};
-const MetricInfo hit_ratio{"buffer_hit_pct", "buffer hit ratio", "%", D::higher_is_better, true};
+const MetricInfo hit_ratio{"buffer_hit_pct",   "buffer hit ratio", "%", D::higher_is_better, true,
+                           /*proportion=*/true};
 const MetricInfo blocks{"blocks", "blocks touched", "", D::lower_is_better, false};
 const MetricInfo blocks_mb{"blocks_mb", "blocks touched × 8192 bytes", "MB", D::lower_is_better,
                            false};
@@ -30,8 +31,9 @@ const MetricInfo heap_fetches{"heap_fetches", "heap fetches", "", D::lower_is_be
 const MetricInfo elapsed{"elapsed_ms", "elapsed", "ms", D::lower_is_better, true};
 const MetricInfo server_cpu{"server_cpu_s", "server CPU", "s", D::lower_is_better, false};
 const MetricInfo client_cpu{"client_cpu_s", "client CPU", "s", D::lower_is_better, false};
-const MetricInfo db_hit_ratio{"db_buffer_hit_pct", "buffer hit ratio, pg_stat_database", "%",
-                              D::higher_is_better, false};
+const MetricInfo db_hit_ratio{
+    "db_buffer_hit_pct", "buffer hit ratio, pg_stat_database", "%", D::higher_is_better, false,
+    /*proportion=*/true};
 const MetricInfo replication_write_lag{"replication.write_lag_ms", "replication write lag", "ms",
                                        D::lower_is_better, false};
 const MetricInfo replication_flush_lag{"replication.flush_lag_ms", "replication flush lag", "ms",

@@ -22,6 +22,9 @@ struct MetricInfo {
     std::string unit;  ///< "ms", "MB" (10^6 bytes), "%", "" (a count or a rate in the title)
     Direction direction = Direction::neutral;
     bool headline = false; ///< charted and compared by default
+    /// A percentage of a count (hits of the blocks touched): it lies in 0–100%, and its runs are
+    /// read on the log-odds scale so that no interval leaves that range (statistics.hpp).
+    bool proportion = false;
 };
 
 /// The prefix of probe metrics: "probe:" + the probe's name.

@@ -38,6 +38,7 @@ constexpr std::pair<Verdict, const char*> k_verdicts[] = {
 struct CellValues {
     const Cell* cell = nullptr;
     std::vector<double> values;
+    Sample sample; ///< `values` as intervals read them (sample_in())
     std::string problem;
 };
 
@@ -66,6 +67,7 @@ CellValues values_of(const experiment::CellSelector& selector, const ResultsDir&
         return out;
     }
     out.values = it->second;
+    out.sample = sample_in(metric, out.cell->index);
     return out;
 }
 
@@ -74,6 +76,20 @@ std::string unit_suffix(const MetricInfo& m) {
         return m.id == "tps" ? std::string(" tps") : std::string();
     }
     return " " + m.unit;
+}
+
+/// What a cell's typical value is, before its interval: "geometric mean; ", "mean of the
+/// log-odds; ", or "" for a plain mean.
+std::string mean_word(const Sample& s) {
+    if (s.logit) {
+        return "mean of the log-odds; ";
+    }
+    return s.log ? "geometric mean; " : "";
+}
+
+/// The same for a quotient of two cells' typical values.
+const char* mean_words(const Sample& s) {
+    return s.logit ? ", means of the log-odds" : s.log ? ", geometric means" : "";
 }
 
 std::string interval_text(const Interval& ci) {
@@ -178,11 +194,13 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = !a.problem.empty() ? a.problem : b.problem;
         return;
     }
-    const Sample sa = sample_of(a.values);
-    const Sample sb = sample_of(b.values);
-    const bool geometric_pair = sa.log && sb.log; // else both by their means
-    const double figure_a = geometric_pair ? typical_value(sa) : sa.linear.mean;
-    const double figure_b = geometric_pair ? typical_value(sb) : sb.linear.mean;
+    const Sample& sa = a.sample;
+    const Sample& sb = b.sample;
+    // Both by their geometric means, a proportion's by the mean of its log-odds; else both by
+    // their means.
+    const bool typical_pair = (sa.log && sb.log) || (sa.logit && sb.logit);
+    const double figure_a = typical_pair ? typical_value(sa) : sa.linear.mean;
+    const double figure_b = typical_pair ? typical_value(sb) : sb.linear.mean;
     if (figure_b == 0) {
         r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline.text);
         return;
@@ -194,10 +212,11 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     r.value = e.value;
     r.ci = e.ci95;
     r.ci90 = e.ci90;
-    const bool geometric = geometric_pair && std::max(a.values.size(), b.values.size()) > 1;
+    // Runs alike on both sides are their value itself (statistics.hpp), not a mean of anything.
+    const bool several = sa.linear.variance > 0 || sb.linear.variance > 0;
     const std::string quotient =
         fmt::format("{} / {}{}{}", format_number(figure_a), format_number(figure_b),
-                    unit_suffix(m.info), geometric ? ", geometric means" : "");
+                    unit_suffix(m.info), several && typical_pair ? mean_words(sa) : "");
     r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
                         : fmt::format("{:.3f} = {} ({})", e.value, quotient,
                                       few_runs_text({a.values, b.values}));
@@ -211,7 +230,7 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = a.problem;
         return;
     }
-    const Sample sample = sample_of(a.values);
+    const Sample& sample = a.sample;
     r.cells = {static_cast<std::int64_t>(a.cell->index)};
     r.runs = a.values.size();
     const auto after = [&](size_t extra) { return value_evidence(sample, extra); };
@@ -224,10 +243,9 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     r.ci = e.ci95;
     r.ci90 = e.ci90;
     const std::string figure = format_number(e.value) + unit_suffix(m.info);
-    const char* const geometric = sample.log && a.values.size() > 1 ? "geometric mean; " : "";
-    r.measured = e.ci95
-                     ? fmt::format("{} ({}95% CI {})", figure, geometric, format_interval(*e.ci95))
-                     : fmt::format("{} ({}{})", figure, geometric, few_runs_text({a.values}));
+    const std::string typical = a.values.size() > 1 ? mean_word(sample) : "";
+    r.measured = e.ci95 ? fmt::format("{} ({}95% CI {})", figure, typical, format_interval(*e.ci95))
+                        : fmt::format("{} ({}{})", figure, typical, few_runs_text({a.values}));
     conclude(c, e, after, "the cell", r);
 }
 
@@ -295,7 +313,7 @@ std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const
             problem = fmt::format("no measured run of \"{}\"", cell.label);
             return {};
         }
-        levels.push_back(Level{v->text(), &cell, sample_of(it->second)});
+        levels.push_back(Level{v->text(), &cell, sample_in(m, cell.index)});
     }
     if (levels.size() < 2) {
         problem = fmt::format("fewer than two cells along {}", c.over);

@@ -128,7 +128,7 @@ std::string export_csv(const ResultsDir& results, const std::vector<StepData>& s
     for (const auto& step : steps) {
         for (const auto& m : step.metrics) {
             for (const auto& [cell_index, values] : m.by_cell) {
-                const Summary s = summarize(values);
+                const Summary s = summary_in(m, cell_index);
                 const Cell* c = find_cell(results, cell_index);
                 out += fmt::format(
                     "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(step.key),
@@ -157,7 +157,7 @@ std::string export_json(const ResultsDir& results, const Report& report) {
         for (const auto& m : step.metrics) {
             json cells = json::array();
             for (const auto& [cell_index, values] : m.by_cell) {
-                const Summary s = summarize(values);
+                const Summary s = summary_in(m, cell_index);
                 const Cell* c = find_cell(results, cell_index);
                 cells.push_back(
                     {{"cell", cell_index},

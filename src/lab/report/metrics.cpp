@@ -33,29 +33,45 @@ public:
         if (!value || !std::isfinite(*value)) {
             return;
         }
+        add_value(info, *value, run);
+    }
+
+    /// A proportion: `part` of `whole` as a percentage, with `whole` as its count.
+    void add_proportion(const MetricInfo& info, double part, double whole, const RunRecord& run) {
+        if (!(whole > 0) || !std::isfinite(part) || !std::isfinite(whole)) {
+            return;
+        }
+        if (MetricValues* m = add_value(info, 100.0 * part / whole, run)) {
+            m->trials_by_cell[static_cast<int64_t>(run.cell)].push_back(whole);
+        }
+    }
+
+private:
+    /// Adds `value`; the metric it went to, or nullptr when its unit conflicts.
+    MetricValues* add_value(const MetricInfo& info, double value, const RunRecord& run) {
         MetricValues& m = metric(info);
         if (m.info.unit != info.unit) {
             // Shown in MB or not: values that were scaled differently cannot share a metric.
             if ((m.info.unit == "MB") != (info.unit == "MB")) {
                 m_step.unit_conflicts[info.id].push_back(static_cast<int64_t>(run.run));
-                return;
+                return nullptr;
             }
             if (m.info.unit.empty()) {
                 m.info = info; // a recorded unit names what an older line left unnamed
             }
         }
-        m.by_cell[static_cast<int64_t>(run.cell)].push_back(*value);
+        m.by_cell[static_cast<int64_t>(run.cell)].push_back(value);
         m.runs_by_cell[static_cast<int64_t>(run.cell)].push_back(static_cast<int64_t>(run.run));
+        return &m;
     }
 
-private:
     MetricValues& metric(const MetricInfo& info) {
         for (auto& m : m_step.metrics) {
             if (m.info.id == info.id) {
                 return m;
             }
         }
-        m_step.metrics.push_back(MetricValues{info, {}, {}});
+        m_step.metrics.push_back(MetricValues{info, {}, {}, {}});
         return m_step.metrics.back();
     }
 
@@ -134,8 +150,7 @@ void collect_explain(StepCollector& c, const store::ExplainStep& step, const Run
     c.add(catalogue::planning, e.planning_ms, run);
     const auto hit = static_cast<double>(e.shared_hit_blocks);
     const double total = hit + static_cast<double>(e.shared_read_blocks);
-    c.add(catalogue::hit_ratio,
-          total > 0 ? std::optional<double>(100.0 * hit / total) : std::nullopt, run);
+    c.add_proportion(catalogue::hit_ratio, hit, total, run);
     c.add(catalogue::blocks, total, run);
     c.add(catalogue::blocks_mb, total * k_bytes_per_block / k_bytes_per_mb, run);
     c.add(catalogue::heap_fetches, static_cast<double>(e.heap_fetches), run);
@@ -281,8 +296,8 @@ void collect_probes(StepData& step, StepCollector& c, const store::StepRecord& s
     const auto client_cpu = cpu_seconds(probes, "client");
     c.add(catalogue::server_cpu, server_cpu, run);
     c.add(catalogue::client_cpu, client_cpu, run);
-    if (blks_hit && blks_read && *blks_hit + *blks_read > 0) {
-        c.add(catalogue::db_hit_ratio, 100.0 * *blks_hit / (*blks_hit + *blks_read), run);
+    if (blks_hit && blks_read) {
+        c.add_proportion(catalogue::db_hit_ratio, *blks_hit, *blks_hit + *blks_read, run);
     }
     // num_done (18) counts completed checkpoints; num_timed also counts skipped idle ones.
     if (checkpoints_done.value_or(checkpoints) > 0) {
@@ -437,6 +452,27 @@ std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
         order_metrics(step);
     }
     return steps;
+}
+
+Sample sample_in(const MetricValues& m, int64_t cell) {
+    const auto values = m.by_cell.find(cell);
+    if (values == m.by_cell.end()) {
+        return sample_of({});
+    }
+    const auto trials = m.trials_by_cell.find(cell);
+    if (m.info.proportion && trials != m.trials_by_cell.end()
+        && trials->second.size() == values->second.size()) {
+        return proportion_sample_of(values->second, trials->second);
+    }
+    return sample_of(values->second);
+}
+
+Summary summary_in(const MetricValues& m, int64_t cell) {
+    const auto values = m.by_cell.find(cell);
+    if (values == m.by_cell.end()) {
+        return summarize({});
+    }
+    return summarize(values->second, sample_in(m, cell));
 }
 
 const MetricValues* find_metric(const StepData& step, std::string_view id) {

@@ -4,6 +4,7 @@
 
 #include "lab/experiment/metric_catalogue.hpp"
 #include "lab/report/results.hpp"
+#include "lab/report/statistics.hpp"
 #include "stats/latency_histogram.hpp"
 
 #include <cstdint>
@@ -25,7 +26,15 @@ struct MetricValues {
     MetricInfo info;
     std::map<int64_t, std::vector<double>> by_cell;
     std::map<int64_t, std::vector<int64_t>> runs_by_cell; ///< run numbers, parallel to by_cell
+    /// A proportion's count per run (the blocks a hit ratio is of), parallel to by_cell.
+    std::map<int64_t, std::vector<double>> trials_by_cell;
 };
+
+/// The runs of `m` in `cell` as intervals read them: a proportion's with its counts.
+Sample sample_in(const MetricValues& m, int64_t cell);
+
+/// summarize() of the runs of `m` in `cell`, a proportion's interval on the log-odds scale.
+Summary summary_in(const MetricValues& m, int64_t cell);
 
 /// The per-second transactions of one bench run.
 struct RunSeries {

@@ -591,7 +591,7 @@ private:
                 }
                 continue;
             }
-            const Summary s = summarize(it->second);
+            const Summary s = summary_in(m, c.index);
             t.rows.push_back({cell_label(c, m_dims.varying), std::to_string(s.n),
                               s.stddev ? format_number(s.mean) + " ± " + format_number(*s.stddev)
                                        : format_number(s.mean),

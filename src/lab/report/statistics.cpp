@@ -110,6 +110,10 @@ double median(std::span<const double> values) {
 }
 
 Summary summarize(std::span<const double> values) {
+    return summarize(values, sample_of(values));
+}
+
+Summary summarize(std::span<const double> values, const Sample& sample) {
     Summary s;
     s.n = values.size();
     if (values.empty()) {
@@ -124,7 +128,6 @@ Summary summarize(std::span<const double> values) {
     if (s.stddev && s.mean != 0.0) {
         s.cv = *s.stddev / std::fabs(s.mean);
     }
-    const Sample sample = sample_of(values);
     s.log_scale = sample.log.has_value();
     s.ci95 = typical_interval(sample, k_confidence);
     return s;
@@ -212,10 +215,26 @@ Sample sample_of(std::span<const double> values) {
     return s;
 }
 
+Sample proportion_sample_of(std::span<const double> percents, std::span<const double> trials) {
+    Sample s;
+    s.linear = moments_of(percents);
+    s.non_negative = !percents.empty();
+    std::vector<double> log_odds(percents.size());
+    for (size_t i = 0; i < percents.size(); ++i) {
+        const double n = i < trials.size() ? std::max(trials[i], 0.0) : 0.0;
+        const double x = std::clamp(percents[i] / 100.0, 0.0, 1.0) * n;
+        log_odds[i] = std::log((x + 0.5) / (n - x + 0.5));
+    }
+    s.logit = moments_of(log_odds);
+    return s;
+}
+
 Sample with_more_values(Sample s, size_t extra) {
     s.linear = with_more_values(s.linear, extra);
-    if (s.log) {
-        s.log = with_more_values(*s.log, extra);
+    for (std::optional<Moments>* scale : {&s.log, &s.logit}) {
+        if (*scale) {
+            **scale = with_more_values(**scale, extra);
+        }
     }
     return s;
 }
@@ -228,10 +247,21 @@ bool all_alike(const Sample& s) {
     return s.linear.n >= 1 && s.linear.variance == 0.0;
 }
 
+/// The percentage whose log-odds is `z`.
+double percent_of_log_odds(double z) {
+    return 100.0 / (1.0 + std::exp(-z));
+}
+
 } // namespace
 
 double typical_value(const Sample& s) {
-    return s.log && !all_alike(s) ? std::exp(s.log->mean) : s.linear.mean;
+    if (all_alike(s)) {
+        return s.linear.mean;
+    }
+    if (s.logit) {
+        return percent_of_log_odds(s.logit->mean);
+    }
+    return s.log ? std::exp(s.log->mean) : s.linear.mean;
 }
 
 std::optional<Interval> typical_interval(const Sample& s, double confidence) {
@@ -241,6 +271,10 @@ std::optional<Interval> typical_interval(const Sample& s, double confidence) {
     if (all_alike(s)) {
         return Interval{s.linear.mean, s.linear.mean, true};
     }
+    if (s.logit) {
+        const Interval z = *mean_interval(*s.logit, confidence);
+        return Interval{percent_of_log_odds(z.low), percent_of_log_odds(z.high), true};
+    }
     if (!s.log) {
         return at_least_zero_when(s.non_negative, *mean_interval(s.linear, confidence));
     }
@@ -249,6 +283,10 @@ std::optional<Interval> typical_interval(const Sample& s, double confidence) {
 }
 
 double typical_ratio(const Sample& a, const Sample& b) {
+    if (a.logit || b.logit) {
+        const double denominator = typical_value(b);
+        return denominator != 0.0 ? typical_value(a) / denominator : 0.0;
+    }
     if (a.log && b.log && !(all_alike(a) && all_alike(b))) {
         return std::exp(a.log->mean - b.log->mean);
     }
@@ -264,6 +302,15 @@ std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b,
     if (all_alike(a) && all_alike(b) && b.linear.mean != 0.0) {
         const double ratio = a.linear.mean / b.linear.mean;
         return Interval{ratio, ratio, true};
+    }
+    if (a.logit || b.logit) {
+        const double each = 1.0 - (1.0 - confidence) / 2.0;
+        const Interval ia = *typical_interval(a, each);
+        const Interval ib = *typical_interval(b, each);
+        if (ib.low <= 0.0) {
+            return Interval{0.0, 0.0, false};
+        }
+        return Interval{ia.low / ib.high, ia.high / ib.low, true};
     }
     if (!a.log || !b.log) {
         return at_least_zero_when(a.non_negative && b.non_negative,

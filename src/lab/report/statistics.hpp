@@ -86,10 +86,25 @@ inline constexpr size_t k_min_runs_for_interval = 3;
 struct Sample {
     Moments linear;
     std::optional<Moments> log; ///< of ln(value), when every value is positive
-    bool non_negative = false;  ///< no value below 0 (and at least one value)
+    /// A proportion's (proportion_sample_of()): of each run's empirical log-odds. Then `log` is
+    /// empty: a proportion is read on this scale instead.
+    std::optional<Moments> logit;
+    bool non_negative = false; ///< no value below 0 (and at least one value)
 };
 
 Sample sample_of(std::span<const double> values);
+
+/// The runs of a proportion: `percents` (0–100) of `trials` each (the blocks a hit ratio counts
+/// hits among; parallel to `percents`). Read on the log-odds scale, each run as its empirical
+/// logit ln((x + ½) / (n − x + ½)) with x = p·n (the ½ keeps 0% and 100% finite, less so the
+/// more it counted): its figure is the proportion of the mean log-odds, its interval the
+/// t-interval of the log-odds taken back, so that it never leaves 0–100%. Runs that all gave
+/// the same percentage (100% each) are that percentage, with that one point as their interval.
+Sample proportion_sample_of(std::span<const double> percents, std::span<const double> trials);
+
+/// summarize() with the interval as `sample` reads the same runs (a proportion's, on the
+/// log-odds scale).
+Summary summarize(std::span<const double> values, const Sample& sample);
 
 /// `s` after `extra` more runs of the same means and variances.
 Sample with_more_values(Sample s, size_t extra);
@@ -101,14 +116,16 @@ double typical_value(const Sample& s);
 /// sample; none under k_min_runs_for_interval.
 std::optional<Interval> typical_interval(const Sample& s, double confidence);
 
-/// The ratio of a to b: of their geometric means when both are on the log scale, else of their
-/// means (so that it is the figure typical_ratio_interval() surrounds); 0 when the denominator
-/// is.
+/// The ratio of a to b: of their geometric means when both are on the log scale, of their
+/// typical values when they are proportions, else of their means (so that it is the figure
+/// typical_ratio_interval() surrounds); 0 when the denominator is.
 double typical_ratio(const Sample& a, const Sample& b);
 
 /// The two-sided `confidence` interval of typical_ratio(): exp of Welch's interval of the
-/// difference of the logs when both are on the log scale, else Fieller's (which may be
-/// unbounded; cut at 0 when neither side has a negative value); none under
+/// difference of the logs when both are on the log scale; for proportions, the quotient of the
+/// two proportions' own intervals at 1 − (1 − confidence)/2 each (Bonferroni: both hold together
+/// at `confidence`, and no bound leaves what the two proportions can be); else Fieller's (which
+/// may be unbounded; cut at 0 when neither side has a negative value); none under
 /// k_min_runs_for_interval runs a side.
 std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b, double confidence);
 

@@ -111,7 +111,7 @@ TEST(VerdictRulesTest, OneRunOrAnUnboundedIntervalDecidesNothing) {
 
 TEST(VerdictRulesTest, MoreRunsNarrowTheIntervalUntilDecided) {
     // Mean 2.0, sd 0.4 over 3 runs: the 90% interval is far wider than 1.8 - 2.2 at first.
-    const Sample measured{Moments{3, 2.0, 0.16}, std::nullopt};
+    const Sample measured{Moments{3, 2.0, 0.16}, std::nullopt, std::nullopt};
     const auto after = [&](size_t extra) { return value_evidence(measured, extra); };
     const Allowed a = band(2.0, 0.1);
     EXPECT_EQ(decide(a, after(0)).verdict, Verdict::inconclusive);
@@ -123,7 +123,7 @@ TEST(VerdictRulesTest, MoreRunsNarrowTheIntervalUntilDecided) {
     EXPECT_EQ(decide(a, after(*extra - 1)).verdict, Verdict::inconclusive);
 
     // A figure on the band's edge is never decided.
-    const Sample on_edge{Moments{3, 2.2, 0.16}, std::nullopt};
+    const Sample on_edge{Moments{3, 2.2, 0.16}, std::nullopt, std::nullopt};
     const auto edge = [&](size_t more) { return value_evidence(on_edge, more); };
     EXPECT_FALSE(extra_runs_to_decide(a, edge).has_value());
 }
