@@ -250,10 +250,11 @@ struct Claim {
     /// The metric is a count the runs reproduce to the unit (WAL bytes of a fixed build): its
     /// value decides, one run suffices. Figures identical in every run are treated so anyway.
     bool exact = false;
-    std::string shape; ///< "flat", "increasing", "decreasing"
-    /// increasing, decreasing: the least change of each step in the trend's direction, relative
-    /// to the cell before (0.1: every step at least 10% up); 0: only the first and last cells
-    /// must differ in that direction. A plateau then does not pass for growth.
+    /// "flat", "increasing", "decreasing", "levels_off" (rises, then flat within ±tolerance)
+    std::string shape;
+    /// increasing, decreasing, levels_off: the least change of each step in the trend's
+    /// direction, relative to the cell before (0.1: every step at least 10% up); 0: each step
+    /// must be shown to go the trend's way. A plateau then does not pass for growth.
     double min_step = 0;
     std::string over;        ///< shape: the matrix variable along which the shape is read
     std::string from;        ///< shape: from this value of `over` on ("" = from the first)

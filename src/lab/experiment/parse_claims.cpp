@@ -145,8 +145,8 @@ void read_shape(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseConte
     if (auto step = number(r, "min_step", "min_step = 0.1")) {
         if (*step < 0 || c.shape == "flat") {
             ctx.diag.add(r.key_pos("min_step"),
-                         c.shape == "flat" ? "\"min_step\" applies to an increasing or decreasing "
-                                             "shape, not a flat one"
+                         c.shape == "flat" ? "\"min_step\" applies to an increasing, decreasing "
+                                             "or levels_off shape, not a flat one"
                                            : "\"min_step\" must not be negative",
                          "min_step = 0.1: every step at least 10% in the trend's direction");
         }
@@ -277,7 +277,7 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
     c.exact = r.boolean("exact", "exact = true").value_or(false);
     if (const auto* ratio = r.get("ratio")) {
         read_ratio(r, *ratio, c, spec, ctx);
-    } else if (auto shape = r.choice("shape", {"flat", "increasing", "decreasing"})) {
+    } else if (auto shape = r.choice("shape", {"flat", "increasing", "decreasing", "levels_off"})) {
         c.shape = *shape;
         read_shape(r, c, spec, ctx);
     }

@@ -3,6 +3,8 @@
 #include "lab/report/claims.hpp"
 
 #include "lab/report/cells.hpp"
+#include "lab/report/claim_evidence.hpp"
+#include "lab/report/claim_shapes.hpp"
 #include "lab/report/compare.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/statistics.hpp"
@@ -34,68 +36,6 @@ constexpr std::pair<Verdict, const char*> k_verdicts[] = {
     {Verdict::untestable, "untestable"},
 };
 
-/// Values of `metric` in the one cell that `selector` names; an error sentence otherwise.
-struct CellValues {
-    const Cell* cell = nullptr;
-    std::vector<double> values;
-    Sample sample; ///< `values` as intervals read them (sample_in())
-    std::string problem;
-};
-
-CellValues values_of(const experiment::CellSelector& selector, const ResultsDir& results,
-                     const MetricValues& metric) {
-    CellValues out;
-    const std::string& selector_text = selector.text;
-    std::vector<const Cell*> cells;
-    for (const auto& c : results.cells) {
-        if (cell_matches(c, selector)) {
-            cells.push_back(&c);
-        }
-    }
-    if (cells.size() != 1) {
-        out.problem =
-            cells.empty()
-                ? fmt::format("no cell of this run is \"{}\"", selector_text)
-                : fmt::format("\"{}\" names {} cells, not one",
-                              selector_text.empty() ? "every cell" : selector_text, cells.size());
-        return out;
-    }
-    out.cell = cells.front();
-    const auto it = metric.by_cell.find(out.cell->index);
-    if (it == metric.by_cell.end() || it->second.empty()) {
-        out.problem = fmt::format("no measured run of \"{}\"", out.cell->label);
-        return out;
-    }
-    out.values = it->second;
-    out.sample = sample_in(metric, out.cell->index);
-    return out;
-}
-
-std::string unit_suffix(const MetricInfo& m) {
-    if (m.unit.empty()) {
-        return m.id == "tps" ? std::string(" tps") : std::string();
-    }
-    return " " + m.unit;
-}
-
-/// What a cell's typical value is, before its interval: "geometric mean; ", "mean of the
-/// log-odds; ", or "" for a plain mean.
-std::string mean_word(const Sample& s) {
-    if (s.logit) {
-        return "mean of the log-odds; ";
-    }
-    return s.log ? "geometric mean; " : "";
-}
-
-/// The same for a quotient of two cells' typical values.
-const char* mean_words(const Sample& s) {
-    return s.logit ? ", means of the log-odds" : s.log ? ", geometric means" : "";
-}
-
-std::string interval_text(const Interval& ci) {
-    return ci.bounded ? " (95% CI " + format_interval(ci) + ")" : " (95% CI unbounded)";
-}
-
 std::string expected_text(const Claim& c) {
     if (!c.paper_text.empty()) {
         return c.paper_text;
@@ -118,72 +58,6 @@ std::string expected_text(const Claim& c) {
         out += (out.empty() ? what : " and ") + "≤ " + format_number(*c.at_most);
     }
     return out;
-}
-
-/// Marks `e` exact when the claim declares the metric so (a count the runs reproduce to the
-/// unit: one run decides). Runs that merely came out equal are not exact: their interval is the
-/// point they share, from 3 runs on, like any other.
-void mark_exact(const Claim& c, Evidence& e) {
-    if (c.exact) {
-        e.exact = true;
-        e.exact_reason = "declared exact";
-    }
-}
-
-/// The evidence of `a` over `b` for claim `c`; a declared exact figure is the ratio of the counts
-/// as counted, not through logarithms.
-Evidence claim_ratio_evidence(const Claim& c, const Sample& a, const Sample& b, size_t extra = 0) {
-    Evidence e = ratio_evidence(a, b, extra);
-    mark_exact(c, e);
-    if (e.exact) {
-        e.value = a.linear.mean / b.linear.mean;
-    }
-    return e;
-}
-
-/// The verdict of the figure in `e` against the claim (verdict_rules.hpp); when the runs cannot
-/// tell yet, how many more would likely decide it (`more_runs` gives the evidence after that
-/// many more runs of `whose`).
-void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(size_t)>& more_runs,
-              const char* whose, ClaimResult& r) {
-    const Allowed allowed = allowed_by(c);
-    const Decision d = decide(allowed, e);
-    r.verdict = d.verdict;
-    r.why = d.why;
-    if (d.verdict != Verdict::inconclusive || e.exact) {
-        return;
-    }
-    if (e.runs <= 1) {
-        r.why += fmt::format("; more runs of {} would give one", whose);
-    } else if (const auto extra = extra_runs_to_decide(allowed, more_runs)) {
-        r.why += fmt::format("; about {} more run{} of {} would likely decide it", *extra,
-                             *extra == 1 ? "" : "s", whose);
-    } else {
-        r.why += fmt::format("; even {} more runs of {} would likely not decide it: the spread is "
-                             "too large for what the paper allows, or the figure sits on its edge",
-                             k_most_extra_runs, whose);
-    }
-}
-
-/// Where the runs are too few for an interval, the runs themselves: "one run: no interval",
-/// "runs: 1330.1, 1348.3 / 1600.2, 1617.0; no interval under 3 runs".
-std::string few_runs_text(std::initializer_list<std::span<const double>> samples) {
-    if (std::all_of(samples.begin(), samples.end(),
-                    [](std::span<const double> v) { return v.size() <= 1; })) {
-        return "one run: no interval";
-    }
-    std::string out = "runs: ";
-    const char* cell_sep = "";
-    for (const auto& values : samples) {
-        out += cell_sep;
-        cell_sep = " / ";
-        const char* sep = "";
-        for (const double v : values) {
-            out += sep + format_number(v);
-            sep = ", ";
-        }
-    }
-    return out + fmt::format("; no interval under {} runs", k_min_runs_for_interval);
 }
 
 void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -284,143 +158,6 @@ void say_when_decided(std::int64_t most, std::optional<FirstDecided> first, Clai
         r.why += fmt::format("; still undecided at {} runs of {}, the most `repeat` allows", r.runs,
                              whose);
     }
-}
-
-/// One level of a shape claim: the value of `over` and the runs of its cell.
-struct Level {
-    std::string value;
-    const Cell* cell = nullptr;
-    Sample sample;
-};
-
-/// The levels along `over` of the cells the claim's selector names, from `from` on; an error
-/// sentence when a level has no measured run or there are fewer than two.
-std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                                std::string& problem) {
-    std::vector<Level> levels;
-    bool started = c.from.empty();
-    for (const auto& cell : results.cells) {
-        const experiment::Scalar* v = cell.find(c.over);
-        if (!cell_matches(cell, c.cell) || v == nullptr) {
-            continue;
-        }
-        started = started || v->text() == c.from;
-        if (!started) {
-            continue;
-        }
-        const auto it = m.by_cell.find(static_cast<std::int64_t>(cell.index));
-        if (it == m.by_cell.end() || it->second.empty()) {
-            problem = fmt::format("no measured run of \"{}\"", cell.label);
-            return {};
-        }
-        levels.push_back(Level{v->text(), &cell, sample_in(m, cell.index)});
-    }
-    if (levels.size() < 2) {
-        problem = fmt::format("fewer than two cells along {}", c.over);
-        return {};
-    }
-    return levels;
-}
-
-/// A shape as tests of ratios: "flat within ±b", each level over the first within 1 ± b;
-/// "increasing", each level over the one before at least 1 + min_step; "decreasing", at most
-/// 1 - min_step. Each ratio is judged as a ratio claim is (verdict_rules.hpp): the shape agrees
-/// when every one agrees, differs when one differs, and is left open otherwise.
-void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                    ClaimResult& r) {
-    std::string problem;
-    const std::vector<Level> levels = shape_levels(c, results, m, problem);
-    if (levels.empty()) {
-        r.why = problem;
-        return;
-    }
-    const bool flat = c.shape == "flat";
-    Allowed allowed;
-    if (flat) {
-        allowed.band = Interval{1.0 - c.tolerance, 1.0 + c.tolerance, true};
-        allowed.band_text = fmt::format("1 ± {:.0f}%", c.tolerance * 100);
-    } else if (c.shape == "increasing") {
-        allowed.at_least = 1.0 + c.min_step;
-    } else {
-        allowed.at_most = 1.0 - c.min_step;
-    }
-    r.runs = levels.front().sample.linear.n;
-    std::string joined;
-    for (const Level& l : levels) {
-        r.cells.push_back(static_cast<std::int64_t>(l.cell->index));
-        r.runs = std::min(r.runs, l.sample.linear.n);
-        r.series.emplace_back(l.value, typical_value(l.sample));
-        joined += (joined.empty() ? "" : " → ")
-                  + fmt::format("{}: {}", l.value, format_number(typical_value(l.sample)));
-    }
-    r.measured = joined + unit_suffix(m.info);
-    std::string ratios; // each ratio judged, with its 95% interval
-
-    // Each ratio: a level over the first (flat), or over the one before (a trend).
-    std::vector<std::string> differs;
-    std::vector<std::string> open;
-    size_t most_extra = 0;    // runs of each level that would likely decide the open ratios
-    bool undecidable = false; // one would likely stay open even after k_most_extra_runs more
-    std::string agreed;
-    for (size_t i = 1; i < levels.size(); ++i) {
-        const Level& a = levels[i];
-        const Level& b = flat ? levels.front() : levels[i - 1];
-        const std::string what = fmt::format("{} {} over {}", c.over, a.value, b.value);
-        if (typical_value(b.sample) == 0) {
-            open.push_back(what + ": 0 in the denominator, no ratio");
-            undecidable = true;
-            continue;
-        }
-        const auto after = [&](size_t extra) { return ratio_evidence(a.sample, b.sample, extra); };
-        const Evidence e = claim_ratio_evidence(c, a.sample, b.sample);
-        const Decision d = decide(allowed, e);
-        const std::string line = fmt::format("{} is {:.3f}: {}", what, e.value, d.why);
-        ratios += fmt::format("{}{:.3f}{}", ratios.empty() ? "" : ", ", e.value,
-                              e.ci95 && !e.exact ? " (" + format_interval(*e.ci95) + ")" : "");
-        if (d.verdict == Verdict::differs) {
-            differs.push_back(line);
-        } else if (d.verdict == Verdict::inconclusive) {
-            open.push_back(line);
-            const auto extra = e.runs >= k_min_runs_for_interval
-                                   ? extra_runs_to_decide(allowed, after)
-                                   : std::optional<size_t>(k_min_runs_for_interval - e.runs);
-            if (extra) {
-                most_extra = std::max(most_extra, *extra);
-            } else {
-                undecidable = true;
-            }
-        } else if (agreed.empty()) {
-            agreed = line;
-        }
-    }
-    r.measured +=
-        fmt::format("; {} {}", flat ? "each over the first:" : "each over the one before:", ratios);
-    if (!differs.empty()) {
-        r.verdict = Verdict::differs;
-        r.why = differs.front()
-                + (differs.size() > 1 ? fmt::format(" (and {} more)", differs.size() - 1) : "");
-        return;
-    }
-    if (!open.empty()) {
-        r.verdict = Verdict::inconclusive;
-        r.why = open.front()
-                + (open.size() > 1 ? fmt::format(" (and {} more undecided)", open.size() - 1) : "");
-        if (r.runs < k_min_runs_for_interval && !c.exact) {
-            r.why += fmt::format("; a shape needs {} runs at every level, the fewest here is {}",
-                                 k_min_runs_for_interval, r.runs);
-        } else if (!undecidable) {
-            r.why += fmt::format("; about {} more run{} of each level would likely decide it",
-                                 most_extra, most_extra == 1 ? "" : "s");
-        } else {
-            r.why += fmt::format("; even {} more runs of each level would likely not decide it",
-                                 k_most_extra_runs);
-        }
-        return;
-    }
-    r.verdict = Verdict::agrees;
-    r.why = levels.size() == 2
-                ? agreed
-                : fmt::format("each of the {} ratios; e.g. {}", levels.size() - 1, agreed);
 }
 
 ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,

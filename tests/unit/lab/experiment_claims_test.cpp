@@ -51,9 +51,18 @@ over = "server"
 [[claims]]
 text = "needs ZFS"
 untestable = "no ZFS here"
+
+[[claims]]
+text = "rises, then levels off"
+step = "build"
+metric = "client_ms"
+shape = "levels_off"
+over = "server"
+min_step = 0.2
+tolerance = 0.05
 )");
     EXPECT_EQ(spec.question, "Does 12 write less WAL?");
-    ASSERT_EQ(spec.claims.size(), 4U);
+    ASSERT_EQ(spec.claims.size(), 5U);
     const Claim& r = spec.claims[0];
     EXPECT_EQ(r.kind, ClaimKind::ratio);
     EXPECT_EQ(r.cell.text, "server=pg12");
@@ -70,6 +79,9 @@ untestable = "no ZFS here"
     EXPECT_EQ(spec.claims[2].kind, ClaimKind::shape);
     EXPECT_EQ(spec.claims[2].over, "server");
     EXPECT_EQ(spec.claims[3].untestable, "no ZFS here");
+    EXPECT_EQ(spec.claims[4].shape, "levels_off");
+    EXPECT_DOUBLE_EQ(spec.claims[4].min_step, 0.2);
+    EXPECT_DOUBLE_EQ(spec.claims[4].tolerance, 0.05);
 }
 
 struct ClaimErrorCase {
@@ -113,7 +125,8 @@ const ClaimErrorCase k_errors[] = {
     {"min_step on a flat shape",
      "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nshape = \"flat\"\nover = "
      "\"server\"\nmin_step = 0.1\n",
-     "t.toml:21:1: \"min_step\" applies to an increasing or decreasing shape, not a flat one",
+     "t.toml:21:1: \"min_step\" applies to an increasing, decreasing or levels_off shape, "
+     "not a flat one",
      "min_step = 0.1"},
     {"exact shape",
      "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nshape = \"flat\"\nover = "

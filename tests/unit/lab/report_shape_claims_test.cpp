@@ -125,6 +125,53 @@ TEST(ShapeClaims, APlateauIsNotGrowth) {
     EXPECT_NE(c.why.find("clients 30 over 20"), std::string::npos) << c.why;
 }
 
+TEST(ShapeClaims, RisesThenLevelsOffSaysWhere) {
+    const ResultsDir r = along_clients({{100, 101, 99, 100},
+                                        {200, 202, 198, 200},
+                                        {300, 303, 297, 300},
+                                        {305, 306, 304, 305},
+                                        {298, 299, 297, 298}});
+    const ClaimResult c = judge(shape_claim("levels_off", 0.05, 0.1), r);
+    EXPECT_EQ(c.verdict, Verdict::agrees) << c.why;
+    EXPECT_NE(c.why.find("levels off at clients 30"), std::string::npos) << c.why;
+    EXPECT_NE(c.measured.find("; levels off at 30"), std::string::npos) << c.measured;
+}
+
+TEST(ShapeClaims, GrowthToTheEndOrNoRiseDoesNotLevelOff) {
+    const ClaimResult rising =
+        judge(shape_claim("levels_off", 0.05, 0.1), along_clients({{100, 101, 99, 100},
+                                                                   {200, 202, 198, 200},
+                                                                   {300, 303, 297, 300},
+                                                                   {400, 404, 396, 400}}));
+    EXPECT_EQ(rising.verdict, Verdict::differs) << rising.why;
+    EXPECT_NE(rising.why.find("it levels off at no level: not at 20: clients 30 over 20"),
+              std::string::npos)
+        << rising.why;
+    const ClaimResult flat =
+        judge(shape_claim("levels_off", 0.05, 0.1),
+              along_clients({{100, 101, 99, 100}, {100, 101, 99, 100}, {100, 101, 99, 100}}));
+    EXPECT_EQ(flat.verdict, Verdict::differs) << flat.why;
+    EXPECT_NE(flat.why.find("clients 20 over 10"), std::string::npos) << flat.why;
+}
+
+TEST(ShapeClaims, LevellingOffNeedsThreeLevelsAndThreeRunsEach) {
+    const ClaimResult two = judge(shape_claim("levels_off", 0.05, 0.1),
+                                  along_clients({{100, 101, 99}, {200, 201, 199}}));
+    EXPECT_EQ(two.verdict, Verdict::untestable);
+    EXPECT_EQ(two.why, "fewer than three cells along clients");
+    const ClaimResult few = judge(shape_claim("levels_off", 0.05, 0.1),
+                                  along_clients({{100, 101}, {200, 202}, {201, 203}}));
+    EXPECT_EQ(few.verdict, Verdict::inconclusive) << few.why;
+    EXPECT_NE(few.why.find("a shape needs 3 runs at every level"), std::string::npos) << few.why;
+    // The plateau straddles the band: open, naming the likeliest level.
+    const ClaimResult open =
+        judge(shape_claim("levels_off", 0.05, 0.1),
+              along_clients({{100, 101, 99, 100}, {200, 202, 198, 200}, {205, 180, 230, 210}}));
+    EXPECT_EQ(open.verdict, Verdict::inconclusive) << open.why;
+    EXPECT_NE(open.why.find("at 20 (the likeliest level it levels off at)"), std::string::npos)
+        << open.why;
+}
+
 TEST(ShapeClaims, ADeclaredExactMetricIsJudgedOnItsValues) {
     const ResultsDir r = along_clients({{100}, {100}});
     experiment::Claim c = shape_claim("flat", 0.0);

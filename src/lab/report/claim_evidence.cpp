@@ -1,0 +1,122 @@
+// Claim evidence shared by every kind of claim: see claim_evidence.hpp.
+#include "lab/report/claim_evidence.hpp"
+
+#include "lab/report/compare.hpp"
+#include "lab/report/number_format.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace pglab::lab::report {
+
+using experiment::Claim;
+
+CellValues values_of(const experiment::CellSelector& selector, const ResultsDir& results,
+                     const MetricValues& metric) {
+    CellValues out;
+    const std::string& selector_text = selector.text;
+    std::vector<const Cell*> cells;
+    for (const auto& c : results.cells) {
+        if (cell_matches(c, selector)) {
+            cells.push_back(&c);
+        }
+    }
+    if (cells.size() != 1) {
+        out.problem =
+            cells.empty()
+                ? fmt::format("no cell of this run is \"{}\"", selector_text)
+                : fmt::format("\"{}\" names {} cells, not one",
+                              selector_text.empty() ? "every cell" : selector_text, cells.size());
+        return out;
+    }
+    out.cell = cells.front();
+    const auto it = metric.by_cell.find(out.cell->index);
+    if (it == metric.by_cell.end() || it->second.empty()) {
+        out.problem = fmt::format("no measured run of \"{}\"", out.cell->label);
+        return out;
+    }
+    out.values = it->second;
+    out.sample = sample_in(metric, out.cell->index);
+    return out;
+}
+
+std::string unit_suffix(const MetricInfo& m) {
+    if (m.unit.empty()) {
+        return m.id == "tps" ? std::string(" tps") : std::string();
+    }
+    return " " + m.unit;
+}
+
+std::string mean_word(const Sample& s) {
+    if (s.logit) {
+        return "mean of the log-odds; ";
+    }
+    return s.log ? "geometric mean; " : "";
+}
+
+const char* mean_words(const Sample& s) {
+    return s.logit ? ", means of the log-odds" : s.log ? ", geometric means" : "";
+}
+
+std::string interval_text(const Interval& ci) {
+    return ci.bounded ? " (95% CI " + format_interval(ci) + ")" : " (95% CI unbounded)";
+}
+
+void mark_exact(const Claim& c, Evidence& e) {
+    if (c.exact) {
+        e.exact = true;
+        e.exact_reason = "declared exact";
+    }
+}
+
+Evidence claim_ratio_evidence(const Claim& c, const Sample& a, const Sample& b, size_t extra) {
+    Evidence e = ratio_evidence(a, b, extra);
+    mark_exact(c, e);
+    if (e.exact) {
+        e.value = a.linear.mean / b.linear.mean;
+    }
+    return e;
+}
+
+void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(size_t)>& more_runs,
+              const char* whose, ClaimResult& r) {
+    const Allowed allowed = allowed_by(c);
+    const Decision d = decide(allowed, e);
+    r.verdict = d.verdict;
+    r.why = d.why;
+    if (d.verdict != Verdict::inconclusive || e.exact) {
+        return;
+    }
+    if (e.runs <= 1) {
+        r.why += fmt::format("; more runs of {} would give one", whose);
+    } else if (const auto extra = extra_runs_to_decide(allowed, more_runs)) {
+        r.why += fmt::format("; about {} more run{} of {} would likely decide it", *extra,
+                             *extra == 1 ? "" : "s", whose);
+    } else {
+        r.why += fmt::format("; even {} more runs of {} would likely not decide it: the spread is "
+                             "too large for what the paper allows, or the figure sits on its edge",
+                             k_most_extra_runs, whose);
+    }
+}
+
+std::string few_runs_text(std::initializer_list<std::span<const double>> samples) {
+    if (std::all_of(samples.begin(), samples.end(),
+                    [](std::span<const double> v) { return v.size() <= 1; })) {
+        return "one run: no interval";
+    }
+    std::string out = "runs: ";
+    const char* cell_sep = "";
+    for (const auto& values : samples) {
+        out += cell_sep;
+        cell_sep = " / ";
+        const char* sep = "";
+        for (const double v : values) {
+            out += sep + format_number(v);
+            sep = ", ";
+        }
+    }
+    return out + fmt::format("; no interval under {} runs", k_min_runs_for_interval);
+}
+
+} // namespace pglab::lab::report

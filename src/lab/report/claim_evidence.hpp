@@ -1,0 +1,66 @@
+// What each kind of claim is judged with (claims.cpp, claim_shapes.cpp, claim_comparisons.cpp):
+// a selector's cell and its runs, the measured figure's words, and the verdict with how many more
+// runs would likely decide it. Internal to the report's claims.
+#pragma once
+
+#include "lab/experiment/experiment_spec.hpp"
+#include "lab/report/claims.hpp"
+#include "lab/report/metrics.hpp"
+#include "lab/report/results.hpp"
+#include "lab/report/statistics.hpp"
+#include "lab/report/verdict_rules.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::report {
+
+/// Values of `metric` in the one cell that `selector` names; an error sentence otherwise.
+struct CellValues {
+    const Cell* cell = nullptr;
+    std::vector<double> values;
+    Sample sample; ///< `values` as intervals read them (sample_in())
+    std::string problem;
+};
+
+CellValues values_of(const experiment::CellSelector& selector, const ResultsDir& results,
+                     const MetricValues& metric);
+
+/// " ms", " MB", " tps" after a figure of `m`; "" for a count.
+std::string unit_suffix(const MetricInfo& m);
+
+/// What a cell's typical value is, before its interval: "geometric mean; ", "mean of the
+/// log-odds; ", or "" for a plain mean.
+std::string mean_word(const Sample& s);
+
+/// The same for a quotient of two cells' typical values.
+const char* mean_words(const Sample& s);
+
+/// " (95% CI 0.800 – 0.861)", or " (95% CI unbounded)".
+std::string interval_text(const Interval& ci);
+
+/// Marks `e` exact when the claim declares the metric so (a count the runs reproduce to the
+/// unit: one run decides). Runs that merely came out equal are not exact: their interval is the
+/// point they share, from 3 runs on, like any other.
+void mark_exact(const experiment::Claim& c, Evidence& e);
+
+/// The evidence of `a` over `b` for claim `c`; a declared exact figure is the ratio of the counts
+/// as counted, not through logarithms.
+Evidence claim_ratio_evidence(const experiment::Claim& c, const Sample& a, const Sample& b,
+                              size_t extra = 0);
+
+/// The verdict of the figure in `e` against the claim (verdict_rules.hpp); when the runs cannot
+/// tell yet, how many more would likely decide it (`more_runs` gives the evidence after that
+/// many more runs of `whose`).
+void conclude(const experiment::Claim& c, const Evidence& e,
+              const std::function<Evidence(size_t)>& more_runs, const char* whose, ClaimResult& r);
+
+/// Where the runs are too few for an interval, the runs themselves: "one run: no interval",
+/// "runs: 1330.1, 1348.3 / 1600.2, 1617.0; no interval under 3 runs".
+std::string few_runs_text(std::initializer_list<std::span<const double>> samples);
+
+} // namespace pglab::lab::report

@@ -1,0 +1,306 @@
+// A shape as tests of ratios, each judged as a ratio claim is (verdict_rules.hpp): "flat within
+// ±b", each level over the first within 1 ± b; "increasing", each level over the one before at
+// least 1 + min_step; "decreasing", at most 1 − min_step; "levels_off", increasing up to a level
+// and flat within ±b from it on. A set of ratios agrees when every one agrees (an
+// intersection–union test: no correction is needed), differs when one differs, and is left open
+// otherwise.
+#include "lab/report/claim_shapes.hpp"
+
+#include "lab/report/claim_evidence.hpp"
+#include "lab/report/compare.hpp"
+#include "lab/report/number_format.hpp"
+#include "lab/report/statistics.hpp"
+#include "lab/report/verdict_rules.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pglab::lab::report {
+
+namespace {
+
+using experiment::Claim;
+
+/// One level of a shape claim: the value of `over` and the runs of its cell.
+struct Level {
+    std::string value;
+    const Cell* cell = nullptr;
+    Sample sample;
+};
+
+/// The levels along `over` of the cells the claim's selector names, from `from` on; an error
+/// sentence when a level has no measured run or there are too few of them.
+std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const MetricValues& m,
+                                std::string& problem) {
+    std::vector<Level> levels;
+    bool started = c.from.empty();
+    for (const auto& cell : results.cells) {
+        const experiment::Scalar* v = cell.find(c.over);
+        if (!cell_matches(cell, c.cell) || v == nullptr) {
+            continue;
+        }
+        started = started || v->text() == c.from;
+        if (!started) {
+            continue;
+        }
+        const auto it = m.by_cell.find(static_cast<std::int64_t>(cell.index));
+        if (it == m.by_cell.end() || it->second.empty()) {
+            problem = fmt::format("no measured run of \"{}\"", cell.label);
+            return {};
+        }
+        levels.push_back(Level{v->text(), &cell, sample_in(m, cell.index)});
+    }
+    const size_t fewest = c.shape == "levels_off" ? 3 : 2;
+    if (levels.size() < fewest) {
+        problem =
+            fmt::format("fewer than {} cells along {}", fewest == 3 ? "three" : "two", c.over);
+        return {};
+    }
+    return levels;
+}
+
+/// One ratio of a shape: level `a` over level `b` against what the shape allows of it.
+struct Test {
+    size_t a = 0;
+    size_t b = 0;
+    const Allowed* allowed = nullptr;
+};
+
+/// The ratio of a test, judged.
+struct Judged {
+    Verdict verdict = Verdict::inconclusive;
+    std::string line;  ///< "clients 30 over 10 is 0.800: its 95% interval ..."
+    std::string ratio; ///< "0.800 (0.78 – 0.82)"
+    /// inconclusive: the runs of each level that would likely decide it; none when even
+    /// k_most_extra_runs more would not.
+    std::optional<size_t> extra;
+};
+
+/// The verdicts of a set of tests taken together.
+struct Outcome {
+    std::vector<std::string> differs;
+    std::vector<std::string> open;
+    std::string agreed;    ///< the first test that agreed
+    size_t most_extra = 0; ///< runs of each level that would likely decide the open ones
+    bool undecidable = false;
+
+    Verdict verdict() const {
+        return !differs.empty() ? Verdict::differs
+               : !open.empty()  ? Verdict::inconclusive
+                                : Verdict::agrees;
+    }
+};
+
+class ShapeJudge {
+public:
+    ShapeJudge(const Claim& c, const std::vector<Level>& levels) : m_claim(c), m_levels(levels) {}
+
+    Judged judge(const Test& t) const {
+        const Level& a = m_levels[t.a];
+        const Level& b = m_levels[t.b];
+        Judged j;
+        const std::string what = fmt::format("{} {} over {}", m_claim.over, a.value, b.value);
+        if (typical_value(b.sample) == 0) {
+            j.line = what + ": 0 in the denominator, no ratio";
+            return j;
+        }
+        const auto after = [&](size_t extra) { return ratio_evidence(a.sample, b.sample, extra); };
+        const Evidence e = claim_ratio_evidence(m_claim, a.sample, b.sample);
+        const Decision d = decide(*t.allowed, e);
+        j.verdict = d.verdict;
+        j.line = fmt::format("{} is {:.3f}: {}", what, e.value, d.why);
+        j.ratio = fmt::format("{:.3f}{}", e.value,
+                              e.ci95 && !e.exact ? " (" + format_interval(*e.ci95) + ")" : "");
+        if (d.verdict == Verdict::inconclusive) {
+            j.extra = e.runs >= k_min_runs_for_interval
+                          ? extra_runs_to_decide(*t.allowed, after)
+                          : std::optional<size_t>(k_min_runs_for_interval - e.runs);
+        }
+        return j;
+    }
+
+    Outcome judge_all(const std::vector<Test>& tests) const {
+        Outcome o;
+        for (const Test& t : tests) {
+            const Judged j = judge(t);
+            if (j.verdict == Verdict::differs) {
+                o.differs.push_back(j.line);
+            } else if (j.verdict == Verdict::inconclusive) {
+                o.open.push_back(j.line);
+                if (j.extra) {
+                    o.most_extra = std::max(o.most_extra, *j.extra);
+                } else {
+                    o.undecidable = true;
+                }
+            } else if (o.agreed.empty()) {
+                o.agreed = j.line;
+            }
+        }
+        return o;
+    }
+
+    /// "0.800 (0.78 – 0.82), 1.02 (...)": the ratios of `tests` with their 95% intervals.
+    std::string ratios(const std::vector<Test>& tests) const {
+        std::string out;
+        for (const Test& t : tests) {
+            out += (out.empty() ? "" : ", ") + judge(t).ratio;
+        }
+        return out;
+    }
+
+private:
+    const Claim& m_claim;
+    const std::vector<Level>& m_levels;
+};
+
+/// Each level over the one before, from `first` to `last` (inclusive).
+std::vector<Test> steps(size_t first, size_t last, const Allowed& allowed) {
+    std::vector<Test> out;
+    for (size_t i = first; i <= last; ++i) {
+        out.push_back(Test{i, i - 1, &allowed});
+    }
+    return out;
+}
+
+/// Each level after `reference` over it, up to `last`.
+std::vector<Test> over_reference(size_t reference, size_t last, const Allowed& allowed) {
+    std::vector<Test> out;
+    for (size_t i = reference + 1; i <= last; ++i) {
+        out.push_back(Test{i, reference, &allowed});
+    }
+    return out;
+}
+
+Allowed flat_band(const Claim& c) {
+    Allowed a;
+    a.band = Interval{1.0 - c.tolerance, 1.0 + c.tolerance, true};
+    a.band_text = fmt::format("1 ± {:.0f}%", c.tolerance * 100);
+    return a;
+}
+
+Allowed growth(const Claim& c) {
+    Allowed a;
+    a.at_least = 1.0 + c.min_step;
+    return a;
+}
+
+std::string first_and_count(const std::vector<std::string>& lines, const char* more) {
+    return lines.front()
+           + (lines.size() > 1 ? fmt::format(" (and {} more{})", lines.size() - 1, more) : "");
+}
+
+/// The verdict of `o` in `r`, with the runs that would likely decide it when it is open.
+void conclude_outcome(const Claim& c, const Outcome& o, size_t tests, ClaimResult& r) {
+    r.verdict = o.verdict();
+    if (r.verdict == Verdict::differs) {
+        r.why = first_and_count(o.differs, "");
+        return;
+    }
+    if (r.verdict == Verdict::agrees) {
+        r.why =
+            tests == 1 ? o.agreed : fmt::format("each of the {} ratios; e.g. {}", tests, o.agreed);
+        return;
+    }
+    r.why = first_and_count(o.open, " undecided");
+    if (r.runs < k_min_runs_for_interval && !c.exact) {
+        r.why += fmt::format("; a shape needs {} runs at every level, the fewest here is {}",
+                             k_min_runs_for_interval, r.runs);
+    } else if (!o.undecidable) {
+        r.why += fmt::format("; about {} more run{} of each level would likely decide it",
+                             o.most_extra, o.most_extra == 1 ? "" : "s");
+    } else {
+        r.why += fmt::format("; even {} more runs of each level would likely not decide it",
+                             k_most_extra_runs);
+    }
+}
+
+/// Rises, then levels off: for each level k it may level off at (one step up at least, one level
+/// after it), the steps up to k each at least 1 + min_step and each level after k over k within
+/// 1 ± tolerance. It agrees at the first k where every test agrees (the report says which),
+/// differs when at every k one test differs, and is open otherwise; then the k with the fewest
+/// open tests and no differing one says what is missing.
+void evaluate_levels_off(const Claim& c, const ShapeJudge& judge, const std::vector<Level>& levels,
+                         ClaimResult& r) {
+    const Allowed up = growth(c);
+    const Allowed flat = flat_band(c);
+    const size_t last = levels.size() - 1;
+    std::optional<size_t> best_open; // the knee with no differing test and the fewest open
+    Outcome best;
+    std::vector<std::string> why_not; // per knee, the first test that differs
+    for (size_t k = 1; k < last; ++k) {
+        std::vector<Test> tests = steps(1, k, up);
+        const std::vector<Test> after = over_reference(k, last, flat);
+        tests.insert(tests.end(), after.begin(), after.end());
+        const Outcome o = judge.judge_all(tests);
+        if (o.verdict() == Verdict::agrees) {
+            r.verdict = Verdict::agrees;
+            r.why = fmt::format("levels off at {} {}: each of the {} steps up to it is ≥ {} and "
+                                "each of the {} levels after it within {} of it; e.g. {}",
+                                c.over, levels[k].value, k, format_number(*up.at_least), last - k,
+                                flat.band_text, o.agreed);
+            r.measured += fmt::format("; levels off at {}", levels[k].value);
+            return;
+        }
+        if (o.verdict() == Verdict::differs) {
+            why_not.push_back(fmt::format("not at {}: {}", levels[k].value, o.differs.front()));
+        } else if (!best_open || o.open.size() < best.open.size()) {
+            best_open = k;
+            best = o;
+        }
+    }
+    if (!best_open) {
+        r.verdict = Verdict::differs;
+        r.why = "it levels off at no level: " + fmt::format("{}", fmt::join(why_not, "; "));
+        return;
+    }
+    conclude_outcome(c, best, 0, r);
+    r.why = fmt::format("at {} (the likeliest level it levels off at): {}",
+                        levels[*best_open].value, r.why);
+}
+
+} // namespace
+
+void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
+                    ClaimResult& r) {
+    std::string problem;
+    const std::vector<Level> levels = shape_levels(c, results, m, problem);
+    if (levels.empty()) {
+        r.why = problem;
+        return;
+    }
+    r.runs = levels.front().sample.linear.n;
+    std::string joined;
+    for (const Level& l : levels) {
+        r.cells.push_back(static_cast<std::int64_t>(l.cell->index));
+        r.runs = std::min(r.runs, l.sample.linear.n);
+        r.series.emplace_back(l.value, typical_value(l.sample));
+        joined += (joined.empty() ? "" : " → ")
+                  + fmt::format("{}: {}", l.value, format_number(typical_value(l.sample)));
+    }
+    r.measured = joined + unit_suffix(m.info);
+    const ShapeJudge judge(c, levels);
+    const size_t last = levels.size() - 1;
+    const bool flat = c.shape == "flat";
+    Allowed allowed = flat ? flat_band(c) : growth(c);
+    if (c.shape == "decreasing") {
+        allowed = Allowed{};
+        allowed.at_most = 1.0 - c.min_step;
+    }
+    const std::vector<Test> each_step = steps(1, last, allowed);
+    if (c.shape == "levels_off") {
+        r.measured += "; each over the one before: " + judge.ratios(steps(1, last, allowed));
+        evaluate_levels_off(c, judge, levels, r);
+        return;
+    }
+    const std::vector<Test> tests = flat ? over_reference(0, last, allowed) : each_step;
+    r.measured += fmt::format(
+        "; {} {}",
+        flat ? "each over the first:" : "each over the one before:", judge.ratios(tests));
+    conclude_outcome(c, judge.judge_all(tests), tests.size(), r);
+}
+
+} // namespace pglab::lab::report
