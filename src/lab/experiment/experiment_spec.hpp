@@ -219,12 +219,16 @@ enum class OnError {
 
 /// How a claim's measured figure is made from the cells (docs/experiments.md, "Claims").
 enum class ClaimKind {
-    ratio, ///< mean of `cell` over mean of `baseline`
-    value, ///< mean of `cell` itself
-    shape  ///< means of the cells along `over`: flat, increasing or decreasing
+    ratio,           ///< mean of `cell` over mean of `baseline`
+    value,           ///< mean of `cell` itself
+    shape,           ///< means of the cells along `over`: flat, increasing, decreasing, levels_off
+    ratio_along,     ///< `cell` over `baseline` at each value of `over`, with a shape
+    ratio_of_ratios, ///< `cell`/`baseline` over `divided_by_cell`/`divided_by_baseline`
+    spread           ///< how much `cell`'s runs vary over how much `baseline`'s do
 };
 
-/// "ratio", "value", "shape": the kind as exports and plan.json name it.
+/// "ratio", "value", "shape", "ratio_along", "ratio_of_ratios", "spread": the kind as exports
+/// and plan.json name it.
 const char* claim_kind_name(ClaimKind kind);
 
 /// The kind named `name`; nullopt for another name.
@@ -239,8 +243,13 @@ struct Claim {
     std::string step;   ///< the step's name
     std::string metric; ///< a report metric id: "probe:wal.bytes", "tps", "execution_ms"
     ClaimKind kind = ClaimKind::value;
-    CellSelector cell;              ///< ratio: the numerator; value: the cell; shape: the cells
-    CellSelector baseline;          ///< ratio: the denominator
+    /// ratio, ratio_along, ratio_of_ratios: the numerator; value: the cell; shape: the cells;
+    /// spread: the cell whose spread is the numerator
+    CellSelector cell;
+    CellSelector baseline; ///< the denominator (of the ratio, or of the spreads)
+    /// ratio_of_ratios: the ratio the first is divided by (its numerator and denominator)
+    CellSelector divided_by_cell;
+    CellSelector divided_by_baseline;
     std::optional<double> paper;    ///< the paper's figure (ratio or value)
     std::optional<double> at_most;  ///< a bound: the measured figure must be at most this
     std::optional<double> at_least; ///< a bound: the measured figure must be at least this

@@ -93,6 +93,17 @@ std::string_view probe_family(std::string_view id) {
     return dot == std::string_view::npos ? std::string_view() : name.substr(0, dot);
 }
 
+const MetricInfo* step_metric_info(StepType type, std::string_view id) {
+    for (const auto& list : {step_metrics(type), probe_metrics()}) {
+        for (const MetricInfo* m : list) {
+            if (m->id == id) {
+                return m;
+            }
+        }
+    }
+    return nullptr;
+}
+
 bool gives_metric(StepType type, std::string_view id) {
     if (id.starts_with(k_probe_prefix)) {
         const auto& families = probe_families();
@@ -100,11 +111,7 @@ bool gives_metric(StepType type, std::string_view id) {
         return !family.empty() && id.size() > k_probe_prefix.size() + family.size() + 1
                && std::find(families.begin(), families.end(), family) != families.end();
     }
-    const auto named = [&](const MetricInfo* m) { return m->id == id; };
-    const auto own = step_metrics(type);
-    const auto probes = probe_metrics();
-    return std::any_of(own.begin(), own.end(), named)
-           || std::any_of(probes.begin(), probes.end(), named);
+    return step_metric_info(type, id) != nullptr;
 }
 
 std::vector<std::string> metric_ids(StepType type) {

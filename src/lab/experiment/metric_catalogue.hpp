@@ -85,6 +85,10 @@ std::string_view probe_family(std::string_view id);
 /// known family).
 bool gives_metric(StepType type, std::string_view id);
 
+/// The catalogue entry of the metric `id` a step of `type` gives (its own or a probe sum);
+/// nullptr for a "probe:NAME" or an id it does not give.
+const MetricInfo* step_metric_info(StepType type, std::string_view id);
+
 /// The ids `gives_metric` accepts for `type`, for messages and suggestions ("probe:NAME" as
 /// such).
 std::vector<std::string> metric_ids(StepType type);

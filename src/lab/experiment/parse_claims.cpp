@@ -102,26 +102,44 @@ std::optional<CellSelector> selector(TableReader& r, std::string_view key,
     return std::nullopt;
 }
 
-void read_ratio(TableReader& r, const toml::node& n, Claim& c, const ExperimentSpec& spec,
-                ParseContext& ctx) {
+/// `key = ["A", "B"]`: two cell selectors into `first` and `second`; false (with a diagnostic)
+/// when it is not.
+bool read_pair(TableReader& r, std::string_view key, const toml::node& n, CellSelector& first,
+               CellSelector& second, const ExperimentSpec& spec, ParseContext& ctx) {
     const auto* arr = n.as_array();
     if (arr == nullptr || arr->size() != 2 || !(*arr)[0].is_string() || !(*arr)[1].is_string()) {
         ctx.diag.add(r.value_pos(n),
-                     "\"ratio\" in " + r.where() + " must be two cell selectors, not "
-                         + (arr != nullptr ? "an array of " + std::to_string(arr->size())
-                                           : "a " + toml_type_name(n)),
-                     "write it as: ratio = [\"server=pg12\", \"server=pg11\"] (the first over the "
-                     "second)");
-        return;
+                     fmt::format("\"{}\" in {} must be two cell selectors, not {}", key, r.where(),
+                                 arr != nullptr ? "an array of " + std::to_string(arr->size())
+                                                : "a " + toml_type_name(n)),
+                     fmt::format("write it as: {} = [\"server=pg12\", \"server=pg11\"] (the first "
+                                 "over the second)",
+                                 key));
+        return false;
     }
-    c.kind = ClaimKind::ratio;
-    c.cell = resolved_selector(*(*arr)[0].value<std::string>(), r.value_pos((*arr)[0]), spec, ctx);
-    c.baseline =
-        resolved_selector(*(*arr)[1].value<std::string>(), r.value_pos((*arr)[1]), spec, ctx);
+    first = resolved_selector(*(*arr)[0].value<std::string>(), r.value_pos((*arr)[0]), spec, ctx);
+    second = resolved_selector(*(*arr)[1].value<std::string>(), r.value_pos((*arr)[1]), spec, ctx);
+    return true;
+}
+
+/// A ratio read along `over`: its selectors name the cells of each level but the level itself.
+void check_ratio_along(TableReader& r, const Claim& c, ParseContext& ctx) {
+    for (const CellSelector* s : {&c.cell, &c.baseline}) {
+        for (const auto& [name, value] : s->items) {
+            if (name == c.over) {
+                ctx.diag.add(r.key_pos("ratio"),
+                             "the ratio's cell \"" + s->text + "\" names \"" + c.over
+                                 + "\", the variable the shape is read along",
+                             "leave \"" + c.over
+                                 + "\" out of the selectors: each of its values is a level, "
+                                   "read as the ratio of the two cells at that value");
+                return;
+            }
+        }
+    }
 }
 
 void read_shape(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseContext& ctx) {
-    c.kind = ClaimKind::shape;
     auto over = r.text("over", "over = \"settings.shared_buffers\"");
     if (!over) {
         ctx.diag.add(r.key_pos("shape"),
@@ -191,6 +209,28 @@ void check_metric(const Claim& c, const SourcePos& pos, const ExperimentSpec& sp
                  "its metrics: " + quoted_list(ids));
 }
 
+/// A proportion (a hit ratio) is read on the log-odds scale: a ratio of ratios of it, which is
+/// read on the log scale, is refused rather than judged on a scale it does not live on.
+void check_proportion(const Claim& c, const SourcePos& pos, const ExperimentSpec& spec,
+                      ParseContext& ctx) {
+    if (c.kind != ClaimKind::ratio_along && c.kind != ClaimKind::ratio_of_ratios) {
+        return;
+    }
+    const auto step = std::find_if(spec.steps.begin(), spec.steps.end(),
+                                   [&](const Step& s) { return s.name == c.step; });
+    const MetricInfo* info =
+        step != spec.steps.end() ? step_metric_info(step->type, c.metric) : nullptr;
+    if (info != nullptr && info->proportion) {
+        ctx.diag.add(pos,
+                     "\"" + c.metric + "\" is a proportion: "
+                         + (c.kind == ClaimKind::ratio_along ? "a ratio of it along a variable"
+                                                             : "a ratio of ratios of it")
+                         + " is not judged",
+                     "compare two of its cells with ratio = [\"A\", \"B\"], or read it along a "
+                     "variable with a shape claim");
+    }
+}
+
 /// `step`: the measured step, which must be a named step of the file.
 void read_claim_step(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseContext& ctx) {
     if (const auto step = r.text("step", "step = \"create-gin\"")) {
@@ -227,22 +267,75 @@ void check_claim_complete(TableReader& r, const Claim& c, std::size_t index,
                      "\"probe:wal.bytes\"");
     } else if (metric) {
         check_metric(c, metric->pos.shifted(1), spec, ctx);
+        check_proportion(c, metric->pos.shifted(1), spec, ctx);
     }
+    const bool shape = c.kind == ClaimKind::shape || c.kind == ClaimKind::ratio_along;
     const int expectations = (c.paper ? 1 : 0) + (c.at_most ? 1 : 0) + (c.at_least ? 1 : 0);
-    if (c.kind != ClaimKind::shape && expectations == 0) {
+    if (!shape && expectations == 0) {
         ctx.diag.add(c.pos, "claim " + std::to_string(index + 1) + " gives no figure to test",
                      "give the paper's figure (paper = 0.553, with tolerance) or a bound "
                      "(at_most = 0.6, at_least = 2)");
     }
-    if (c.exact && c.kind == ClaimKind::shape) {
+    if (c.exact && (shape || c.kind == ClaimKind::spread)) {
         ctx.diag.add(r.key_pos("exact"),
                      "\"exact\" in claim " + std::to_string(index + 1)
-                         + " is for a ratio or a value, not a shape",
-                     "remove \"exact\": a shape is read from the cells' means");
+                         + " is for a ratio or a value, not a " + (shape ? "shape" : "spread"),
+                     shape ? "remove \"exact\": a shape is read from the cells' means"
+                           : "remove \"exact\": a spread is read from how the runs vary");
     }
     if (c.paper && (c.at_most || c.at_least)) {
         ctx.diag.add(r.key_pos("paper"), "\"paper\" and a bound cannot be combined in one claim",
                      "keep \"paper\" (with tolerance) or the bound (at_most, at_least)");
+    }
+}
+
+/// The claim's kind from the keys that give its cells: `ratio` (with `shape`: along a variable;
+/// with `divided_by`: a ratio of ratios), `spread`, `shape`, or `cell` alone (a value).
+void read_claim_kind(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseContext& ctx) {
+    const toml::node* ratio = r.get("ratio");
+    const toml::node* spread = r.get("spread");
+    const toml::node* divided_by = r.get("divided_by");
+    const auto shape = r.choice("shape", {"flat", "increasing", "decreasing", "levels_off"});
+    if (spread != nullptr) {
+        c.kind = ClaimKind::spread;
+        if (ratio != nullptr || shape || divided_by != nullptr) {
+            ctx.diag.add(r.key_pos("spread"),
+                         "\"spread\" in " + r.where()
+                             + " is a claim of its own, not with \"ratio\", \"divided_by\" or "
+                               "\"shape\"",
+                         "make it a claim of its own: spread = [\"A\", \"B\"], at_least = 1.5");
+        }
+        read_pair(r, "spread", *spread, c.cell, c.baseline, spec, ctx);
+        return;
+    }
+    if (divided_by != nullptr && (ratio == nullptr || shape)) {
+        ctx.diag.add(r.key_pos("divided_by"),
+                     ratio == nullptr
+                         ? "\"divided_by\" divides a \"ratio\", and " + r.where() + " has none"
+                         : "\"divided_by\" and \"shape\" cannot be combined",
+                     "a ratio of ratios: ratio = [\"A\", \"B\"], divided_by = [\"C\", \"D\"] "
+                     "is (A/B) / (C/D)");
+        return;
+    }
+    if (shape) {
+        c.shape = *shape;
+        c.kind = ratio != nullptr ? ClaimKind::ratio_along : ClaimKind::shape;
+        read_shape(r, c, spec, ctx);
+    }
+    if (ratio == nullptr) {
+        return;
+    }
+    if (!read_pair(r, "ratio", *ratio, c.cell, c.baseline, spec, ctx)) {
+        return;
+    }
+    if (divided_by != nullptr) {
+        c.kind = ClaimKind::ratio_of_ratios;
+        read_pair(r, "divided_by", *divided_by, c.divided_by_cell, c.divided_by_baseline, spec,
+                  ctx);
+    } else if (c.kind == ClaimKind::ratio_along) {
+        check_ratio_along(r, c, ctx);
+    } else {
+        c.kind = ClaimKind::ratio;
     }
 }
 
@@ -275,17 +368,15 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
         c.tolerance = *tol;
     }
     c.exact = r.boolean("exact", "exact = true").value_or(false);
-    if (const auto* ratio = r.get("ratio")) {
-        read_ratio(r, *ratio, c, spec, ctx);
-    } else if (auto shape = r.choice("shape", {"flat", "increasing", "decreasing", "levels_off"})) {
-        c.shape = *shape;
-        read_shape(r, c, spec, ctx);
-    }
+    read_claim_kind(r, c, spec, ctx);
     r.allow("over");
     r.allow("from");
     if (auto cell = selector(r, "cell", spec, ctx)) {
-        if (c.kind == ClaimKind::ratio) {
-            ctx.diag.add(r.key_pos("cell"), "a ratio claim names its cells in \"ratio\"",
+        if (c.kind != ClaimKind::value && c.kind != ClaimKind::shape) {
+            const bool spread = c.kind == ClaimKind::spread;
+            ctx.diag.add(r.key_pos("cell"),
+                         fmt::format("a {} claim names its cells in \"{}\"",
+                                     spread ? "spread" : "ratio", spread ? "spread" : "ratio"),
                          "remove \"cell\", or write ratio = [\"A\", \"B\"] with the whole cells");
         }
         c.cell = std::move(*cell);
@@ -303,6 +394,9 @@ constexpr std::pair<ClaimKind, const char*> k_claim_kinds[] = {
     {ClaimKind::ratio, "ratio"},
     {ClaimKind::value, "value"},
     {ClaimKind::shape, "shape"},
+    {ClaimKind::ratio_along, "ratio_along"},
+    {ClaimKind::ratio_of_ratios, "ratio_of_ratios"},
+    {ClaimKind::spread, "spread"},
 };
 
 } // namespace

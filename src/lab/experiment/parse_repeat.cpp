@@ -67,14 +67,14 @@ void check_repeat(ParseContext& ctx, const ExperimentSpec& spec) {
     if (!spec.until_decided) {
         return;
     }
-    const bool decidable = std::any_of(spec.claims.begin(), spec.claims.end(), [](const Claim& c) {
-        return c.untestable.empty() && c.kind != ClaimKind::shape;
-    });
+    // Every kind of claim is judged with intervals, shapes too: any testable one can be decided.
+    const bool decidable = std::any_of(spec.claims.begin(), spec.claims.end(),
+                                       [](const Claim& c) { return c.untestable.empty(); });
     if (!decidable) {
         ctx.diag.add(spec.until_decided->pos,
                      "\"repeat\" until decided needs a claim with a figure to decide",
-                     "add [[claims]] with a ratio or a value (paper, at_least, at_most), or "
-                     "give a count: repeat = 3");
+                     "add [[claims]] that can be tested here (a ratio, a value, a shape), or give "
+                     "a count: repeat = 3");
     }
 }
 

@@ -41,6 +41,19 @@ CellValues values_of(const experiment::CellSelector& selector, const ResultsDir&
     return out;
 }
 
+bool read_cell_pair(const Claim& c, const ResultsDir& results, const MetricValues& m, CellValues& a,
+                    CellValues& b, ClaimResult& r) {
+    a = values_of(c.cell, results, m);
+    b = values_of(c.baseline, results, m);
+    if (!a.problem.empty() || !b.problem.empty()) {
+        r.why = !a.problem.empty() ? a.problem : b.problem;
+        return false;
+    }
+    r.cells = {static_cast<std::int64_t>(a.cell->index), static_cast<std::int64_t>(b.cell->index)};
+    r.runs = std::min(a.values.size(), b.values.size());
+    return true;
+}
+
 std::string unit_suffix(const MetricInfo& m) {
     if (m.unit.empty()) {
         return m.id == "tps" ? std::string(" tps") : std::string();

@@ -30,6 +30,11 @@ struct CellValues {
 CellValues values_of(const experiment::CellSelector& selector, const ResultsDir& results,
                      const MetricValues& metric);
 
+/// The two cells of a claim that compares `c.cell` with `c.baseline` (a ratio, a spread): false,
+/// with the problem in `r.why`, when one cannot be read; else `r.cells` and `r.runs` are set.
+bool read_cell_pair(const experiment::Claim& c, const ResultsDir& results, const MetricValues& m,
+                    CellValues& a, CellValues& b, ClaimResult& r);
+
 /// " ms", " MB", " tps" after a figure of `m`; "" for a count.
 std::string unit_suffix(const MetricInfo& m);
 

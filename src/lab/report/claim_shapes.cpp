@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,19 +26,62 @@ namespace {
 
 using experiment::Claim;
 
-/// One level of a shape claim: the value of `over` and the runs of its cell.
+/// One level of a shape claim: the value of `over` and the runs of its cell; along a ratio, the
+/// runs of the ratio's denominator too.
 struct Level {
     std::string value;
     const Cell* cell = nullptr;
     Sample sample;
+    const Cell* baseline_cell = nullptr; ///< a ratio along `over`: the denominator's cell
+    std::optional<Sample> baseline;
+
+    /// The level's figure: its cell's typical value, or the ratio's.
+    double figure() const {
+        return baseline ? typical_ratio(sample, *baseline) : typical_value(sample);
+    }
+
+    size_t runs() const {
+        return baseline ? std::min(sample.linear.n, baseline->linear.n) : sample.linear.n;
+    }
 };
 
-/// The levels along `over` of the cells the claim's selector names, from `from` on; an error
-/// sentence when a level has no measured run or there are too few of them.
+/// The one cell with measured runs that `selector` names at `over` = `value`; nullptr and an
+/// error sentence in `problem` otherwise.
+const Cell* level_cell(const experiment::CellSelector& selector, const std::string& over,
+                       const std::string& value, const ResultsDir& results, const MetricValues& m,
+                       std::string& problem) {
+    const Cell* found = nullptr;
+    for (const auto& cell : results.cells) {
+        const experiment::Scalar* v = cell.find(over);
+        if (v == nullptr || v->text() != value || !cell_matches(cell, selector)) {
+            continue;
+        }
+        if (found != nullptr) {
+            problem =
+                fmt::format("\"{}\" names more than one cell at {} {}", selector.text, over, value);
+            return nullptr;
+        }
+        found = &cell;
+    }
+    if (found == nullptr) {
+        problem = fmt::format("no cell of this run is \"{}\" at {} {}", selector.text, over, value);
+        return nullptr;
+    }
+    const auto it = m.by_cell.find(static_cast<std::int64_t>(found->index));
+    if (it == m.by_cell.end() || it->second.empty()) {
+        problem = fmt::format("no measured run of \"{}\"", found->label);
+        return nullptr;
+    }
+    return found;
+}
+
+/// The levels along `over` of the cells the claim's selector names (of a ratio's two cells), from
+/// `from` on; an error sentence when a level has no measured run or there are too few of them.
 std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const MetricValues& m,
                                 std::string& problem) {
     std::vector<Level> levels;
     bool started = c.from.empty();
+    const bool along_ratio = c.kind == experiment::ClaimKind::ratio_along;
     for (const auto& cell : results.cells) {
         const experiment::Scalar* v = cell.find(c.over);
         if (!cell_matches(cell, c.cell) || v == nullptr) {
@@ -47,12 +91,20 @@ std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const
         if (!started) {
             continue;
         }
-        const auto it = m.by_cell.find(static_cast<std::int64_t>(cell.index));
-        if (it == m.by_cell.end() || it->second.empty()) {
-            problem = fmt::format("no measured run of \"{}\"", cell.label);
+        Level level;
+        level.value = v->text();
+        level.cell = level_cell(c.cell, c.over, level.value, results, m, problem);
+        if (along_ratio) {
+            level.baseline_cell = level_cell(c.baseline, c.over, level.value, results, m, problem);
+        }
+        if (level.cell == nullptr || (along_ratio && level.baseline_cell == nullptr)) {
             return {};
         }
-        levels.push_back(Level{v->text(), &cell, sample_in(m, cell.index)});
+        level.sample = sample_in(m, level.cell->index);
+        if (along_ratio) {
+            level.baseline = sample_in(m, level.baseline_cell->index);
+        }
+        levels.push_back(std::move(level));
     }
     const size_t fewest = c.shape == "levels_off" ? 3 : 2;
     if (levels.size() < fewest) {
@@ -104,12 +156,28 @@ public:
         const Level& b = m_levels[t.b];
         Judged j;
         const std::string what = fmt::format("{} {} over {}", m_claim.over, a.value, b.value);
-        if (typical_value(b.sample) == 0) {
+        if (b.figure() == 0) {
             j.line = what + ": 0 in the denominator, no ratio";
             return j;
         }
-        const auto after = [&](size_t extra) { return ratio_evidence(a.sample, b.sample, extra); };
-        const Evidence e = claim_ratio_evidence(m_claim, a.sample, b.sample);
+        std::function<Evidence(size_t)> after;
+        Evidence e;
+        if (a.baseline) {
+            // (a over its baseline) over (b over its baseline), on the log scale.
+            const std::vector<Factor> factors = {
+                {&a.sample, 1}, {&*a.baseline, -1}, {&b.sample, -1}, {&*b.baseline, 1}};
+            if (!product_of(factors)) {
+                j.line = what
+                         + ": a ratio of ratios is read on the log scale, and a run is 0 or "
+                           "below";
+                return j;
+            }
+            after = [factors](size_t extra) { return product_evidence(factors, extra); };
+            e = after(0);
+        } else {
+            after = [&](size_t extra) { return ratio_evidence(a.sample, b.sample, extra); };
+            e = claim_ratio_evidence(m_claim, a.sample, b.sample);
+        }
         const Decision d = decide(*t.allowed, e);
         j.verdict = d.verdict;
         j.line = fmt::format("{} is {:.3f}: {}", what, e.value, d.why);
@@ -178,7 +246,7 @@ std::vector<Test> over_reference(size_t reference, size_t last, const Allowed& a
 Allowed flat_band(const Claim& c) {
     Allowed a;
     a.band = Interval{1.0 - c.tolerance, 1.0 + c.tolerance, true};
-    a.band_text = fmt::format("1 ± {:.0f}%", c.tolerance * 100);
+    a.band_text = "1 ± " + format_percent(c.tolerance);
     return a;
 }
 
@@ -272,16 +340,22 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = problem;
         return;
     }
-    r.runs = levels.front().sample.linear.n;
+    r.runs = levels.front().runs();
     std::string joined;
     for (const Level& l : levels) {
         r.cells.push_back(static_cast<std::int64_t>(l.cell->index));
-        r.runs = std::min(r.runs, l.sample.linear.n);
-        r.series.emplace_back(l.value, typical_value(l.sample));
+        if (l.baseline_cell != nullptr) {
+            r.cells.push_back(static_cast<std::int64_t>(l.baseline_cell->index));
+        }
+        r.runs = std::min(r.runs, l.runs());
+        r.series.emplace_back(l.value, l.figure());
         joined += (joined.empty() ? "" : " → ")
-                  + fmt::format("{}: {}", l.value, format_number(typical_value(l.sample)));
+                  + fmt::format("{}: {}", l.value,
+                                l.baseline ? fmt::format("{:.3f}", l.figure())
+                                           : format_number(l.figure()));
     }
-    r.measured = joined + unit_suffix(m.info);
+    r.measured = (levels.front().baseline ? "ratio " : "") + joined
+                 + (levels.front().baseline ? std::string() : unit_suffix(m.info));
     const ShapeJudge judge(c, levels);
     const size_t last = levels.size() - 1;
     const bool flat = c.shape == "flat";

@@ -3,6 +3,7 @@
 #include "lab/report/claims.hpp"
 
 #include "lab/report/cells.hpp"
+#include "lab/report/claim_comparisons.hpp"
 #include "lab/report/claim_evidence.hpp"
 #include "lab/report/claim_shapes.hpp"
 #include "lab/report/compare.hpp"
@@ -36,20 +37,40 @@ constexpr std::pair<Verdict, const char*> k_verdicts[] = {
     {Verdict::untestable, "untestable"},
 };
 
+/// What a shape allows, as the file gave it: " (±5%)", " (steps ≥ +10%)", " (steps ≥ +10%,
+/// then ±5%)".
+std::string shape_band_text(const Claim& c) {
+    const std::string band = "±" + format_percent(c.tolerance);
+    const std::string step =
+        fmt::format("steps {} {}{}", c.shape == "decreasing" ? "≤" : "≥",
+                    c.shape == "decreasing" ? "−" : "+", format_percent(c.min_step));
+    if (c.shape == "flat") {
+        return " (" + band + ")";
+    }
+    if (c.shape == "levels_off") {
+        return " (" + step + ", then " + band + ")";
+    }
+    return " (" + step + ")";
+}
+
 std::string expected_text(const Claim& c) {
     if (!c.paper_text.empty()) {
         return c.paper_text;
     }
     std::string out;
-    if (c.kind == ClaimKind::shape) {
-        out = c.shape + " along " + c.over + (c.from.empty() ? "" : " from " + c.from);
-        return out + fmt::format(" (±{:.0f}%)", c.tolerance * 100);
+    if (c.kind == ClaimKind::shape || c.kind == ClaimKind::ratio_along) {
+        out = (c.kind == ClaimKind::ratio_along ? "ratio " : "") + c.shape + " along " + c.over
+              + (c.from.empty() ? "" : " from " + c.from);
+        return out + shape_band_text(c);
     }
-    const std::string what = c.kind == ClaimKind::ratio ? "ratio " : "";
+    const std::string what = c.kind == ClaimKind::ratio             ? "ratio "
+                             : c.kind == ClaimKind::ratio_of_ratios ? "ratio of ratios "
+                             : c.kind == ClaimKind::spread          ? "spread ratio "
+                                                                    : "";
     if (c.paper) {
         out = what + format_number(*c.paper)
               + (*c.paper == 0 ? fmt::format(" (± {})", format_number(c.tolerance))
-                               : fmt::format(" (±{:.0f}%)", c.tolerance * 100));
+                               : " (±" + format_percent(c.tolerance) + ")");
     }
     if (c.at_least) {
         out += (out.empty() ? what : " and ") + "≥ " + format_number(*c.at_least);
@@ -62,10 +83,9 @@ std::string expected_text(const Claim& c) {
 
 void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValues& m,
                     ClaimResult& r) {
-    const CellValues a = values_of(c.cell, results, m);
-    const CellValues b = values_of(c.baseline, results, m);
-    if (!a.problem.empty() || !b.problem.empty()) {
-        r.why = !a.problem.empty() ? a.problem : b.problem;
+    CellValues a;
+    CellValues b;
+    if (!read_cell_pair(c, results, m, a, b, r)) {
         return;
     }
     const Sample& sa = a.sample;
@@ -79,8 +99,6 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline.text);
         return;
     }
-    r.cells = {static_cast<std::int64_t>(a.cell->index), static_cast<std::int64_t>(b.cell->index)};
-    r.runs = std::min(a.values.size(), b.values.size());
     const auto after = [&](size_t extra) { return ratio_evidence(sa, sb, extra); };
     const Evidence e = claim_ratio_evidence(c, sa, sb);
     r.value = e.value;
@@ -176,12 +194,25 @@ ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
         r.why = fmt::format("step \"{}\" has no results", c.step);
     } else if (m == nullptr || m->by_cell.empty()) {
         r.why = fmt::format("step \"{}\" recorded no \"{}\"", c.step, c.metric);
-    } else if (c.kind == ClaimKind::ratio) {
-        evaluate_ratio(c, results, *m, r);
-    } else if (c.kind == ClaimKind::shape) {
-        evaluate_shape(c, results, *m, r);
     } else {
-        evaluate_value(c, results, *m, r);
+        switch (c.kind) {
+        case ClaimKind::ratio:
+            evaluate_ratio(c, results, *m, r);
+            break;
+        case ClaimKind::value:
+            evaluate_value(c, results, *m, r);
+            break;
+        case ClaimKind::shape:
+        case ClaimKind::ratio_along:
+            evaluate_shape(c, results, *m, r);
+            break;
+        case ClaimKind::ratio_of_ratios:
+            evaluate_ratio_of_ratios(c, results, *m, r);
+            break;
+        case ClaimKind::spread:
+            evaluate_spread(c, results, *m, r);
+            break;
+        }
     }
     return r;
 }

@@ -55,6 +55,9 @@ nlohmann::json claim_json(const ClaimResult& r) {
             {"metric", text(c.metric)},
             {"cell", text(c.cell.text)},
             {"baseline", text(c.baseline.text)},
+            {"divided_by", c.kind == experiment::ClaimKind::ratio_of_ratios
+                               ? json::array({c.divided_by_cell.text, c.divided_by_baseline.text})
+                               : json(nullptr)},
             {"shape", text(c.shape)},
             {"over", text(c.over)},
             {"paper", text(r.paper)},

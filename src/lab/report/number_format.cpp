@@ -43,4 +43,9 @@ std::string format_interval(const Interval& i) {
     return fmt::format("{:.{}f} – {:.{}f}", i.low, decimals, i.high, decimals);
 }
 
+std::string format_percent(double fraction) {
+    // Six significant digits drop the binary noise of ×100 (0.005 × 100 = 0.5000000000000001).
+    return fmt::format("{:.6g}%", fraction * 100.0);
+}
+
 } // namespace pglab::lab::report

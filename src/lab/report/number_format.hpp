@@ -15,4 +15,8 @@ std::string format_number(double value);
 /// larger, so that they read as one figure.
 std::string format_interval(const Interval& interval);
 
+/// A fraction the file gave as a tolerance or a step, as the percentage it wrote: 0.05 → "5%",
+/// 0.005 → "0.5%", 0.125 → "12.5%" (never rounded to "0%").
+std::string format_percent(double fraction);
+
 } // namespace pglab::lab::report

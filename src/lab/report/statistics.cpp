@@ -4,6 +4,7 @@
 #include "lab/report/statistics.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/fisher_f.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
@@ -22,6 +23,7 @@ using Quiet = boost::math::policies::policy<
     boost::math::policies::domain_error<boost::math::policies::ignore_error>,
     boost::math::policies::overflow_error<boost::math::policies::ignore_error>>;
 using StudentT = boost::math::students_t_distribution<double, Quiet>;
+using FisherF = boost::math::fisher_f_distribution<double, Quiet>;
 
 /// P(|T| > |t|) for Student's t, from the complement so that tiny p-values keep their digits.
 double two_sided_tail(double t, double df) {
@@ -319,6 +321,100 @@ std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b,
     const MeanDifference d = mean_difference(*a.log, *b.log);
     const double half = two_sided_quantile(confidence, d.df) * std::sqrt(d.variance);
     return Interval{std::exp(d.difference - half), std::exp(d.difference + half), true};
+}
+
+std::optional<double> product_of(std::span<const Factor> factors) {
+    const bool exact = std::all_of(factors.begin(), factors.end(),
+                                   [](const Factor& f) { return all_alike(*f.sample); });
+    double log_sum = 0.0;
+    double product = 1.0;
+    for (const Factor& f : factors) {
+        if (!f.sample->log) {
+            return std::nullopt;
+        }
+        log_sum += f.power * f.sample->log->mean;
+        product *= f.power > 0 ? f.sample->linear.mean : 1.0 / f.sample->linear.mean;
+    }
+    // Runs alike everywhere: the counts' own product, not exp(log) an ulp off.
+    return exact ? product : std::exp(log_sum);
+}
+
+std::optional<Interval> product_interval(std::span<const Factor> factors, double confidence) {
+    const auto value = product_of(factors);
+    if (!value) {
+        return std::nullopt;
+    }
+    double variance = 0.0;
+    double df_denominator = 0.0;
+    double df_pooled = 0.0;
+    for (const Factor& f : factors) {
+        const Moments& m = *f.sample->log;
+        if (m.n < k_min_runs_for_interval) {
+            return std::nullopt;
+        }
+        const double v = m.variance / static_cast<double>(m.n);
+        variance += v;
+        df_denominator += v * v / static_cast<double>(m.n - 1);
+        df_pooled += static_cast<double>(m.n - 1);
+    }
+    if (variance == 0.0) {
+        return Interval{*value, *value, true};
+    }
+    const double df = df_denominator > 0.0 ? variance * variance / df_denominator : df_pooled;
+    const double half = two_sided_quantile(confidence, df) * std::sqrt(variance);
+    const double centre = std::log(*value);
+    return Interval{std::exp(centre - half), std::exp(centre + half), true};
+}
+
+namespace {
+
+/// The moments both samples are read on for their spreads, and the scale's name.
+struct CommonScale {
+    const Moments* a;
+    const Moments* b;
+    const char* name;
+};
+
+CommonScale common_scale(const Sample& a, const Sample& b) {
+    if (a.log && b.log) {
+        return {&*a.log, &*b.log, "sd of the logs"};
+    }
+    if (a.logit && b.logit) {
+        return {&*a.logit, &*b.logit, "sd of the log-odds"};
+    }
+    return {&a.linear, &b.linear, "sd"};
+}
+
+} // namespace
+
+std::optional<Spreads> spreads_of(const Sample& a, const Sample& b) {
+    const CommonScale c = common_scale(a, b);
+    if (c.a->n < 2 || c.b->n < 2) {
+        return std::nullopt;
+    }
+    return Spreads{std::sqrt(c.a->variance), std::sqrt(c.b->variance), c.name};
+}
+
+std::optional<double> spread_ratio(const Sample& a, const Sample& b) {
+    const auto s = spreads_of(a, b);
+    if (!s || s->b <= 0.0) {
+        return std::nullopt;
+    }
+    return s->a / s->b;
+}
+
+std::optional<Interval> spread_ratio_interval(const Sample& a, const Sample& b, double confidence) {
+    const CommonScale c = common_scale(a, b);
+    const Moments* ma = c.a;
+    const Moments* mb = c.b;
+    if (ma->n < k_min_runs_for_interval || mb->n < k_min_runs_for_interval || mb->variance <= 0.0) {
+        return std::nullopt;
+    }
+    const double f = ma->variance / mb->variance;
+    const FisherF dist(static_cast<double>(ma->n - 1), static_cast<double>(mb->n - 1));
+    const double upper = boost::math::quantile(dist, 0.5 + confidence / 2);
+    const double lower = boost::math::quantile(dist, 0.5 - confidence / 2);
+    return Interval{std::sqrt(f / upper), std::sqrt(f / lower), true};
 }
 
 std::optional<WelchResult> welch(std::span<const double> a, std::span<const double> b,

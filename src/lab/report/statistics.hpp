@@ -129,6 +129,43 @@ double typical_ratio(const Sample& a, const Sample& b);
 /// k_min_runs_for_interval runs a side.
 std::optional<Interval> typical_ratio_interval(const Sample& a, const Sample& b, double confidence);
 
+/// One factor of a product of typical values: a sample and its power, +1 above the line, -1
+/// below it. (A/B)/(C/D), a ratio of ratios, is A^1 B^-1 C^-1 D^1.
+struct Factor {
+    const Sample* sample = nullptr;
+    int power = 1;
+};
+
+/// The product of the factors' typical values (geometric means), when every factor's runs are
+/// positive; none otherwise (such a product is read on the log scale only).
+std::optional<double> product_of(std::span<const Factor> factors);
+
+/// Its two-sided `confidence` interval: exp(Σ p·m ± t·√Σ s²/n) of the factors' logs, t at the
+/// Welch–Satterthwaite degrees of freedom of that sum (Satterthwaite, 1946); none under
+/// k_min_runs_for_interval runs of a factor or when one is not on the log scale. Factors whose
+/// runs were all alike contribute their value and no variance.
+std::optional<Interval> product_interval(std::span<const Factor> factors, double confidence);
+
+/// How much two samples' runs vary, read on one scale: the standard deviations of their logs
+/// when both are positive (about the coefficient of variation when it is small), of their
+/// log-odds when both are proportions, else of their values.
+struct Spreads {
+    double a = 0;
+    double b = 0;
+    const char* scale = ""; ///< "sd of the logs", "sd of the log-odds", "sd"
+};
+
+/// None under two runs a side.
+std::optional<Spreads> spreads_of(const Sample& a, const Sample& b);
+
+/// Spreads' a over b; none under two runs a side or when b's runs do not vary.
+std::optional<double> spread_ratio(const Sample& a, const Sample& b);
+
+/// Its two-sided `confidence` interval, from the F distribution of the ratio of two sample
+/// variances of normal runs: √(F / F((1+c)/2; n_a−1, n_b−1)) to √(F / F((1−c)/2; ...)); none
+/// under k_min_runs_for_interval runs a side or when b's runs do not vary.
+std::optional<Interval> spread_ratio_interval(const Sample& a, const Sample& b, double confidence);
+
 /// Welch's unequal-variance comparison of two independent samples `a` and `b`.
 struct WelchResult {
     double mean_a = 0;

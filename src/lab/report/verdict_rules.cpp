@@ -101,9 +101,8 @@ Allowed allowed_by(const experiment::Claim& claim) {
         const double paper = *claim.paper;
         const double half = paper == 0 ? claim.tolerance : claim.tolerance * std::fabs(paper);
         a.band = Interval{paper - half, paper + half, true};
-        a.band_text =
-            paper == 0 ? fmt::format("0 ± {}", format_number(claim.tolerance))
-                       : fmt::format("{} ± {:.0f}%", format_number(paper), claim.tolerance * 100);
+        a.band_text = paper == 0 ? fmt::format("0 ± {}", format_number(claim.tolerance))
+                                 : format_number(paper) + " ± " + format_percent(claim.tolerance);
     }
     a.at_least = claim.at_least;
     a.at_most = claim.at_most;
@@ -120,15 +119,56 @@ Evidence value_evidence(const Sample& s, size_t extra) {
     return e;
 }
 
-Evidence ratio_evidence(const Sample& a, const Sample& b, size_t extra) {
+namespace {
+
+/// The evidence of a figure of two samples, `value` of them as measured and `interval` of them
+/// after `extra` more runs each.
+template <typename Value, typename IntervalOf>
+Evidence two_sample_evidence(const Sample& a, const Sample& b, size_t extra, Value value,
+                             IntervalOf interval) {
     const Sample more_a = with_more_values(a, extra);
     const Sample more_b = with_more_values(b, extra);
     Evidence e;
-    e.value = typical_ratio(a, b);
+    e.value = value(a, b);
     e.runs = std::min(more_a.linear.n, more_b.linear.n);
-    e.ci90 = typical_ratio_interval(more_a, more_b, 0.90);
-    e.ci95 = typical_ratio_interval(more_a, more_b, 0.95);
+    e.ci90 = interval(more_a, more_b, 0.90);
+    e.ci95 = interval(more_a, more_b, 0.95);
     return e;
+}
+
+} // namespace
+
+Evidence ratio_evidence(const Sample& a, const Sample& b, size_t extra) {
+    return two_sample_evidence(a, b, extra, typical_ratio, typical_ratio_interval);
+}
+
+Evidence product_evidence(std::span<const Factor> factors, size_t extra) {
+    std::vector<Sample> more;
+    more.reserve(factors.size());
+    for (const Factor& f : factors) {
+        more.push_back(with_more_values(*f.sample, extra));
+    }
+    std::vector<Factor> more_factors;
+    more_factors.reserve(factors.size());
+    for (size_t i = 0; i < factors.size(); ++i) {
+        more_factors.push_back(Factor{&more[i], factors[i].power});
+    }
+    Evidence e;
+    e.value = product_of(factors).value_or(0.0);
+    e.runs = more.empty() ? 0 : more.front().linear.n;
+    for (const Sample& s : more) {
+        e.runs = std::min(e.runs, s.linear.n);
+    }
+    e.ci90 = product_interval(more_factors, 0.90);
+    e.ci95 = product_interval(more_factors, 0.95);
+    return e;
+}
+
+Evidence spread_evidence(const Sample& a, const Sample& b, size_t extra) {
+    return two_sample_evidence(
+        a, b, extra,
+        [](const Sample& x, const Sample& y) { return spread_ratio(x, y).value_or(0.0); },
+        spread_ratio_interval);
 }
 
 Decision decide(const Allowed& allowed, const Evidence& evidence) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace pglab::lab::report {
@@ -49,6 +50,13 @@ struct Evidence {
 /// measured).
 Evidence value_evidence(const Sample& s, size_t extra = 0);
 Evidence ratio_evidence(const Sample& a, const Sample& b, size_t extra = 0);
+
+/// The evidence of a product of typical values (a ratio of ratios; statistics.hpp's Factor) and
+/// of a ratio of spreads, after `extra` more runs of each cell. The product needs every factor
+/// on the log scale, the spread ratio variation in b: callers check product_of() and
+/// spread_ratio() first.
+Evidence product_evidence(std::span<const Factor> factors, size_t extra = 0);
+Evidence spread_evidence(const Sample& a, const Sample& b, size_t extra = 0);
 
 struct Decision {
     Verdict verdict = Verdict::inconclusive;

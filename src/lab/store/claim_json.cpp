@@ -48,6 +48,8 @@ json claim_json(const experiment::Claim& c) {
             {"kind", experiment::claim_kind_name(c.kind)},
             {"cell", selector_json(c.cell)},
             {"baseline", selector_json(c.baseline)},
+            {"divided_by_cell", selector_json(c.divided_by_cell)},
+            {"divided_by_baseline", selector_json(c.divided_by_baseline)},
             {"paper", f::number_or_null(c.paper)},
             {"at_most", f::number_or_null(c.at_most)},
             {"at_least", f::number_or_null(c.at_least)},
@@ -76,6 +78,8 @@ std::optional<experiment::Claim> claim_from_json(const json& j) {
     c.kind = kind.value_or(experiment::ClaimKind::value);
     c.cell = selector_from(f::value(j, "cell"));
     c.baseline = selector_from(f::value(j, "baseline"));
+    c.divided_by_cell = selector_from(f::value(j, "divided_by_cell"));
+    c.divided_by_baseline = selector_from(f::value(j, "divided_by_baseline"));
     c.paper = f::number(j, "paper");
     c.at_most = f::number(j, "at_most");
     c.at_least = f::number(j, "at_least");

@@ -84,6 +84,58 @@ tolerance = 0.05
     EXPECT_DOUBLE_EQ(spec.claims[4].tolerance, 0.05);
 }
 
+TEST(SpecClaimsTest, ComparisonsOfComparisonsAreRead) {
+    const ExperimentSpec spec = parse_ok(k_head + R"(
+[[claims]]
+text = "the gain grows along the rows"
+step = "build"
+metric = "client_ms"
+ratio = ["server=pg12", "server=pg11"]
+shape = "increasing"
+over = "params.rows"
+
+[[claims]]
+text = "the gain depends on the server"
+step = "build"
+metric = "client_ms"
+ratio = ["server=pg12", "server=pg11"]
+divided_by = ["server=pg11", "server=pg12"]
+at_least = 1.1
+
+[[claims]]
+text = "12 varies more"
+step = "build"
+metric = "client_ms"
+spread = ["server=pg12", "server=pg11"]
+at_least = 1.5
+)");
+    ASSERT_EQ(spec.claims.size(), 3U);
+    EXPECT_EQ(spec.claims[0].kind, ClaimKind::ratio_along);
+    EXPECT_EQ(spec.claims[0].shape, "increasing");
+    EXPECT_EQ(spec.claims[0].baseline.text, "server=pg11");
+    EXPECT_EQ(spec.claims[1].kind, ClaimKind::ratio_of_ratios);
+    EXPECT_EQ(spec.claims[1].divided_by_cell.text, "server=pg11");
+    EXPECT_EQ(spec.claims[1].divided_by_baseline.text, "server=pg12");
+    EXPECT_EQ(spec.claims[2].kind, ClaimKind::spread);
+    EXPECT_EQ(spec.claims[2].cell.text, "server=pg12");
+    EXPECT_DOUBLE_EQ(*spec.claims[2].at_least, 1.5);
+}
+
+TEST(SpecClaimsTest, AProportionIsNotReadAsARatioOfRatios) {
+    const std::string head = "[matrix]\nparams.scan = [\"on\", \"off\"]\nparams.size = [1, 2]\n"
+                             "[[steps]]\ntype = \"explain\"\nname = \"range\"\n"
+                             "sql = \"SELECT 1\"\n";
+    EXPECT_EQ(
+        first_problem(head
+                      + "[[claims]]\ntext = \"x\"\nstep = \"range\"\n"
+                        "metric = \"buffer_hit_pct\"\nratio = [\"params.scan=on params.size=1\", "
+                        "\"params.scan=off params.size=1\"]\ndivided_by = "
+                        "[\"params.scan=on params.size=2\", "
+                        "\"params.scan=off params.size=2\"]\nat_least = 1\n"),
+        "t.toml:11:11: \"buffer_hit_pct\" is a proportion: a ratio of ratios of it is not "
+        "judged");
+}
+
 struct ClaimErrorCase {
     const char* what;
     const char* claim;
@@ -138,6 +190,27 @@ const ClaimErrorCase k_errors[] = {
     {"unknown key",
      "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\npaper = 1\ntolerence = 1\n",
      "t.toml:20:1: unknown key \"tolerence\" in claim 1 (did you mean \"tolerance\"?)", ""},
+    {"divided_by without a ratio",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\ndivided_by = [\"server=pg12\", "
+     "\"server=pg11\"]\npaper = 1\n",
+     "t.toml:19:1: \"divided_by\" divides a \"ratio\", and claim 1 has none", "(A/B) / (C/D)"},
+    {"spread with a ratio",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nratio = [\"server=pg12\", "
+     "\"server=pg11\"]\nspread = [\"server=pg12\", \"server=pg11\"]\nat_least = 1\n",
+     "t.toml:20:1: \"spread\" in claim 1 is a claim of its own, not with \"ratio\", "
+     "\"divided_by\" or \"shape\"",
+     "spread = [\"A\", \"B\"]"},
+    {"a ratio along a variable its cells name",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nratio = [\"server=pg12\", "
+     "\"server=pg11\"]\nshape = \"flat\"\nover = \"server\"\n",
+     "t.toml:19:1: the ratio's cell \"server=pg12\" names \"server\", the variable the shape is "
+     "read along",
+     "leave \"server\" out of the selectors"},
+    {"exact spread",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nspread = [\"server=pg12\", "
+     "\"server=pg11\"]\nat_least = 1\nexact = true\n",
+     "t.toml:21:1: \"exact\" in claim 1 is for a ratio or a value, not a spread",
+     "how the runs vary"},
 };
 
 TEST(SpecClaimsTest, RepeatUntilDecided) {

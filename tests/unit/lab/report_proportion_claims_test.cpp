@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "finished_runs.hpp"
+#include "judge_claim.hpp"
 
 namespace pglab::lab::report {
 namespace {
@@ -73,12 +74,6 @@ experiment::Claim hit_ratio_value(double paper, double tolerance) {
     return c;
 }
 
-ClaimResult judge(const experiment::Claim& c, const ResultsDir& r) {
-    const auto out = evaluate_claims({c}, r, collect_steps(r, 0));
-    EXPECT_EQ(out.size(), 1U);
-    return out.empty() ? ClaimResult{} : out.front();
-}
-
 TEST(ProportionStatistics, AnIntervalNeverLeavesZeroToAHundred) {
     // One cold run among warm ones: a plain t-interval of these percentages reaches far above
     // 100% (the 314%); on the log-odds scale it cannot.
@@ -137,15 +132,15 @@ TEST(ProportionClaims, BothAtTheCeilingDiffersFromHigher) {
     // Every run of both scans found every block in shared_buffers: the ratio is 1 exactly, and
     // "higher by 1% at least" is wholly outside.
     const ClaimResult c =
-        judge(higher_hit_ratio(1.01), scans({1000, 1000, 1000}, {1000, 1000, 1000}));
+        testing::judge_claim(higher_hit_ratio(1.01), scans({1000, 1000, 1000}, {1000, 1000, 1000}));
     EXPECT_EQ(c.verdict, Verdict::differs) << c.why;
     EXPECT_EQ(c.value, 1.0);
     EXPECT_EQ(c.measured, "1.000 (95% CI 1.000 – 1.000) = 100.0 / 100.0 %");
 }
 
 TEST(ProportionClaims, HigherAgreesWhenTheLowerBoundIsAbove) {
-    const ClaimResult c =
-        judge(higher_hit_ratio(1.01), scans({990, 995, 992, 993}, {700, 720, 710, 705}));
+    const ClaimResult c = testing::judge_claim(higher_hit_ratio(1.01),
+                                               scans({990, 995, 992, 993}, {700, 720, 710, 705}));
     EXPECT_EQ(c.verdict, Verdict::agrees) << c.why;
     EXPECT_NE(c.measured.find("means of the log-odds"), std::string::npos) << c.measured;
 }
@@ -154,7 +149,7 @@ TEST(ProportionClaims, OneColdRunLeavesItOpenNotWrong) {
     // The plain scan's first run read from the OS: its interval is wide, and the on/off ratio's
     // interval reaches both sides of 1.01 (no interval of a proportion beyond 100%).
     const ClaimResult c =
-        judge(higher_hit_ratio(1.01), scans({1000, 1000, 1000}, {300, 1000, 1000}));
+        testing::judge_claim(higher_hit_ratio(1.01), scans({1000, 1000, 1000}, {300, 1000, 1000}));
     EXPECT_EQ(c.verdict, Verdict::inconclusive) << c.why;
     ASSERT_TRUE(c.ci.has_value());
     EXPECT_TRUE(c.ci->bounded);
@@ -162,10 +157,10 @@ TEST(ProportionClaims, OneColdRunLeavesItOpenNotWrong) {
 
 TEST(ProportionClaims, AValueInsideOutsideAndStraddling) {
     const ResultsDir tight = scans({1000, 1000, 1000}, {900, 905, 895, 900});
-    EXPECT_EQ(judge(hit_ratio_value(90, 0.05), tight).verdict, Verdict::agrees);
-    EXPECT_EQ(judge(hit_ratio_value(50, 0.05), tight).verdict, Verdict::differs);
-    const ClaimResult wide =
-        judge(hit_ratio_value(90, 0.05), scans({1000, 1000, 1000}, {700, 950, 990, 900}));
+    EXPECT_EQ(testing::judge_claim(hit_ratio_value(90, 0.05), tight).verdict, Verdict::agrees);
+    EXPECT_EQ(testing::judge_claim(hit_ratio_value(50, 0.05), tight).verdict, Verdict::differs);
+    const ClaimResult wide = testing::judge_claim(hit_ratio_value(90, 0.05),
+                                                  scans({1000, 1000, 1000}, {700, 950, 990, 900}));
     EXPECT_EQ(wide.verdict, Verdict::inconclusive) << wide.why;
     ASSERT_TRUE(wide.ci.has_value());
     EXPECT_GE(wide.ci->low, 0.0);
@@ -175,7 +170,7 @@ TEST(ProportionClaims, AValueInsideOutsideAndStraddling) {
 TEST(ProportionClaims, OneAndTwoRunsDecideNothing) {
     for (const std::vector<double>& off :
          {std::vector<double>{700}, std::vector<double>{700, 705}}) {
-        const ClaimResult c = judge(higher_hit_ratio(1.01), scans({990, 991}, off));
+        const ClaimResult c = testing::judge_claim(higher_hit_ratio(1.01), scans({990, 991}, off));
         EXPECT_EQ(c.verdict, Verdict::inconclusive) << c.why;
         EXPECT_FALSE(c.ci.has_value());
     }

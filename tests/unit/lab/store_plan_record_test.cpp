@@ -124,7 +124,13 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     shape.from = "40";
     shape.min_step = 0.1;
     shape.untestable = "no 32-core machine";
-    p.claims = {ratio, shape};
+    pglab::lab::experiment::Claim ratios = ratio;
+    ratios.text = "the gain depends on the index";
+    ratios.kind = pglab::lab::experiment::ClaimKind::ratio_of_ratios;
+    ratios.divided_by_cell = *pglab::lab::experiment::parse_cell_selector("server=pg17 clients=1");
+    ratios.divided_by_baseline =
+        *pglab::lab::experiment::parse_cell_selector("server=pg16 clients=1");
+    p.claims = {ratio, shape, ratios};
     const json written = to_json(p);
     const auto read = plan_record_from_json(written);
     ASSERT_TRUE(read);
@@ -133,6 +139,8 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     EXPECT_EQ(written["machine"]["cores"], 2);
     EXPECT_EQ(written["claims"][0]["cell"]["items"][1]["value"], "8");
     EXPECT_TRUE(written["claims"][1]["paper"].is_null());
+    EXPECT_EQ(written["claims"][2]["kind"], "ratio_of_ratios");
+    EXPECT_EQ(written["claims"][2]["divided_by_baseline"]["text"], "server=pg16 clients=1");
 }
 
 TEST(PlanRecord, AClaimOfAKindThisPglabDoesNotKnowIsKeptAndSaysSo) {

@@ -1,0 +1,93 @@
+// A ratio of ratios is a product of four typical values read on the log scale (Welch–
+// Satterthwaite over the four); a ratio of spreads is the ratio of two standard deviations on
+// the scale the runs are read on, with the F distribution's interval. Both are judged as a ratio
+// claim is.
+#include "lab/report/claim_comparisons.hpp"
+
+#include "lab/report/claim_evidence.hpp"
+#include "lab/report/number_format.hpp"
+#include "lab/report/statistics.hpp"
+#include "lab/report/verdict_rules.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <string>
+
+namespace pglab::lab::report {
+
+using experiment::Claim;
+
+void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const MetricValues& m,
+                              ClaimResult& r) {
+    const std::array<CellValues, 4> cells = {
+        values_of(c.cell, results, m), values_of(c.baseline, results, m),
+        values_of(c.divided_by_cell, results, m), values_of(c.divided_by_baseline, results, m)};
+    for (const CellValues& v : cells) {
+        if (!v.problem.empty()) {
+            r.why = v.problem;
+            return;
+        }
+    }
+    r.runs = cells[0].values.size();
+    for (const CellValues& v : cells) {
+        r.cells.push_back(static_cast<std::int64_t>(v.cell->index));
+        r.runs = std::min(r.runs, v.values.size());
+    }
+    const std::array<Factor, 4> factors = {
+        Factor{&cells[0].sample, 1}, Factor{&cells[1].sample, -1}, Factor{&cells[2].sample, -1},
+        Factor{&cells[3].sample, 1}};
+    if (!product_of(factors)) {
+        r.why = "a ratio of ratios is read on the log scale, and a run of one of its cells is 0 or "
+                "below";
+        return;
+    }
+    const auto after = [&](size_t extra) { return product_evidence(factors, extra); };
+    Evidence e = after(0);
+    mark_exact(c, e);
+    r.value = e.value;
+    r.ci = e.ci95;
+    r.ci90 = e.ci90;
+    const std::string quotient =
+        fmt::format("{:.3f} / {:.3f}", typical_ratio(cells[0].sample, cells[1].sample),
+                    typical_ratio(cells[2].sample, cells[3].sample));
+    r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
+                        : fmt::format("{:.3f} = {} ({})", e.value, quotient,
+                                      few_runs_text({cells[0].values, cells[1].values,
+                                                     cells[2].values, cells[3].values}));
+    conclude(c, e, after, "each cell", r);
+}
+
+void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValues& m,
+                     ClaimResult& r) {
+    CellValues a;
+    CellValues b;
+    if (!read_cell_pair(c, results, m, a, b, r)) {
+        return;
+    }
+    if (r.runs < 2) {
+        r.verdict = Verdict::inconclusive;
+        r.why = "a spread needs runs that can vary: one run of a cell has none; more runs of each "
+                "cell would give one";
+        return;
+    }
+    const Spreads spreads = *spreads_of(a.sample, b.sample);
+    if (spreads.b <= 0.0) {
+        r.why = fmt::format("the runs of \"{}\" do not vary: no ratio of spreads", c.baseline.text);
+        return;
+    }
+    const auto after = [&](size_t extra) { return spread_evidence(a.sample, b.sample, extra); };
+    const Evidence e = after(0);
+    r.value = e.value;
+    r.ci = e.ci95;
+    r.ci90 = e.ci90;
+    const std::string quotient = fmt::format("{} {} / {}", spreads.scale, format_number(spreads.a),
+                                             format_number(spreads.b));
+    r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
+                        : fmt::format("{:.3f} = {} ({})", e.value, quotient,
+                                      few_runs_text({a.values, b.values}));
+    conclude(c, e, after, "each cell", r);
+}
+
+} // namespace pglab::lab::report
