@@ -5,6 +5,7 @@ Run by ctest (label docs) with the pglab binary as its first argument; it needs 
 report fixture of tests/golden/report/ is a finished results directory.
 """
 
+import csv
 import datetime as dt
 import json
 import shutil
@@ -120,6 +121,22 @@ class DocTablesTest(unittest.TestCase):
         self.assertIn("| cell | runs | mean | 95% CI | min – max |", text)
         self.assertIn("](results/fixture/tpcb-tps.svg)", text)  # relative to the doc
         self.assertEqual(self.render("--check").returncode, 0)  # rendering again changes nothing
+
+    def test_pglabs_own_claims_get_a_column_of_their_own(self):
+        claims = self.results / "fixture" / "claims.csv"
+        with claims.open(encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(rows[0]["own"], "false")
+        rows[0]["own"] = "true"
+        with claims.open("w", encoding="utf-8", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            writer.writeheader()
+            writer.writerows(rows)
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn("| claim | paper | pglab's own | measured | verdict |", text)
+        first = next(l for l in text.splitlines() if l.startswith("| " + rows[0]["claim"]))
+        self.assertTrue(first.startswith(f"| {rows[0]['claim']} | - | {rows[0]['paper']} |"), first)
 
     def test_a_stale_table_fails_the_check_with_a_diff(self):
         self.render()

@@ -265,9 +265,14 @@ struct Claim {
     /// direction, relative to the cell before (0.1: every step at least 10% up); 0: each step
     /// must be shown to go the trend's way. A plateau then does not pass for growth.
     double min_step = 0;
-    std::string over;        ///< shape: the matrix variable along which the shape is read
-    std::string from;        ///< shape: from this value of `over` on ("" = from the first)
-    std::string paper_text;  ///< the paper's figure as the report shows it; "" = built
+    std::string over; ///< shape: the matrix variable along which the shape is read
+    std::string from; ///< shape: from this value of `over` on ("" = from the first)
+    /// The paper's own words for what it claims (a quote, with where it stands); the report
+    /// shows them beside the figure the claim tests. Empty for pglab's own hypotheses.
+    std::string paper_text;
+    /// pglab's own hypothesis (a mechanism, an emulation), not the paper's: shown in a column of
+    /// its own, never under "paper".
+    bool own = false;
     std::string explanation; ///< why it may differ here; shown with "differs"
     std::string untestable;  ///< non-empty: it cannot be tested here, and why
 

@@ -354,6 +354,14 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
     c.explanation = r.string("explanation", "explanation = \"...\"").value_or("");
     c.paper_text = r.string("paper_text", "paper_text = \"167.9 → 92.8 MB\"").value_or("");
     c.untestable = r.string("untestable", "untestable = \"needs ZFS\"").value_or("");
+    c.own = r.boolean("own", "own = true").value_or(false);
+    if (c.own && !c.paper_text.empty()) {
+        ctx.diag.add(r.key_pos("own"),
+                     "claim " + std::to_string(index + 1)
+                         + " is pglab's own (own = true) and quotes the paper (paper_text)",
+                     "a hypothesis of pglab's has no paper words: remove paper_text, or own if the "
+                     "paper says it");
+    }
     read_claim_step(r, c, spec, ctx);
     const auto metric = r.text("metric", "metric = \"probe:wal.bytes\"");
     c.metric = metric ? metric->text : std::string();

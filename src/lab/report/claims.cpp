@@ -53,10 +53,9 @@ std::string shape_band_text(const Claim& c) {
     return " (" + step + ")";
 }
 
-std::string expected_text(const Claim& c) {
-    if (!c.paper_text.empty()) {
-        return c.paper_text;
-    }
+/// What the claim tests, built from its figures: "ratio 0.553 (±10%)", "≥ 1", "flat along
+/// clients (±10%)".
+std::string tested_text(const Claim& c) {
     std::string out;
     if (c.kind == ClaimKind::shape || c.kind == ClaimKind::ratio_along) {
         out = (c.kind == ClaimKind::ratio_along ? "ratio " : "") + c.shape + " along " + c.over
@@ -79,6 +78,16 @@ std::string expected_text(const Claim& c) {
         out += (out.empty() ? what : " and ") + "≤ " + format_number(*c.at_most);
     }
     return out;
+}
+
+/// The paper column: the paper's words and what pglab tests of them; for pglab's own
+/// hypotheses, what it tests.
+std::string expected_text(const Claim& c) {
+    const std::string tested = tested_text(c);
+    if (c.paper_text.empty()) {
+        return tested;
+    }
+    return tested.empty() ? c.paper_text : c.paper_text + "; tested as " + tested;
 }
 
 void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -317,16 +326,28 @@ std::string verdict_text(const ClaimResult& r) {
 }
 
 Table claims_table(const std::vector<ClaimResult>& results) {
+    // pglab's own hypotheses get a column of their own, so that nothing of pglab's reads as the
+    // paper's.
+    const bool any_own = std::any_of(results.begin(), results.end(),
+                                     [](const ClaimResult& r) { return r.claim.own; });
     Table t;
     t.header = {"claim", "paper", "measured (95% CI)", "verdict"};
-    t.numeric = {false, false, false, false};
+    if (any_own) {
+        t.header.insert(t.header.begin() + 2, "pglab's own");
+    }
+    t.numeric.assign(t.header.size(), false);
     for (const auto& r : results) {
         std::string claim = r.claim.text;
         if (!r.claim.source.empty()) {
             claim += " (" + r.claim.source + ")";
         }
-        t.rows.push_back({claim, r.paper.empty() ? "-" : r.paper,
-                          r.measured.empty() ? "-" : r.measured, verdict_text(r)});
+        const std::string expected = r.paper.empty() ? "-" : r.paper;
+        std::vector<std::string> row = {claim, r.claim.own ? "-" : expected,
+                                        r.measured.empty() ? "-" : r.measured, verdict_text(r)};
+        if (any_own) {
+            row.insert(row.begin() + 2, r.claim.own ? expected : "-");
+        }
+        t.rows.push_back(std::move(row));
     }
     return t;
 }

@@ -61,6 +61,7 @@ nlohmann::json claim_json(const ClaimResult& r) {
             {"shape", text(c.shape)},
             {"over", text(c.over)},
             {"paper", text(r.paper)},
+            {"own", c.own},
             {"paper_value", opt(c.paper)},
             {"at_most", opt(c.at_most)},
             {"at_least", opt(c.at_least)},
@@ -94,13 +95,13 @@ std::string export_claims_csv(const Report& report) {
     std::string out =
         "claim,source,kind,step,metric,cell,baseline,paper,paper_value,tolerance,"
         "measured,value,ci95_low,ci95_high,ci90_low,ci90_high,verdict,why,explanation,"
-        "verdict_text\n";
+        "verdict_text,own\n";
     for (const auto& r : report.claims) {
         const experiment::Claim& c = r.claim;
         const auto ci = bounded(r.ci);
         const auto ci90 = bounded(r.ci90);
         out += fmt::format(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.text),
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.text),
             csv_field(c.source), experiment::claim_kind_name(c.kind), csv_field(c.step),
             csv_field(c.metric), csv_field(c.cell.text), csv_field(c.baseline.text),
             csv_field(r.paper), csv_number(c.paper), csv_number(c.tolerance), csv_field(r.measured),
@@ -109,7 +110,7 @@ std::string export_claims_csv(const Report& report) {
             csv_number(ci90 ? std::optional<double>(ci90->low) : std::nullopt),
             csv_number(ci90 ? std::optional<double>(ci90->high) : std::nullopt),
             verdict_name(r.verdict), csv_field(r.why), csv_field(c.explanation),
-            csv_field(verdict_text(r)));
+            csv_field(verdict_text(r)), c.own ? "true" : "false");
     }
     return out;
 }

@@ -60,6 +60,7 @@ json claim_json(const experiment::Claim& c) {
             {"over", c.over},
             {"from", c.from},
             {"paper_text", c.paper_text},
+            {"own", c.own},
             {"explanation", c.explanation},
             {"untestable", c.untestable}};
 }
@@ -90,6 +91,7 @@ std::optional<experiment::Claim> claim_from_json(const json& j) {
     c.over = f::text(j, "over");
     c.from = f::text(j, "from");
     c.paper_text = f::text(j, "paper_text");
+    c.own = f::boolean(j, "own", false);
     c.explanation = f::text(j, "explanation");
     c.untestable = f::text(j, "untestable");
     if (!kind) {

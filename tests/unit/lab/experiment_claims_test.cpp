@@ -206,6 +206,11 @@ const ClaimErrorCase k_errors[] = {
      "t.toml:19:1: the ratio's cell \"server=pg12\" names \"server\", the variable the shape is "
      "read along",
      "leave \"server\" out of the selectors"},
+    {"own with the paper's words",
+     "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nratio = [\"server=pg12\", "
+     "\"server=pg11\"]\nat_most = 1\npaper_text = \"quoted\"\nown = true\n",
+     "t.toml:22:1: claim 1 is pglab's own (own = true) and quotes the paper (paper_text)",
+     "remove paper_text"},
     {"exact spread",
      "text = \"x\"\nstep = \"build\"\nmetric = \"client_ms\"\nspread = [\"server=pg12\", "
      "\"server=pg11\"]\nat_least = 1\nexact = true\n",

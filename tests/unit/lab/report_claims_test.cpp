@@ -185,6 +185,28 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
               "cannot be tested here: step \"ios\" recorded no \"probe:nothing\"");
 }
 
+// The paper column quotes the paper and says what is tested of it; pglab's own hypotheses stand
+// in a column of their own, never under "paper".
+TEST(ReportClaimsTest, PglabsOwnHypothesesHaveAColumnOfTheirOwn) {
+    const ResultsDir r = fixture();
+    const auto steps = collect_steps(r, 2);
+    experiment::Claim quoted = no_heap_fetches();
+    quoted.paper_text = "\"Heap Fetches: 0\" (p. 6)";
+    experiment::Claim own = no_heap_fetches();
+    own.own = true;
+    const Table plain = claims_table(evaluate_claims({quoted}, r, steps));
+    ASSERT_EQ(plain.header.size(), 4U);
+    EXPECT_EQ(plain.rows[0][1], "\"Heap Fetches: 0\" (p. 6); tested as 0 (± 0)");
+    const Table both = claims_table(evaluate_claims({quoted, own}, r, steps));
+    ASSERT_EQ(both.header, (std::vector<std::string>{"claim", "paper", "pglab's own",
+                                                     "measured (95% CI)", "verdict"}));
+    EXPECT_EQ(both.rows[0][1], "\"Heap Fetches: 0\" (p. 6); tested as 0 (± 0)");
+    EXPECT_EQ(both.rows[0][2], "-");
+    EXPECT_EQ(both.rows[1][1], "-");
+    EXPECT_EQ(both.rows[1][2], "0 (± 0)");
+    EXPECT_EQ(both.rows[1][4], both.rows[0][4]);
+}
+
 // A `repeat` until decided judges the claims after its first rounds and after each round it adds;
 // a claim decided early but whose cells ran on for another claim says when it was decided.
 TEST(ReportClaimsTest, AClaimSaysAfterHowManyRunsItWasFirstDecided) {

@@ -127,6 +127,8 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     pglab::lab::experiment::Claim ratios = ratio;
     ratios.text = "the gain depends on the index";
     ratios.kind = pglab::lab::experiment::ClaimKind::ratio_of_ratios;
+    ratios.paper_text.clear();
+    ratios.own = true;
     ratios.divided_by_cell = *pglab::lab::experiment::parse_cell_selector("server=pg17 clients=1");
     ratios.divided_by_baseline =
         *pglab::lab::experiment::parse_cell_selector("server=pg16 clients=1");
@@ -140,6 +142,7 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     EXPECT_EQ(written["claims"][0]["cell"]["items"][1]["value"], "8");
     EXPECT_TRUE(written["claims"][1]["paper"].is_null());
     EXPECT_EQ(written["claims"][2]["kind"], "ratio_of_ratios");
+    EXPECT_EQ(written["claims"][2]["own"], true);
     EXPECT_EQ(written["claims"][2]["divided_by_baseline"]["text"], "server=pg16 clients=1");
 }
 
