@@ -34,6 +34,7 @@ namespace metrics {
 
 // bench
 extern const MetricInfo tps;
+extern const MetricInfo tps_incl_connections;
 extern const MetricInfo latency_avg;
 extern const MetricInfo latency_p50;
 extern const MetricInfo latency_p90;

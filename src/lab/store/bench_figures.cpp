@@ -15,6 +15,9 @@ std::optional<BenchFigures> bench_figures(const BenchStep& step) {
     BenchFigures fig;
     const nlohmann::json& totals = f::value(b, "totals");
     fig.tps = f::number(totals, "tps");
+    fig.transactions = f::number(totals, "transactions");
+    fig.duration_s = f::number(totals, "duration_s");
+    fig.connection_time_kind = f::text(totals, "connection_time_kind");
     fig.latency_average_ms = f::number(totals, "latency_average_ms");
     fig.connection_time_ms = f::number(totals, "connection_time_ms");
     fig.failed = f::number(totals, "failed");

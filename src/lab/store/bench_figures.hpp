@@ -15,6 +15,11 @@ namespace pglab::lab::store {
 
 struct BenchFigures {
     std::optional<double> tps;
+    std::optional<double> transactions; ///< successful transactions
+    std::optional<double> duration_s;   ///< the measured period, after connecting
+    /// "initial" (the time to open every connection, before the measured period) or "average"
+    /// (`-C`: per transaction, inside it)
+    std::string connection_time_kind;
     std::optional<double> latency_average_ms;
     std::optional<double> connection_time_ms;
     std::optional<double> failed;     ///< failed transactions

@@ -59,6 +59,28 @@ ResultsDir results_of(std::vector<FinishedRun> runs) {
     return r;
 }
 
+// pgbench 9.x's headline tps counted the time to connect: 9,000 transactions in a 60 s period
+// after 15 s of connecting are 120 tps with the connections, 150 without. Under -C the
+// connections are inside the period already.
+TEST(ReportMetricsTest, TpsIncludingConnectionsAddsTheInitialConnectionTime) {
+    json initial = bench_step(150, {1000}, json::object());
+    initial["bench"]["totals"].update({{"transactions", 9000},
+                                       {"duration_s", 60.0},
+                                       {"connection_time_kind", "initial"},
+                                       {"connection_time_ms", 15000.0}});
+    json per_transaction = initial;
+    per_transaction["bench"]["totals"]["connection_time_kind"] = "average";
+    per_transaction["bench"]["totals"]["connection_time_ms"] = 3.0;
+    const auto steps = collect_steps(results_of({run_of(0, 0, json::array({initial})),
+                                                 run_of(1, 1, json::array({per_transaction}))}),
+                                     2);
+    ASSERT_EQ(steps.size(), 1U);
+    const MetricValues* m = find_metric(steps[0], "tps_incl_connections");
+    ASSERT_NE(m, nullptr);
+    EXPECT_DOUBLE_EQ(m->by_cell.at(0)[0], 120.0);
+    EXPECT_DOUBLE_EQ(m->by_cell.at(1)[0], 150.0);
+}
+
 TEST(ReportMetricsTest, AProbeIsShownInItsOwnUnit) {
     // Recorded units win over the name: a *.bytes probe that counts is not shown as MB, a time
     // whose name does not say "ms" is. Without probe_units (older lines) the name decides.
