@@ -154,6 +154,11 @@ TEST_F(LabRun, EndToEndPlanRestartsLinesAndCleanup) {
         EXPECT_EQ(ls[i]["repetition"], plan["runs"][i]["repetition"]);
         check_line(ls[i]);
         restarts += ls[i]["timings"]["restarts"].get<int>();
+        // Each run started from a settled server: a CHECKPOINT, then nothing else running.
+        ASSERT_TRUE(ls[i].contains("settle")) << ls[i].dump();
+        EXPECT_EQ(ls[i]["settle"]["settled"], true) << ls[i]["settle"].dump();
+        EXPECT_TRUE(ls[i]["settle"]["busy"].is_null());
+        EXPECT_GE(ls[i]["settle"]["checkpoint_ms"].get<double>(), 0.0);
         // init runs once (one cluster, scale 1), skipped afterwards
         EXPECT_EQ(ls[i]["steps"][0]["status"], i == 0 ? "ok" : "skipped");
         EXPECT_TRUE(fs::exists(results / ls[i]["steps"][1]["log"].get<std::string>()));

@@ -333,6 +333,10 @@ struct ExperimentSpec {
     std::optional<std::uint64_t> seed; ///< none: the orchestrator picks one and records it
     OnError on_error = OnError::stop;
     std::int64_t run_timeout_ms = 0; ///< 0 = none
+    /// Before each run's first step: a CHECKPOINT, then a bounded wait until no other session
+    /// is active and autovacuum is idle, so that runs start alike (`settle = false`: as the
+    /// last run left the server, for a study whose paper ran so).
+    bool settle = true;
 
     std::string question;      ///< what the study asks; the report opens with it
     std::vector<Claim> claims; ///< what its source claims, in file order

@@ -77,6 +77,14 @@ constexpr Column k_database_columns[] = {
     {"pg_stat_database", "blk_write_time", "db.blk_write_time", "ms"},
 };
 
+/// Autovacuum and autoanalyze runs that ended, over the connection's database's tables (summed:
+/// a view of one row per table). A run of either during a step is a disturbance the report
+/// flags.
+constexpr Column k_table_columns[] = {
+    {"pg_stat_all_tables", "autovacuum_count", "db.autovacuum_count", "count"},
+    {"pg_stat_all_tables", "autoanalyze_count", "db.autoanalyze_count", "count"},
+};
+
 constexpr Column k_background_columns[] = {
     {"pg_stat_checkpointer", "num_timed", "checkpointer.num_timed", "count"},
     {"pg_stat_bgwriter", "checkpoints_timed", "checkpointer.num_timed", "count"},
@@ -147,7 +155,11 @@ Status read_columns(pg::Connection& conn, const ColumnSet& existing, const Colum
         for (const Column* c = begin; c != end; ++c) {
             if (c->view == view && existing.count({c->view, c->column}) > 0) {
                 present.push_back(c);
-                select += fmt::format("{}{}::float8", select.empty() ? "" : ", ", c->column);
+                // A view of one row per table is summed into one figure.
+                const std::string column = view == "pg_stat_all_tables"
+                                               ? fmt::format("coalesce(sum({}), 0)", c->column)
+                                               : std::string(c->column);
+                select += fmt::format("{}{}::float8", select.empty() ? "" : ", ", column);
             }
         }
         if (present.empty()) {
@@ -327,6 +339,8 @@ Status read_all(pg::Connection& conn, const ProbeContext& context, Snapshot& sna
     PGLAB_TRY(read_segment_count(conn, context, snapshot));
     PGLAB_TRY(read_columns(conn, existing, std::begin(k_database_columns),
                            std::end(k_database_columns), snapshot));
+    PGLAB_TRY(read_columns(conn, existing, std::begin(k_table_columns), std::end(k_table_columns),
+                           snapshot));
     PGLAB_TRY(read_columns(conn, existing, std::begin(k_background_columns),
                            std::end(k_background_columns), snapshot));
     PGLAB_TRY(read_io(conn, existing, snapshot));
@@ -383,6 +397,10 @@ Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context
     } else {
         snapshot.postmaster_pid = 0;
         snapshot.notes.emplace_back("server.cpu_*: the postmaster's /proc entry is not readable");
+    }
+    if (const std::optional<HostCpu> host = host_cpu_times(context.proc_root)) {
+        snapshot.samples.push_back(Sample{"host.cpu_s", host->busy_s, "s"});
+        snapshot.samples.push_back(Sample{"host.steal_s", host->steal_s, "s"});
     }
     read_emulation(context, snapshot);
     const CpuTimes client = client_cpu_times();

@@ -122,6 +122,37 @@ std::optional<CpuTimes> server_cpu_times(pid_t postmaster_pid,
 /// This process's CPU seconds (getrusage RUSAGE_SELF: every thread).
 CpuTimes client_cpu_times();
 
+/// The machine's CPU seconds from /proc/stat's first line ("cpu  user nice system idle iowait
+/// irq softirq steal ..."): busy, every process's (user, nice, system, irq, softirq; guest time is
+/// inside user), and steal, the time a virtual machine's CPUs waited for the host.
+struct HostCpu {
+    double busy_s = 0;
+    double steal_s = 0;
+};
+
+/// Parses that line; nullopt when it is not one.
+std::optional<HostCpu> parse_host_cpu(std::string_view cpu_line);
+
+/// The machine's, read from `proc_root`/stat; nullopt when it cannot be read.
+std::optional<HostCpu> host_cpu_times(const std::filesystem::path& proc_root = "/proc");
+
+/// A benchmark running beside this process: a pglab or pgbench process of the machine that is
+/// neither this process nor one it started, and the CPU seconds it has used so far.
+struct Neighbour {
+    pid_t pid = 0;
+    std::string command; ///< "pglab", "pgbench"
+    double cpu_s = 0;    ///< its user and system CPU, with its reaped children's
+};
+
+/// The pglab and pgbench processes of `proc_root` other than `self` and its descendants.
+std::vector<Neighbour> benchmark_neighbours(pid_t self,
+                                            const std::filesystem::path& proc_root = "/proc");
+
+/// What each of `after` used since `before` (the same pid in both), in CPU seconds: those that
+/// used more than `least_s`, as "pglab (pid 1234): 12.5 s of CPU".
+std::vector<std::string> neighbour_cpu_since(const std::vector<Neighbour>& before,
+                                             const std::vector<Neighbour>& after, double least_s);
+
 /// What the sync-delay library counted (preload/sync_counts.h), summed over the server's
 /// processes: calls and milliseconds slept, in total and per kind.
 struct SyncCounts {

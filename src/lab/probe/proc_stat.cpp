@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -117,6 +118,32 @@ CpuTimes client_cpu_times() {
         return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
     };
     return CpuTimes{seconds(usage.ru_utime), seconds(usage.ru_stime)};
+}
+
+std::optional<HostCpu> parse_host_cpu(std::string_view cpu_line) {
+    if (!cpu_line.starts_with("cpu ")) {
+        return std::nullopt;
+    }
+    // user nice system idle iowait irq softirq steal: the first 8 fields, in clock ticks.
+    long long ticks[8] = {};
+    std::string_view rest = cpu_line.substr(4);
+    for (long long& t : ticks) {
+        while (!rest.empty() && rest.front() == ' ') {
+            rest.remove_prefix(1);
+        }
+        const size_t end = std::min(rest.find(' '), rest.size());
+        if (end == 0 || !parse_number(rest.substr(0, end), t)) {
+            return std::nullopt;
+        }
+        rest.remove_prefix(end);
+    }
+    const long long busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6];
+    return HostCpu{ticks_to_seconds(busy), ticks_to_seconds(ticks[7])};
+}
+
+std::optional<HostCpu> host_cpu_times(const fs::path& proc_root) {
+    const std::optional<std::string> line = read_first_line(proc_root / "stat");
+    return line ? parse_host_cpu(*line) : std::nullopt;
 }
 
 } // namespace pglab::lab::probe

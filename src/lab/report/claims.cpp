@@ -58,7 +58,8 @@ std::string shape_band_text(const Claim& c) {
 std::string tested_text(const Claim& c) {
     std::string out;
     if (c.kind == ClaimKind::shape || c.kind == ClaimKind::ratio_along) {
-        out = (c.kind == ClaimKind::ratio_along ? "ratio " : "") + c.shape + " along " + c.over
+        const std::string shape = c.shape == "levels_off" ? "rising, then level," : c.shape;
+        out = (c.kind == ClaimKind::ratio_along ? "ratio " : "") + shape + " along " + c.over
               + (c.from.empty() ? "" : " from " + c.from);
         return out + shape_band_text(c);
     }

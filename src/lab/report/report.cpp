@@ -6,6 +6,7 @@
 #include "lab/report/chart.hpp"
 #include "lab/report/chart_specs.hpp"
 #include "lab/report/checks_section.hpp"
+#include "lab/report/disturbances.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/outliers.hpp"
 #include "lab/report/statistics.hpp"
@@ -93,7 +94,12 @@ public:
                 step_section(step, Part::main);
             }
         }
+        const std::vector<StepDisturbances> disturbed =
+            collect_disturbances(m_results, m_report.steps, m_report.environment.machine.cores);
+        add_disturbances_section(
+            disturbed, m_report.steps, [&](int64_t c) { return short_label(c); }, doc);
         collect_warnings();
+        disturbance_warnings(disturbed);
         doc.heading(2, "Warnings");
         if (m_report.warnings.empty()) {
             doc.paragraph("None: every cell has enough runs with little spread, no run failed, "
@@ -273,6 +279,26 @@ private:
         }
     }
 
+    /// A step whose runs something other than a checkpoint fell into (checkpoints have their
+    /// own warning).
+    void disturbance_warnings(const std::vector<StepDisturbances>& disturbed) {
+        for (const StepDisturbances& d : disturbed) {
+            std::vector<int64_t> runs;
+            for (const RunDisturbance& r : d.runs) {
+                const bool only_checkpoint = r.what.size() == 1 && r.what.front() == "a checkpoint";
+                if (!only_checkpoint) {
+                    runs.push_back(r.run);
+                }
+            }
+            if (!runs.empty()) {
+                m_report.warnings.push_back(fmt::format(
+                    "Step {}: autovacuum, other processes' CPU or steal fell into run(s) {}; the "
+                    "section Disturbances gives each cell's spread without them.",
+                    d.step, join_runs(runs)));
+            }
+        }
+    }
+
     /// The runs of the plan that have no line, and their cells.
     void missing_runs_warning() {
         auto& w = m_report.warnings;
@@ -318,6 +344,17 @@ private:
             w.push_back(fmt::format("Run {} ({}, repetition {}) failed{}: {}. It is left out "
                                     "of the statistics.",
                                     run.run, short_label(cell), run.repetition, where, reason));
+        }
+        if (!run.beside.empty()) {
+            w.push_back(fmt::format("Run {} ({}) ran beside other benchmarks on this machine: {}; "
+                                    "its figures measure both.",
+                                    run.run, short_label(cell), join(run.beside, "; ")));
+        }
+        if (run.settle && !run.settle->settled) {
+            w.push_back(fmt::format("Run {} ({}) started unsettled: {} after its CHECKPOINT and "
+                                    "{} s of waiting; its figures may carry the last run's work.",
+                                    run.run, short_label(cell), run.settle->busy,
+                                    format_number(run.settle->waited_ms / 1000.0)));
         }
         for (const store::StepRecord& s : run.steps) {
             const auto* bench = s.as<store::BenchStep>();

@@ -9,10 +9,12 @@
 #include "lab/plan/run_values.hpp"
 #include "lab/probe/probe.hpp"
 #include "lab/probe/wait_sampler.hpp"
+#include "lab/run/busy_machine.hpp"
 #include "lab/run/checks.hpp"
 #include "lab/run/estimate.hpp"
 #include "lab/run/experiment_copy.hpp"
 #include "lab/run/servers.hpp"
+#include "lab/run/settle.hpp"
 #include "lab/run/sql_step.hpp"
 #include "lab/run/step_options.hpp"
 #include "lab/run/step_progress.hpp"
@@ -370,6 +372,8 @@ public:
 private:
     RunRecord begin(const plan::PlannedRun& run) const;
     bool prepare_servers(RunRecord& record, const plan::Cell& cell);
+    /// Settles the cell's server before the run's first step (settle.hpp) and records how.
+    void settle(RunRecord& record, const plan::Cell& cell);
     Status ensure_server(const std::string& name, const plan::Cell& cell, int& restarts);
     /// False when a signal interrupted the run.
     bool run_steps(RunRecord& record, const plan::RunValues& values, bool skip_all);
@@ -403,7 +407,8 @@ private:
     store::ResultsStore& m_store;
     Watchdog m_watchdog;
     StepProgress m_progress;
-    LeftWaiting m_left_waiting; ///< statements expect_blocked left waiting in this run
+    LeftWaiting m_left_waiting;  ///< statements expect_blocked left waiting in this run
+    NeighbourWatch m_neighbours; ///< other benchmarks' CPU during the run
     Clock::time_point m_run_start;
     Clock::time_point m_steps_start; ///< when the run's steps began (its deadline counts from it)
     std::optional<Clock::time_point> m_deadline;
@@ -415,7 +420,11 @@ std::optional<RunRecord> PlanRunner::execute(const plan::PlannedRun& run) {
     m_run_start = Clock::now();
     m_deadline.reset();
     RunRecord record = begin(run);
+    m_neighbours.start();
     const bool servers_ok = prepare_servers(record, cell);
+    if (servers_ok && m_spec.settle) {
+        settle(record, cell);
+    }
     const Clock::time_point t_server = Clock::now();
     if (m_spec.run_timeout_ms > 0) {
         // The deadline bounds the steps: making a cluster (initdb, once per server) or
@@ -436,6 +445,7 @@ std::optional<RunRecord> PlanRunner::execute(const plan::PlannedRun& run) {
     }
     record_server(record, cell);
     const double total_ms = ms_between(m_run_start, Clock::now());
+    record.beside = m_neighbours.since_start(total_ms / 1000.0);
     record.timings.total_ms = total_ms;
     record.timings.server_ms = ms_between(m_run_start, t_server);
     record.timings.overhead_ms = total_ms - record.timings.server_ms - record.timings.steps_ms;
@@ -510,6 +520,17 @@ bool PlanRunner::prepare_servers(RunRecord& record, const plan::Cell& cell) {
         return false;
     }
     return true;
+}
+
+void PlanRunner::settle(RunRecord& record, const plan::Cell& cell) {
+    auto conn = m_servers.probe_connection(cell.server);
+    if (!conn) {
+        store::SettleRecord unsettled;
+        unsettled.busy = "no connection to settle it: " + conn.error().message;
+        record.settle = std::move(unsettled);
+        return;
+    }
+    record.settle = settle_server(**conn);
 }
 
 bool PlanRunner::run_steps(RunRecord& record, const plan::RunValues& values, bool skip_all) {
@@ -904,6 +925,7 @@ PlanOutcome run_plan(Prepared& p, const RunRequest& request, ServerSet& servers,
                      store::ResultsStore& results, Progress& progress, Totals& totals,
                      bool& interrupted) {
     PlanOutcome outcome = PlanOutcome::complete;
+    warn_if_machine_busy();
     PlanRunner runner(p.spec, p.plan, servers, results);
     for (std::size_t i = 0;; ++i) {
         if (i == p.plan.runs.size()) {

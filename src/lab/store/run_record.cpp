@@ -39,6 +39,8 @@ constexpr fields::FieldType k_run_fields[] = {
     {"servers", K::array},
     {"steps", K::array},
     {"recoveries", K::array},
+    {"settle", K::object},
+    {"beside", K::array},
     {"error", K::object, true},
     {"timings", K::object},
 };
@@ -177,6 +179,15 @@ json to_json(const RunRecord& r) {
         }
         j["recoveries"] = list;
     }
+    if (r.settle) {
+        j["settle"] = {{"checkpoint_ms", r.settle->checkpoint_ms},
+                       {"waited_ms", r.settle->waited_ms},
+                       {"settled", r.settle->settled},
+                       {"busy", text_or_null(r.settle->busy)}};
+    }
+    if (!r.beside.empty()) {
+        j["beside"] = r.beside;
+    }
     j["server"] = server_json(r.server);
     if (!r.servers.empty()) {
         json list = json::array();
@@ -245,6 +256,21 @@ Result<RunRecord> run_record_from_json(const json& j) {
         for (const auto& rec : *it) {
             r.recoveries.push_back({fields::text(rec, "server"), fields::text(rec, "reason"),
                                     fields::text(rec, "log_tail")});
+        }
+    }
+    if (const auto it = j.find("settle"); it != j.end() && it->is_object()) {
+        SettleRecord settle;
+        settle.checkpoint_ms = fields::number(*it, "checkpoint_ms").value_or(0);
+        settle.waited_ms = fields::number(*it, "waited_ms").value_or(0);
+        settle.settled = fields::boolean(*it, "settled", false);
+        settle.busy = fields::text(*it, "busy");
+        r.settle = std::move(settle);
+    }
+    if (const auto it = j.find("beside"); it != j.end() && it->is_array()) {
+        for (const json& b : *it) {
+            if (b.is_string()) {
+                r.beside.push_back(b.get<std::string>());
+            }
         }
     }
     const auto status = parse_run_status(fields::text(j, "status"));

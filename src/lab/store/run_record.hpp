@@ -77,6 +77,20 @@ struct RunTimings {
     int restarts = 0;
 };
 
+/// How the run's server was settled before its first step (`settle`, docs/experiments.md): a
+/// CHECKPOINT, then a bounded wait until no other session is active and no autovacuum worker
+/// runs.
+struct SettleRecord {
+    double checkpoint_ms = 0; ///< the CHECKPOINT's time
+    double waited_ms = 0;     ///< the wait after it
+    bool settled = false;     ///< false: the bound passed first, or the server could not be asked
+    /// What was still going when the bound passed ("2 other active sessions, 1 autovacuum
+    /// worker"), or why the server could not be asked; "" when settled.
+    std::string busy;
+
+    bool operator==(const SettleRecord&) const = default;
+};
+
 /// One finished run.
 struct RunRecord {
     std::string experiment;
@@ -96,6 +110,10 @@ struct RunRecord {
     std::vector<StepRecord> steps;
     std::optional<RunFailure> failure; ///< set whenever status() is not ok
     std::vector<ServerRecovery> recoveries;
+    std::optional<SettleRecord> settle; ///< none: the file says `settle = false`
+    /// Other pglab or pgbench processes that took CPU during the run ("pglab (pid 1234): 12.5 s
+    /// of CPU"): it was measured beside them.
+    std::vector<std::string> beside;
 
     /// timed_out when a step timed out (or the deadline passed between steps); failed when a
     /// step failed or `failure` says the server's preparation did; ok otherwise.

@@ -38,6 +38,7 @@ order = "interleaved"
 seed = 42
 on_error = "continue"
 run_timeout = "30min"
+settle = false
 )toml" + std::string(k_bench_step));
     EXPECT_EQ(s.name, "sweep");
     EXPECT_EQ(s.description, "d");
@@ -47,6 +48,8 @@ run_timeout = "30min"
     EXPECT_EQ(s.seed, 42u);
     EXPECT_EQ(s.on_error, OnError::continue_);
     EXPECT_EQ(s.run_timeout_ms, 30 * 60 * 1000);
+    EXPECT_FALSE(s.settle);
+    EXPECT_TRUE(parse_ok(k_bench_step).settle); // runs start settled unless the file says not
 }
 
 TEST(SpecParseTest, Servers) {

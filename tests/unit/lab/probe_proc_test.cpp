@@ -99,6 +99,44 @@ TEST_F(FakeProc, AbsentPostmasterGivesNothing) {
     EXPECT_FALSE(server_cpu_times(0, m_root));
 }
 
+// Other benchmarks: pglab and pgbench processes that are neither this one nor started by it.
+TEST_F(FakeProc, BenchmarkNeighboursAreOtherPglabsAndPgbenches) {
+    const double hz = static_cast<double>(::sysconf(_SC_CLK_TCK));
+    const auto named = [&](int pid, int ppid, const std::string& comm, int utime) {
+        add(pid, ppid, utime, 0, 0, 0);
+        std::ofstream(m_root / std::to_string(pid) / "comm") << comm << "\n";
+    };
+    named(10, 1, "pglab", 100);    // this process
+    named(11, 10, "pglab", 50);    // one it started (a fleet rank, say)
+    named(12, 11, "pgbench", 50);  // and one that one started
+    named(20, 1, "pglab", 300);    // another pglab run
+    named(30, 1, "pgbench", 40);   // another benchmark
+    named(40, 1, "postgres", 999); // not a benchmark
+    const std::vector<Neighbour> before = benchmark_neighbours(10, m_root);
+    ASSERT_EQ(before.size(), 2U);
+    EXPECT_EQ(before[0].pid, 20);
+    EXPECT_EQ(before[0].command, "pglab");
+    EXPECT_DOUBLE_EQ(before[0].cpu_s, 300 / hz);
+    EXPECT_EQ(before[1].pid, 30);
+    named(20, 1, "pglab", 300 + static_cast<int>(5 * hz)); // 5 s more
+    named(31, 1, "pgbench", static_cast<int>(2 * hz));     // started meanwhile: 2 s
+    const auto used = neighbour_cpu_since(before, benchmark_neighbours(10, m_root), 0.5);
+    EXPECT_EQ(used, (std::vector<std::string>{"pglab (pid 20): 5.0 s of CPU",
+                                              "pgbench (pid 31): 2.0 s of CPU"}));
+}
+
+TEST(ProbeHostCpu, BusyIsEveryProcessesAndStealApart) {
+    const double hz = static_cast<double>(::sysconf(_SC_CLK_TCK));
+    // user nice system idle iowait irq softirq steal guest guest_nice
+    const auto host = parse_host_cpu("cpu  100 10 50 9000 20 5 15 40 0 0");
+    ASSERT_TRUE(host);
+    EXPECT_DOUBLE_EQ(host->busy_s, (100 + 10 + 50 + 5 + 15) / hz);
+    EXPECT_DOUBLE_EQ(host->steal_s, 40 / hz);
+    EXPECT_FALSE(parse_host_cpu("cpu0 1 2 3 4 5 6 7 8"));
+    EXPECT_FALSE(parse_host_cpu("cpu  1 2 3"));
+    EXPECT_TRUE(host_cpu_times()); // this machine's
+}
+
 TEST(ProbeClientCpu, GrowsWithWork) {
     const CpuTimes before = client_cpu_times();
     volatile double x = 0;
