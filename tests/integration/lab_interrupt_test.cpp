@@ -101,6 +101,10 @@ when = "run == 1"
     ASSERT_EQ(::kill(pglab->pid(), SIGINT), 0);
     // The statement has most of 600 s to go: ending before that is the cancel obeyed.
     expect_interrupted_end(*pglab);
+    // Only backends still there are signalled: the server has no warning for the user about a
+    // pid that is not a backend.
+    EXPECT_EQ(read_file(err_file()).find("is not a PostgreSQL backend process"), std::string::npos)
+        << read_file(err_file());
 
     const auto ls = lines(results());
     ASSERT_EQ(ls.size(), 1u);

@@ -690,9 +690,13 @@ void SessionBackends::cancel_all() {
         backends = m_backends;
         clusters = m_clusters;
     }
+    // A backend may end between the look and the signal; the server's WARNING that its pid "is
+    // not a PostgreSQL backend process" then says nothing to the user, who pressed Ctrl-C.
+    const auto quiet = [](pg::Connection& conn) { conn.on_notice([](std::string_view) {}); };
     for (pg::ConnParams params : clusters) {
         params.options.clear();
         if (auto conn = pg::Connection::connect(params)) {
+            quiet(*conn);
             (void)conn->exec("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE "
                              "backend_type = 'client backend' AND pid <> pg_backend_pid()");
         }
@@ -709,8 +713,11 @@ void SessionBackends::cancel_all() {
         params.options.clear();
         auto conn = pg::Connection::connect(params);
         if (conn) {
-            (void)conn->exec("SELECT pg_cancel_backend(pid) FROM unnest(ARRAY[" + entry.second
-                             + "]) AS pid");
+            // Only the backends still there: a session that ended is not signalled.
+            quiet(*conn);
+            (void)conn->exec("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid = "
+                             "ANY(ARRAY["
+                             + entry.second + "])");
         }
     }
 }
