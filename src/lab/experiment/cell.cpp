@@ -26,4 +26,17 @@ std::string cell_label(const std::vector<Binding>& bindings) {
     return out;
 }
 
+bool cell_matches(const Cell& cell, const CellSelector& selector) {
+    for (const auto& [name, value] : selector.items) {
+        if (const Scalar* v = cell.find(name)) {
+            if (v->text() != value) {
+                return false;
+            }
+        } else if (!(name == "server" && cell.server == value)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace pglab::lab::experiment

@@ -3,6 +3,7 @@
 // reads them back: one type from the plan to the verdicts. No I/O.
 #pragma once
 
+#include "lab/experiment/cell_selector.hpp"
 #include "lab/experiment/scalar.hpp"
 
 #include <cstddef>
@@ -34,6 +35,10 @@ struct Cell {
 
     bool operator==(const Cell&) const = default;
 };
+
+/// Whether `cell` has every value of `selector` ("server" also matches the cell's server when
+/// the matrix has no `server`).
+bool cell_matches(const Cell& cell, const CellSelector& selector);
 
 /// "clients=4 settings.shared_buffers=1GB"; "(no variables)" for an empty matrix.
 std::string cell_label(const std::vector<Binding>& bindings);

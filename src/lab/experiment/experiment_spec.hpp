@@ -207,7 +207,11 @@ struct Step {
 enum class RunOrder {
     as_written, ///< cell after cell in matrix order, each cell's repetitions together
     random,     ///< every run of the plan shuffled with the seed
-    interleaved ///< rounds: each round runs every cell once, cells shuffled per round
+    interleaved, ///< rounds: each round runs every cell once, cells shuffled per round
+    /// rounds as interleaved, in which the cells a claim compares run back to back (blocks in
+    /// random order, cells in random order within them); a ratio is judged on the rounds' paired
+    /// differences, which cancels drift. The default when a claim compares cells.
+    paired
 };
 
 const char* run_order_name(RunOrder order);

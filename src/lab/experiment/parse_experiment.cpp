@@ -6,6 +6,7 @@
 #include "lab/experiment/toml_reader.hpp"
 #include "util/named_values.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -18,6 +19,7 @@ constexpr std::pair<RunOrder, const char*> k_run_orders[] = {
     {RunOrder::as_written, "as-written"},
     {RunOrder::random, "random"},
     {RunOrder::interleaved, "interleaved"},
+    {RunOrder::paired, "paired"},
 };
 
 } // namespace
@@ -27,6 +29,32 @@ const char* run_order_name(RunOrder order) {
 }
 
 namespace {
+
+/// Whether a claim of `spec` compares cells (a ratio, a ratio of ratios, a spread, a ratio along
+/// a variable): then runs pair up.
+bool compares_cells(const ExperimentSpec& spec) {
+    return std::any_of(spec.claims.begin(), spec.claims.end(), [](const Claim& c) {
+        return c.untestable.empty()
+               && (c.kind == ClaimKind::ratio || c.kind == ClaimKind::ratio_of_ratios
+                   || c.kind == ClaimKind::spread || c.kind == ClaimKind::ratio_along);
+    });
+}
+
+/// `order = "paired"` is the default when claims compare cells, and needs such a claim.
+void choose_paired_order(TableReader& r, bool order_given, ParseContext& ctx,
+                         ExperimentSpec& spec) {
+    const bool pairs = compares_cells(spec);
+    if (!order_given) {
+        spec.order = pairs ? RunOrder::paired : spec.order;
+        return;
+    }
+    if (spec.order == RunOrder::paired && !pairs) {
+        ctx.diag.add(r.value_pos(*r.get("order")),
+                     "order = \"paired\" pairs the cells a claim compares, and no claim compares "
+                     "cells",
+                     "add a claim with ratio = [\"A\", \"B\"], or use order = \"interleaved\"");
+    }
+}
 
 void read_top_level(TableReader& r, ParseContext& ctx, ExperimentSpec& spec) {
     if (auto name = r.string("name", "name = \"shared_buffers sweep\"")) {
@@ -39,6 +67,7 @@ void read_top_level(TableReader& r, ParseContext& ctx, ExperimentSpec& spec) {
     if (auto warmup = r.integer("warmup", 0, 1'000, "warmup = 1")) {
         spec.warmup = static_cast<std::uint32_t>(*warmup);
     }
+    const bool order_given = r.get("order") != nullptr;
     if (auto order = r.choice("order", util::names_of(k_run_orders))) {
         spec.order = util::value_named(k_run_orders, *order).value_or(RunOrder::as_written);
     }
@@ -59,6 +88,7 @@ void read_top_level(TableReader& r, ParseContext& ctx, ExperimentSpec& spec) {
     spec.question =
         r.string("question", "question = \"Does 12 write less WAL than 11?\"").value_or("");
     parse_claims(r.get("claims"), ctx, spec);
+    choose_paired_order(r, order_given, ctx, spec);
     parse_quick(r.get("quick"), ctx, spec);
     r.finish();
 }

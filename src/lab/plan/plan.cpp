@@ -116,7 +116,78 @@ std::vector<PlannedRun> finish_order(const std::vector<PlannedRun>& measured, st
     return out;
 }
 
+/// The cells of `blocks` in a fresh order: the blocks shuffled, and the cells within each, so that
+/// a block's cells run back to back.
+std::vector<std::size_t> shuffled_blocks(std::vector<std::vector<std::size_t>>& blocks,
+                                         PlanRng& rng) {
+    rng.shuffle(blocks);
+    std::vector<std::size_t> out;
+    for (auto& block : blocks) {
+        rng.shuffle(block);
+        out.insert(out.end(), block.begin(), block.end());
+    }
+    return out;
+}
+
+/// The cells a claim compares (each selector's matches; a shape's every level).
+std::vector<std::size_t> cells_of_claim(const experiment::Claim& c,
+                                        const std::vector<Cell>& cells) {
+    std::vector<const experiment::CellSelector*> selectors = {&c.cell};
+    if (c.kind != experiment::ClaimKind::value && c.kind != experiment::ClaimKind::shape) {
+        selectors.push_back(&c.baseline);
+    }
+    if (c.kind == experiment::ClaimKind::ratio_of_ratios) {
+        selectors.push_back(&c.divided_by_cell);
+        selectors.push_back(&c.divided_by_baseline);
+    }
+    std::vector<std::size_t> out;
+    for (const Cell& cell : cells) {
+        for (const auto* s : selectors) {
+            if (experiment::cell_matches(cell, *s)) {
+                out.push_back(cell.index);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace
+
+std::vector<std::vector<std::size_t>> claim_blocks(const experiment::ExperimentSpec& spec,
+                                                   const std::vector<Cell>& cells) {
+    // Union-find over the cells: each claim joins the cells it compares.
+    std::vector<std::size_t> parent(cells.size());
+    for (std::size_t i = 0; i < parent.size(); ++i) {
+        parent[i] = i;
+    }
+    const auto root = [&](std::size_t i) {
+        while (parent[i] != i) {
+            i = parent[i] = parent[parent[i]];
+        }
+        return i;
+    };
+    for (const experiment::Claim& c : spec.claims) {
+        if (!c.untestable.empty() || c.kind == experiment::ClaimKind::value) {
+            continue;
+        }
+        const std::vector<std::size_t> joined = cells_of_claim(c, cells);
+        for (std::size_t i = 1; i < joined.size(); ++i) {
+            parent[root(joined[i])] = root(joined[0]);
+        }
+    }
+    std::vector<std::vector<std::size_t>> blocks;
+    std::vector<std::size_t> block_of(cells.size(), cells.size());
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        std::size_t& b = block_of[root(i)];
+        if (b == cells.size()) {
+            b = blocks.size();
+            blocks.emplace_back();
+        }
+        blocks[b].push_back(i);
+    }
+    return blocks;
+}
 
 Result<Plan> build_plan(const experiment::ExperimentSpec& spec, std::uint64_t seed) {
     PGLAB_TRY_ASSIGN(std::vector<Cell> cells, expand_matrix(spec));
@@ -150,13 +221,23 @@ Result<Plan> build_plan(const experiment::ExperimentSpec& spec, std::uint64_t se
         }
         break;
     }
+    case experiment::RunOrder::paired: {
+        std::vector<std::vector<std::size_t>> blocks = claim_blocks(spec, cells);
+        for (std::uint32_t round = 1; round <= spec.repeat; ++round) {
+            for (const std::size_t c : shuffled_blocks(blocks, rng)) {
+                measured.push_back(PlannedRun{0, c, 0, false, round});
+            }
+        }
+        break;
+    }
     }
     plan.runs = finish_order(measured, cells.size(), spec.warmup);
     plan.cells = std::move(cells);
     return plan;
 }
 
-std::vector<PlannedRun> add_round(Plan& plan, std::vector<std::size_t> cells) {
+std::vector<PlannedRun> add_round(Plan& plan, std::vector<std::size_t> cells,
+                                  const std::vector<std::vector<std::size_t>>& blocks) {
     std::uint32_t last_round = 0;
     std::vector<std::uint32_t> repetitions(plan.cells.size(), 0);
     for (const PlannedRun& run : plan.runs) {
@@ -169,7 +250,23 @@ std::vector<PlannedRun> add_round(Plan& plan, std::vector<std::size_t> cells) {
     const std::uint32_t round = last_round + 1;
     constexpr std::uint64_t k_golden = 0x9E3779B97F4A7C15ULL; // spreads the rounds' seeds apart
     PlanRng rng(plan.seed ^ (k_golden * round));
-    rng.shuffle(cells);
+    if (blocks.empty()) {
+        rng.shuffle(cells);
+    } else { // the round's cells grouped as the blocks group them, each block back to back
+        std::vector<std::vector<std::size_t>> round_blocks;
+        for (const auto& block : blocks) {
+            std::vector<std::size_t> in_round;
+            for (const std::size_t c : block) {
+                if (std::find(cells.begin(), cells.end(), c) != cells.end()) {
+                    in_round.push_back(c);
+                }
+            }
+            if (!in_round.empty()) {
+                round_blocks.push_back(std::move(in_round));
+            }
+        }
+        cells = shuffled_blocks(round_blocks, rng);
+    }
     std::vector<PlannedRun> added;
     for (const std::size_t c : cells) {
         added.push_back(PlannedRun{plan.runs.size(), c, ++repetitions[c], false, round});

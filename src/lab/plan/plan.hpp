@@ -46,7 +46,9 @@ Result<std::vector<Cell>> expand_matrix(const experiment::ExperimentSpec& spec);
 /// case). Orders:
 ///   as-written:  cell after cell, each cell's warm-ups then its repetitions;
 ///   random:      all measured runs shuffled together;
-///   interleaved: `repeat` rounds, each running every cell once in a freshly shuffled order.
+///   interleaved: `repeat` rounds, each running every cell once in a freshly shuffled order;
+///   paired:      rounds as interleaved, the cells of each claim_blocks() block back to back
+///                (blocks shuffled, and the cells within each).
 /// In every order a cell's warm-up runs come right before its first measured run.
 Result<Plan> build_plan(const experiment::ExperimentSpec& spec, std::uint64_t seed);
 
@@ -55,7 +57,16 @@ Result<Plan> build_plan(const experiment::ExperimentSpec& spec, std::uint64_t se
 /// (so that the same results always add the same round), each run's repetition one more than its
 /// cell's last, its round one more than the plan's last (rounds counted by repetitions in orders
 /// without rounds). Returns the runs added.
-std::vector<PlannedRun> add_round(Plan& plan, std::vector<std::size_t> cells);
+/// In a paired plan, pass its `blocks` (claim_blocks()): the round keeps each block's cells back to
+/// back.
+std::vector<PlannedRun> add_round(Plan& plan, std::vector<std::size_t> cells,
+                                  const std::vector<std::vector<std::size_t>>& blocks = {});
+
+/// The cells the claims of `spec` compare, in groups (indices into `cells`): the cells of one
+/// claim join one group, and groups that share a cell are one; every other cell is a group of its
+/// own. In matrix order of their first cells.
+std::vector<std::vector<std::size_t>> claim_blocks(const experiment::ExperimentSpec& spec,
+                                                   const std::vector<Cell>& cells);
 
 /// The file's `seed` if it has one, else `fallback` (the orchestrator passes a fresh one, for
 /// instance from the clock, and records it with the plan).

@@ -123,8 +123,9 @@ std::optional<CpuTimes> server_cpu_times(pid_t postmaster_pid,
 CpuTimes client_cpu_times();
 
 /// The machine's CPU seconds from /proc/stat's first line ("cpu  user nice system idle iowait
-/// irq softirq steal ..."): busy, every process's (user, nice, system, irq, softirq; guest time is
-/// inside user), and steal, the time a virtual machine's CPUs waited for the host.
+/// irq softirq steal ..."): busy, every process's (user, nice, system; guest time is inside user;
+/// interrupts left out, being mostly the measured work's own I/O), and steal, the time a virtual
+/// machine's CPUs waited for the host.
 struct HostCpu {
     double busy_s = 0;
     double steal_s = 0;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 namespace pglab::lab::report {
 
@@ -52,6 +53,45 @@ bool read_cell_pair(const Claim& c, const ResultsDir& results, const MetricValue
     r.cells = {static_cast<std::int64_t>(a.cell->index), static_cast<std::int64_t>(b.cell->index)};
     r.runs = std::min(a.values.size(), b.values.size());
     return true;
+}
+
+PairedRuns paired_runs(const ResultsDir& results, const MetricValues& m, std::int64_t cell_a,
+                       std::int64_t cell_b) {
+    PairedRuns out;
+    if (!results.plan
+        || (results.plan->order != "paired" && results.plan->order != "interleaved")) {
+        return out;
+    }
+    std::map<std::int64_t, std::uint32_t> round_of; // run -> round
+    for (const FinishedRun& f : results.runs) {
+        round_of[static_cast<std::int64_t>(f.record.run)] = f.record.round;
+    }
+    // round -> the cell's values in it (a round with two runs of a cell pairs nothing)
+    const auto by_round = [&](std::int64_t cell) {
+        std::map<std::uint32_t, std::vector<double>> rounds;
+        const auto values = m.by_cell.find(cell);
+        const auto runs = m.runs_by_cell.find(cell);
+        if (values == m.by_cell.end() || runs == m.runs_by_cell.end()) {
+            return rounds;
+        }
+        for (std::size_t i = 0; i < values->second.size() && i < runs->second.size(); ++i) {
+            const auto round = round_of.find(runs->second[i]);
+            if (round != round_of.end() && round->second > 0) {
+                rounds[round->second].push_back(values->second[i]);
+            }
+        }
+        return rounds;
+    };
+    const auto rounds_a = by_round(cell_a);
+    const auto rounds_b = by_round(cell_b);
+    for (const auto& [round, values] : rounds_a) {
+        const auto other = rounds_b.find(round);
+        if (values.size() == 1 && other != rounds_b.end() && other->second.size() == 1) {
+            out.a.push_back(values.front());
+            out.b.push_back(other->second.front());
+        }
+    }
+    return out;
 }
 
 std::string unit_suffix(const MetricInfo& m) {

@@ -35,6 +35,17 @@ CellValues values_of(const experiment::CellSelector& selector, const ResultsDir&
 bool read_cell_pair(const experiment::Claim& c, const ResultsDir& results, const MetricValues& m,
                     CellValues& a, CellValues& b, ClaimResult& r);
 
+/// The runs of two cells paired by the round they ran in: each round in which both cells have one
+/// measured run, in round order. Empty unless the plan ran in rounds (order "paired" or
+/// "interleaved", and the rounds a `repeat` until decided added).
+struct PairedRuns {
+    std::vector<double> a;
+    std::vector<double> b;
+};
+
+PairedRuns paired_runs(const ResultsDir& results, const MetricValues& m, std::int64_t cell_a,
+                       std::int64_t cell_b);
+
 /// " ms", " MB", " tps" after a figure of `m`; "" for a count.
 std::string unit_suffix(const MetricInfo& m);
 

@@ -109,20 +109,42 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline.text);
         return;
     }
-    const auto after = [&](size_t extra) { return ratio_evidence(sa, sb, extra); };
-    const Evidence e = claim_ratio_evidence(c, sa, sb);
+    // Runs alike on both sides are their value itself (statistics.hpp), not a mean of anything.
+    const bool several = sa.linear.variance > 0 || sb.linear.variance > 0;
+    std::function<Evidence(size_t)> after = [&](size_t extra) {
+        return ratio_evidence(sa, sb, extra);
+    };
+    Evidence e = claim_ratio_evidence(c, sa, sb);
+    std::string quotient =
+        fmt::format("{} / {}{}{}", format_number(figure_a), format_number(figure_b),
+                    unit_suffix(m.info), several && typical_pair ? mean_words(sa) : "");
+    // Runs made in rounds are judged in pairs, one of each cell per round: drift between rounds
+    // moves both runs of a round, and cancels in their ratio.
+    const PairedRuns pairs = paired_runs(results, m, static_cast<std::int64_t>(a.cell->index),
+                                         static_cast<std::int64_t>(b.cell->index));
+    const bool paired =
+        !c.exact && several && sa.log && sb.log && pairs.a.size() >= k_min_runs_for_interval;
+    if (paired) {
+        std::vector<double> differences;
+        for (std::size_t i = 0; i < pairs.a.size(); ++i) {
+            differences.push_back(std::log(pairs.a[i]) - std::log(pairs.b[i]));
+        }
+        const Moments d = moments_of(differences);
+        after = [d](size_t extra) { return paired_ratio_evidence(d, extra); };
+        e = after(0);
+        quotient = fmt::format("{} / {}{}, geometric means of {} rounds, judged in pairs",
+                               format_number(typical_value(sample_of(pairs.a))),
+                               format_number(typical_value(sample_of(pairs.b))),
+                               unit_suffix(m.info), pairs.a.size());
+        r.runs = pairs.a.size();
+    }
     r.value = e.value;
     r.ci = e.ci95;
     r.ci90 = e.ci90;
-    // Runs alike on both sides are their value itself (statistics.hpp), not a mean of anything.
-    const bool several = sa.linear.variance > 0 || sb.linear.variance > 0;
-    const std::string quotient =
-        fmt::format("{} / {}{}{}", format_number(figure_a), format_number(figure_b),
-                    unit_suffix(m.info), several && typical_pair ? mean_words(sa) : "");
     r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
                         : fmt::format("{:.3f} = {} ({})", e.value, quotient,
                                       few_runs_text({a.values, b.values}));
-    conclude(c, e, after, "each cell", r);
+    conclude(c, e, after, paired ? "both cells, in pairs," : "each cell", r);
 }
 
 void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValues& m,

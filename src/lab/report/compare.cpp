@@ -21,19 +21,6 @@ constexpr double k_times_threshold = 1.5; // from here on, "2.3x faster" instead
 
 } // namespace
 
-bool cell_matches(const Cell& cell, const Selector& selector) {
-    for (const auto& [name, value] : selector.items) {
-        if (const experiment::Scalar* v = cell.find(name)) {
-            if (v->text() != value) {
-                return false;
-            }
-        } else if (!(name == "server" && cell.server == value)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 namespace {
 
 bool same_rest(const Cell& a, const Cell& b, const std::set<std::string>& selected) {

@@ -21,8 +21,7 @@ namespace pglab::lab::report {
 /// Matrix values a side's cells must have (experiment::parse_cell_selector).
 using Selector = experiment::CellSelector;
 
-/// Whether `cell` has every value of `selector` ("server" also matches the cell's server).
-bool cell_matches(const Cell& cell, const Selector& selector);
+using experiment::cell_matches;
 
 /// One side of a comparison.
 struct CompareSide {

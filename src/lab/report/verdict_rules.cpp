@@ -164,6 +164,20 @@ Evidence product_evidence(std::span<const Factor> factors, size_t extra) {
     return e;
 }
 
+Evidence paired_ratio_evidence(const Moments& log_differences, size_t extra) {
+    const Moments more = with_more_values(log_differences, extra);
+    Evidence e;
+    e.value = std::exp(log_differences.mean);
+    e.runs = more.n;
+    if (more.n >= k_min_runs_for_interval) {
+        for (auto [confidence, ci] : {std::pair{0.90, &e.ci90}, std::pair{0.95, &e.ci95}}) {
+            const Interval logs = *mean_interval(more, confidence);
+            *ci = Interval{std::exp(logs.low), std::exp(logs.high), true};
+        }
+    }
+    return e;
+}
+
 Evidence spread_evidence(const Sample& a, const Sample& b, size_t extra) {
     return two_sample_evidence(
         a, b, extra,

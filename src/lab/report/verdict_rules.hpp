@@ -56,6 +56,12 @@ Evidence ratio_evidence(const Sample& a, const Sample& b, size_t extra = 0);
 /// on the log scale, the spread ratio variation in b: callers check product_of() and
 /// spread_ratio() first.
 Evidence product_evidence(std::span<const Factor> factors, size_t extra = 0);
+
+/// The evidence of a ratio judged on paired runs (one run of each cell per round, a paired or
+/// interleaved plan): `log_differences` are the moments of ln(a) − ln(b) over the rounds; the
+/// ratio is exp of their mean, its interval exp of their t-interval. What drifts from round to
+/// round moves both runs of a round and cancels.
+Evidence paired_ratio_evidence(const Moments& log_differences, size_t extra = 0);
 Evidence spread_evidence(const Sample& a, const Sample& b, size_t extra = 0);
 
 struct Decision {

@@ -902,7 +902,10 @@ bool plan_next_round(Prepared& p, const RunRequest& request, store::ResultsStore
                   until.max);
         return false;
     }
-    const std::vector<plan::PlannedRun> added = plan::add_round(p.plan, cells);
+    const std::vector<plan::PlannedRun> added = plan::add_round(
+        p.plan, cells,
+        p.plan.order == experiment::RunOrder::paired ? plan::claim_blocks(p.spec, p.plan.cells)
+                                                     : std::vector<std::vector<std::size_t>>{});
     std::vector<store::PlanRun> recorded;
     for (const plan::PlannedRun& run : added) {
         recorded.push_back({run.ordinal, run.cell, run.repetition, run.warmup, run.round});

@@ -31,7 +31,7 @@ const ErrorCase k_cases[] = {
     {"bad order", "order = \"randm\"\n[[steps]]\ntype = \"bench\"\n",
      "t.toml:1:9: invalid value \"randm\" for \"order\" in the top level (did you mean "
      "\"random\"?)",
-     "\"as-written\", \"random\" or \"interleaved\""},
+     "\"as-written\", \"random\", \"interleaved\" or \"paired\""},
     {"bad on_error", "on_error = \"ignore\"\n[[steps]]\ntype = \"bench\"\n",
      "t.toml:1:12: invalid value \"ignore\" for \"on_error\" in the top level",
      "\"stop\" or "

@@ -203,6 +203,49 @@ TEST(PlanOrderTest, AddedRoundsContinueThePlan) {
     EXPECT_EQ(next[0].round, 4u);
 }
 
+// Paired: rounds in which the cells a claim compares run back to back (blocks shuffled, and the
+// cells within them); claims that share a cell join their blocks; a cell no claim compares is a
+// block of its own. The default when claims compare cells; refused with nothing to pair.
+TEST(PlanOrderTest, PairedRunsTheCellsOfAClaimBackToBack) {
+    const std::string claims = "\n[[claims]]\ntext = \"a\"\nstep = \"b\"\nmetric = \"tps\"\n"
+                               "ratio = [\"clients=2\", \"clients=1\"]\npaper = 1\n"
+                               "\n[[claims]]\ntext = \"b\"\nstep = \"b\"\nmetric = \"tps\"\n"
+                               "ratio = [\"clients=8\", \"clients=4\"]\npaper = 1\n";
+    const std::string head = "repeat = 5\n[matrix]\nclients = [1, 2, 4, 8, 16]\n"
+                             "[[steps]]\ntype = \"bench\"\nname = \"b\"\n";
+    const auto spec = parse_ok(head + claims);
+    EXPECT_EQ(spec.order, experiment::RunOrder::paired);
+    EXPECT_EQ(claim_blocks(spec, *expand_matrix(spec)),
+              (std::vector<std::vector<std::size_t>>{{0, 1}, {2, 3}, {4}}));
+    auto p = build_plan(spec, 11);
+    ASSERT_TRUE(p);
+    ASSERT_EQ(p->runs.size(), 25u);
+    std::set<std::vector<std::size_t>> orders;
+    for (std::uint32_t round = 1; round <= 5; ++round) {
+        std::vector<std::size_t> cells;
+        for (std::size_t i = (round - 1) * 5; i < round * 5; ++i) {
+            EXPECT_EQ(p->runs[i].round, round);
+            cells.push_back(p->runs[i].cell);
+        }
+        orders.insert(cells);
+        for (const auto& pair : {std::pair<std::size_t, std::size_t>{0, 1}, {2, 3}}) {
+            const auto a = std::find(cells.begin(), cells.end(), pair.first);
+            const auto b = std::find(cells.begin(), cells.end(), pair.second);
+            EXPECT_EQ(std::abs(std::distance(a, b)), 1) << "round " << round;
+        }
+    }
+    EXPECT_GT(orders.size(), 1u);
+    // A round added until decided keeps the claim's cells together too.
+    const auto added = add_round(*p, {0, 1, 2, 3}, claim_blocks(spec, p->cells));
+    ASSERT_EQ(added.size(), 4u);
+    EXPECT_EQ(added[0].cell / 2, added[1].cell / 2);
+    EXPECT_EQ(added[2].cell / 2, added[3].cell / 2);
+    // Nothing to pair: refused where `order` is.
+    EXPECT_THAT(experiment::testing::first_problem("order = \"paired\"\n" + head),
+                ::testing::HasSubstr("t.toml:1:9: order = \"paired\" pairs the cells a claim "
+                                     "compares, and no claim compares cells"));
+}
+
 TEST(PlanOrderTest, SeedFromFileOrFallback) {
     EXPECT_EQ(choose_seed(make("seed = 7\n"), 99), 7u);
     EXPECT_EQ(choose_seed(make(""), 99), 99u);

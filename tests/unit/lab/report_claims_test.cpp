@@ -52,17 +52,21 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
     ASSERT_EQ(t.header,
               (std::vector<std::string>{"claim", "paper", "measured (95% CI)", "verdict"}));
     ASSERT_EQ(t.rows.size(), 6U);
+    // The fixture ran interleaved: a ratio of cells with one run in each of 3 rounds is judged on
+    // the rounds' paired differences.
     EXPECT_EQ(t.rows[0], (std::vector<std::string>{
                              "17 vacuums 5.7x faster than 16 (seed 002)", "ratio 0.175 (±20%)",
-                             "0.830 (95% CI 0.800 – 0.861) = 1335.5 / 1608.6 ms, geometric means",
-                             "differs: its 95% interval (0.800 – 0.861) lies wholly outside 0.175 "
+                             "0.830 (95% CI 0.785 – 0.878) = 1335.5 / 1608.6 ms, geometric means "
+                             "of 3 rounds, judged in pairs",
+                             "differs: its 95% interval (0.785 – 0.878) lies wholly outside 0.175 "
                              "± 20%. The paper's disk flushes far more slowly than this "
                              "machine's"}));
     EXPECT_EQ(t.rows[1],
               (std::vector<std::string>{
                   "tps is equal within 3% on both versions (seed 002)", "ratio 1.000 (±3%)",
-                  "1.003 (95% CI 0.979 – 1.028) = 1190.5 / 1187.1 tps, geometric means",
-                  "agrees: its 90% interval (0.985 – 1.021) lies within 1.000 ± 3%"}));
+                  "1.003 (95% CI 0.978 – 1.028) = 1190.5 / 1187.1 tps, geometric "
+                  "means of 3 rounds, judged in pairs",
+                  "agrees: its 90% interval (0.986 – 1.020) lies within 1.000 ± 3%"}));
     // A cell of two runs: no interval, the runs shown instead, and no verdict yet.
     EXPECT_EQ(t.rows[2], (std::vector<std::string>{
                              "17 with 20 clients serves about as much as 16", "ratio 1.000 (±5%)",
@@ -272,7 +276,10 @@ TEST(ReportClaimsTest, AClaimWhoseVerdictMoreRunsChangedSaysBoth) {
 // told from 1.07 ± 1%, nor from "at least 1.02", but is clearly not 1.20 ± 1%; the verdict says
 // how many more runs would likely decide it. One run has no interval: only an exact figure decides.
 TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive) {
-    const ResultsDir r = fixture();
+    ResultsDir r = fixture();
+    ASSERT_TRUE(r.plan.has_value());
+    r.plan->order = "random"; // the runs unpaired: Welch's interval of the two cells
+
     const auto steps = collect_steps(r, 2);
     experiment::Claim near;
     near.text = "17 with 5 clients serves 7% more than 16 with 10";

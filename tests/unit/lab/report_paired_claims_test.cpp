@@ -1,0 +1,91 @@
+// Ratios judged in pairs (issue 48, stage 5): runs made in rounds, one of each cell per round, are
+// judged on the rounds' log differences. A drift that moves both runs of a round cancels: the
+// same runs decide the claim paired and stay inconclusive unpaired.
+#include "lab/report/claims.hpp"
+#include "lab/report/metrics.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "finished_runs.hpp"
+#include "judge_claim.hpp"
+
+namespace pglab::lab::report {
+namespace {
+
+/// Cells A (0) and B (1) of a timed-sql step "q", one run of each per round, in `order`: the
+/// machine drifts from round to round (1.0, 1.3, 0.8, 1.5, 1.1), A and B equal within 1%.
+ResultsDir drifting(const std::string& order) {
+    ResultsDir r;
+    r.variables = {"side"};
+    r.plan = store::PlanRecord{};
+    r.plan->order = order;
+    for (const char* side : {"A", "B"}) {
+        Cell c;
+        c.index = r.cells.size();
+        c.bindings = {{"side", {std::string(side), {}}}};
+        c.label = std::string("side=") + side;
+        r.cells.push_back(c);
+    }
+    const std::vector<double> drift = {1.0, 1.3, 0.8, 1.5, 1.1};
+    const std::vector<double> noise = {1.004, 0.997, 1.002, 0.999, 1.003};
+    std::int64_t run = 0;
+    for (std::size_t round = 0; round < drift.size(); ++round) {
+        for (std::int64_t cell = 0; cell < 2; ++cell) {
+            const double ms = 100.0 * drift[round] * (cell == 0 ? noise[round] : 1.0);
+            store::FinishedRun f =
+                testing::finished_run(run++, cell,
+                                      nlohmann::json::array({{{"index", 0},
+                                                              {"key", "q"},
+                                                              {"type", "timed-sql"},
+                                                              {"status", "ok"},
+                                                              {"client_ms", ms},
+                                                              {"server_ms", ms}}}));
+            f.record.round = static_cast<std::uint32_t>(round + 1);
+            r.runs.push_back(std::move(f));
+        }
+    }
+    return r;
+}
+
+experiment::Claim equal_within_3_percent() {
+    experiment::Claim c;
+    c.text = "A and B are equal within 3%";
+    c.step = "q";
+    c.metric = "client_ms";
+    c.kind = experiment::ClaimKind::ratio;
+    c.cell = *experiment::parse_cell_selector("side=A");
+    c.baseline = *experiment::parse_cell_selector("side=B");
+    c.paper = 1.0;
+    c.tolerance = 0.03;
+    return c;
+}
+
+TEST(PairedClaims, ADriftThatMovesBothCellsCancelsInPairs) {
+    const ClaimResult paired = testing::judge_claim(equal_within_3_percent(), drifting("paired"));
+    EXPECT_EQ(paired.verdict, Verdict::agrees) << paired.why;
+    EXPECT_NE(paired.measured.find("geometric means of 5 rounds, judged in pairs"),
+              std::string::npos)
+        << paired.measured;
+    EXPECT_EQ(paired.runs, 5U);
+    // The same runs, not made in rounds: the drift is spread, and nothing is decided.
+    const ClaimResult unpaired = testing::judge_claim(equal_within_3_percent(), drifting("random"));
+    EXPECT_EQ(unpaired.verdict, Verdict::inconclusive) << unpaired.why;
+    EXPECT_EQ(unpaired.measured.find("pairs"), std::string::npos) << unpaired.measured;
+}
+
+TEST(PairedClaims, InterleavedRoundsPairTooAndTooFewPairsDoNot) {
+    EXPECT_EQ(testing::judge_claim(equal_within_3_percent(), drifting("interleaved")).verdict,
+              Verdict::agrees);
+    ResultsDir two = drifting("paired");
+    two.runs.resize(4); // rounds 1 and 2 only
+    const ClaimResult few = testing::judge_claim(equal_within_3_percent(), two);
+    EXPECT_EQ(few.verdict, Verdict::inconclusive) << few.why;
+    EXPECT_FALSE(few.ci.has_value());
+}
+
+} // namespace
+} // namespace pglab::lab::report
