@@ -9,6 +9,9 @@ find_package(CLI11 CONFIG REQUIRED)
 # Debian libboost-dev: Boost.Math's Student's t distribution for the report's intervals and tests
 # (src/lab/report/statistics.cpp only; header-only)
 find_package(Boost 1.74 REQUIRED)
+# zlib (Debian zlib1g-dev): the runs kept with a stored result are gzip-compressed
+# (src/lab/store/gzip_file.cpp only)
+find_package(ZLIB REQUIRED)
 # liburing (Debian liburing-dev): io_uring batches the benchmark's socket I/O (src/pg/batched_io.cpp)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBURING REQUIRED IMPORTED_TARGET liburing)

@@ -5,6 +5,7 @@
 #include "lab/experiment/parse_experiment.hpp"
 #include "lab/report/chart.hpp"
 #include "lab/report/compare.hpp"
+#include "lab/report/recheck.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
 #include "util/log.hpp"
@@ -33,9 +34,12 @@ constexpr const char* k_report_synopsis =
 
 Usage:
   pglab report DIR [OPTION]...
+  pglab report --recheck STORED...
 
 Without --format, writes DIR/report.md and DIR/report.html (self-contained: inline CSS and
-SVG), with the charts' data files, gnuplot scripts and SVGs in DIR/charts/.
+SVG), with the charts' data files, gnuplot scripts and SVGs in DIR/charts/. With --recheck,
+judges the claims of each stored result (scripts/doc-tables store) again from the runs kept with
+it and exits 1 when a verdict, figure or interval differs from the stored one.
 )";
 
 constexpr const char* k_report_epilogue = R"(Example:
@@ -104,6 +108,7 @@ struct ReportArgs {
     std::optional<std::string> cv_warning;
     std::optional<std::string> min_runs;
     bool no_charts = false;
+    bool recheck = false;
 };
 
 void declare_report_options(CommandLine& line, ReportArgs& args) {
@@ -120,6 +125,9 @@ void declare_report_options(CommandLine& line, ReportArgs& args) {
                  "next to it",
                  "DIR/report.FORMAT, DIR/claims.csv, DIR/checks.csv"});
     line.flag("--no-charts", args.no_charts, "tables only, even when gnuplot is installed");
+    line.flag("--recheck", args.recheck,
+              "judge the claims of stored results (docs/studies/results/ID) again from their "
+              "kept runs; exit 1 on any difference");
     line.option("--claims", args.claims,
                 {"FILE",
                  "an experiment file",
@@ -246,6 +254,37 @@ void log_written(const std::vector<std::string>& written, const rp::Report& repo
 
 } // namespace
 
+/// `pglab report --recheck STORED...`: each stored result judged again; 1 when one differs.
+int recheck_command(CommandLine& line, const std::vector<std::string>& dirs) {
+    if (dirs.empty()) {
+        return line.usage_error("--recheck needs stored results: pglab report --recheck DIR...");
+    }
+    int status = 0;
+    std::size_t unkept = 0;
+    for (const std::string& dir : dirs) {
+        auto outcome = rp::recheck_stored(dir);
+        if (!outcome) {
+            log::error("{}: {}", dir, outcome.error().message);
+            status = 1;
+            continue;
+        }
+        if (!outcome->runs_kept) {
+            ++unkept;
+            std::printf("%s: no runs kept (stored before they were): not re-judged\n", dir.c_str());
+        } else if (outcome->differences.empty()) {
+            std::printf("%s: %zu claims judged again, as stored\n", dir.c_str(), outcome->claims);
+        } else {
+            status = 1;
+            for (const std::string& d : outcome->differences) {
+                std::printf("%s: %s\n", dir.c_str(), d.c_str());
+            }
+        }
+    }
+    std::printf("%zu stored results, %zu with their runs kept; %s\n", dirs.size(),
+                dirs.size() - unkept, status == 0 ? "every verdict as stored" : "some differ");
+    return status;
+}
+
 int report_command(int argc, char** argv) {
     ReportArgs args;
     rp::ReportOptions options;
@@ -253,6 +292,9 @@ int report_command(int argc, char** argv) {
     declare_report_options(line, args);
     if (const auto done = line.parse(argc, argv)) {
         return *done;
+    }
+    if (args.recheck) {
+        return recheck_command(line, args.dirs);
     }
     std::string format;
     if (const auto refused = report_format(line, args, format)) {

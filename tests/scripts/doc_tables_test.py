@@ -7,6 +7,7 @@ report fixture of tests/golden/report/ is a finished results directory.
 
 import csv
 import datetime as dt
+import gzip
 import json
 import shutil
 import subprocess
@@ -90,6 +91,14 @@ class DocTablesTest(unittest.TestCase):
         self.assertEqual(self.render().returncode, 0)
         self.assertIn("; pglab built from commit 0123456789ab. Stored in", self.doc.read_text(encoding="utf-8"))
         self.assertTrue((folder / "claims.csv").read_text(encoding="utf-8").startswith("claim,"))
+        # The runs the claims were judged on are kept, and this pglab judges them as stored.
+        with gzip.open(folder / "runs" / "results.jsonl.gz", "rt", encoding="utf-8") as f:
+            self.assertEqual(f.read(), (self.finished / "results.jsonl").read_text(encoding="utf-8"))
+        self.assertEqual(about["runs_kept_bytes"], sum(p.stat().st_size for p in (folder / "runs").iterdir()))
+        self.assertIn("`pglab report --recheck` judges them again", self.doc.read_text(encoding="utf-8"))
+        rechecked = subprocess.run([PGLAB, "report", "--recheck", str(folder)], capture_output=True, text=True)
+        self.assertEqual(rechecked.returncode, 0, rechecked.stdout + rechecked.stderr)
+        self.assertIn("claims judged again, as stored", rechecked.stdout)
         self.assertTrue((folder / "cells.csv").read_text(encoding="utf-8").startswith("step,"))
         self.assertTrue((folder / "checks.csv").read_text(encoding="utf-8").startswith("run,"))
 
