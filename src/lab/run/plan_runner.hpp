@@ -1,0 +1,91 @@
+// lab/run: one run of a plan, in phases: the servers for its cell, settling the cell's server, its
+// steps (each through the step kinds of steps.cpp, with its probes around it, under the run's
+// deadline), the server's facts, and its record.
+#pragma once
+
+#include "lab/experiment/experiment_spec.hpp"
+#include "lab/plan/plan.hpp"
+#include "lab/plan/run_values.hpp"
+#include "lab/probe/wait_sampler.hpp"
+#include "lab/run/busy_machine.hpp"
+#include "lab/run/left_waiting.hpp"
+#include "lab/run/run_time.hpp"
+#include "lab/run/servers.hpp"
+#include "lab/run/step_progress.hpp"
+#include "lab/run/steps.hpp"
+#include "lab/run/watchdog.hpp"
+#include "lab/store/results_store.hpp"
+#include "lab/store/run_record.hpp"
+#include "util/result.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pglab::lab::run {
+
+using store::RunRecord;
+using store::StepRecord;
+using store::StepStatus;
+
+/// Executes the runs of a plan, one at a time.
+class PlanRunner {
+public:
+    PlanRunner(const experiment::ExperimentSpec& spec, const plan::Plan& plan, ServerSet& servers,
+               store::ResultsStore& results)
+        : m_spec(spec), m_plan(plan), m_servers(servers), m_store(results),
+          m_watchdog(servers.backends()) {}
+
+    /// The run's record; nothing when SIGINT/SIGTERM cut it short (it gets no line).
+    std::optional<RunRecord> execute(const plan::PlannedRun& run);
+
+private:
+    RunRecord begin(const plan::PlannedRun& run) const;
+    bool prepare_servers(RunRecord& record, const plan::Cell& cell);
+    /// Settles the cell's server before the run's first step (settle.hpp) and records how.
+    void settle(RunRecord& record, const plan::Cell& cell);
+    Status ensure_server(const std::string& name, const plan::Cell& cell, int& restarts);
+    /// False when a signal interrupted the run.
+    bool run_steps(RunRecord& record, const plan::RunValues& values, bool skip_all);
+    /// Adds the ends of statements left waiting, known since the last call, to their steps.
+    void add_late_outcomes(RunRecord& record);
+    StepRecord run_step(RunRecord& record, std::size_t index, const plan::RunValues& values,
+                        bool& stop_steps, bool& interrupted);
+    /// Why the step is skipped in this run ("when", "once"; "" when it runs); `fingerprint` gets
+    /// its expanded fields when it runs once per server. Error when its `when` cannot be read.
+    Result<std::string> skip_reason(const experiment::Step& step, std::size_t index,
+                                    const plan::RunValues& values, const std::string& server,
+                                    std::string& fingerprint);
+    /// Runs step `s.index` with its probes around it: `s` gets its elapsed time, probes,
+    /// replication lag and log; nothing more after a signal.
+    StepOutcome measure_step(RunRecord& record, StepRecord& s, const plan::RunValues& values);
+    /// `s` as the outcome says, the run's deadline and a server that died under it taken into
+    /// account; a failure fails the run and stops its later steps, but for a check.
+    void settle_step(RunRecord& record, StepRecord& s, StepOutcome outcome,
+                     const std::string& fingerprint, bool& stop_steps);
+    void record_server(RunRecord& record, const plan::Cell& cell);
+    std::optional<pg::ConnParams> progress_server(experiment::StepType type,
+                                                  const std::string& server);
+    std::unique_ptr<probe::WaitSampler>
+    start_wait_sampler(const experiment::Step& step, bool measured, const std::string& server);
+    void fail(RunRecord& record, std::optional<std::size_t> step, std::string reason) const;
+    std::string timeout_reason(std::string_view what) const;
+
+    const experiment::ExperimentSpec& m_spec;
+    const plan::Plan& m_plan;
+    ServerSet& m_servers;
+    store::ResultsStore& m_store;
+    Watchdog m_watchdog;
+    StepProgress m_progress;
+    LeftWaiting m_left_waiting;  ///< statements expect_blocked left waiting in this run
+    NeighbourWatch m_neighbours; ///< other benchmarks' CPU during the run
+    Clock::time_point m_run_start;
+    Clock::time_point m_steps_start; ///< when the run's steps began (its deadline counts from it)
+    std::optional<Clock::time_point> m_deadline;
+    std::vector<experiment::Setting> m_settings; ///< of the cell's server, this run
+};
+
+} // namespace pglab::lab::run

@@ -1,0 +1,203 @@
+// lab/run: prepare, print_dry_run, open_store, fetch_missing_versions.
+#include "lab/run/prepare.hpp"
+
+#include "lab/experiment/parse_experiment.hpp"
+#include "lab/run/estimate.hpp"
+#include "lab/run/experiment_copy.hpp"
+#include "lab/run/run_time.hpp"
+#include "lab/server/installation.hpp"
+#include "util/build_info.hpp"
+#include "util/clock.hpp"
+#include "util/log.hpp"
+#include "util/machine_info.hpp"
+#include "util/text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <set>
+
+namespace pglab::lab::run {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The record of the plan, as plan.json keeps it; `file` is the experiment file as given.
+store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
+                              const std::string& file, const char* seed_source) {
+    store::PlanRecord r;
+    r.experiment = spec.name;
+    r.description = spec.description;
+    r.file = file;
+    r.pglab_version = PGLAB_VERSION;
+    r.pglab_commit = util::build_commit();
+    r.created_at = iso_now();
+    r.machine = util::read_machine_info();
+    r.seed = plan.seed;
+    r.seed_source = seed_source;
+    r.order = experiment::run_order_name(plan.order);
+    r.repeat = spec.repeat;
+    if (spec.until_decided) {
+        r.repeat_max = spec.until_decided->max;
+        r.repeat_budget_ms = spec.until_decided->budget_ms;
+    }
+    r.warmup = spec.warmup;
+    r.quick = spec.is_quick;
+    r.on_error = spec.on_error == experiment::OnError::stop ? "stop" : "continue";
+    for (const auto& v : spec.matrix.variables) {
+        r.variables.push_back(v.name);
+    }
+    for (const auto& s : spec.servers) {
+        std::vector<std::string> initdb;
+        for (const experiment::TextField& arg : s.initdb_options) {
+            initdb.push_back(arg.text);
+        }
+        r.servers.push_back({s.name, s.version, s.bin_dir, s.is_existing(), std::move(initdb)});
+    }
+    for (std::size_t i = 0; i < spec.steps.size(); ++i) {
+        const auto& st = spec.steps[i];
+        r.steps.push_back({i, step_key(st, i), st.name, experiment::step_type_name(st.type),
+                           st.measure, st.once});
+    }
+    r.cells = plan.cells;
+    for (const auto& run : plan.runs) {
+        r.runs.push_back({run.ordinal, run.cell, run.repetition, run.warmup, run.round});
+    }
+    r.question = spec.question;
+    r.claims.emplace();
+    for (experiment::Claim c : spec.claims) {
+        c.pos = {}; // where the file had it is the file's, not the plan's
+        r.claims->push_back(std::move(c));
+    }
+    return r;
+}
+
+} // namespace
+
+Result<Prepared> prepare(const RunRequest& request) {
+    Prepared p;
+    p.experiment = request.experiment;
+    const bool resume = !request.resume_dir.empty();
+    if (resume) {
+        PGLAB_TRY_ASSIGN(store::ResultsStore opened, store::ResultsStore::open(request.resume_dir));
+        p.store.emplace(std::move(opened));
+        p.experiment = resume_experiment(*p.store);
+    }
+    experiment::ParseOptions parse_options;
+    parse_options.quick = request.quick || (resume && p.store->plan().quick);
+    PGLAB_TRY_ASSIGN(p.spec, experiment::parse_experiment_file(p.experiment, parse_options));
+    std::uint64_t seed = 0;
+    if (resume) {
+        seed = p.store->plan().seed.value_or(0);
+        p.seed_source = "resumed";
+    } else if (request.seed) {
+        seed = *request.seed;
+        p.seed_source = "command-line";
+    } else if (p.spec.seed) {
+        seed = *p.spec.seed;
+        p.seed_source = "file";
+    } else {
+        seed = plan::choose_seed(p.spec, std::random_device{}()
+                                             ^ static_cast<std::uint64_t>(pglab::wall_now_us()));
+    }
+    PGLAB_TRY_ASSIGN(p.plan, plan::build_plan(p.spec, seed));
+    if (resume) {
+        // A `repeat` until decided may have added rounds after the plan the file gives: those
+        // are recorded after it, and run as recorded.
+        const auto planned = plan_record(p.spec, p.plan, "", p.seed_source).runs;
+        const auto& recorded = p.store->plan().runs;
+        const bool extended = p.spec.until_decided && recorded.size() > planned.size();
+        if (extended ? !std::equal(planned.begin(), planned.end(), recorded.begin())
+                     : planned != recorded) {
+            return make_error(fmt::format("\"{}\" no longer gives the plan recorded in \"{}\"",
+                                          p.experiment.string(),
+                                          (request.resume_dir / "plan.json").string()));
+        }
+        for (std::size_t i = planned.size(); i < recorded.size(); ++i) {
+            const store::PlanRun& r = recorded[i];
+            p.plan.runs.push_back(plan::PlannedRun{r.run, r.cell, r.repetition, r.warmup, r.round});
+        }
+    }
+    return p;
+}
+
+void print_dry_run(const Prepared& p) {
+    std::printf("%s: %zu cells, %zu runs, order %s, seed %llu\n", p.spec.name.c_str(),
+                p.plan.cells.size(), p.plan.runs.size(), experiment::run_order_name(p.plan.order),
+                static_cast<unsigned long long>(p.plan.seed));
+    std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan)).c_str());
+    if (const auto& until = p.spec.until_decided) {
+        // The most: every cell run `max` times (rounds are added only for undecided claims).
+        experiment::ExperimentSpec most = p.spec;
+        most.repeat = until->max;
+        const std::string budget = until->budget_ms > 0
+                                       ? fmt::format(", or until {:.0f} s of runs",
+                                                     static_cast<double>(until->budget_ms) / 1000.0)
+                                       : std::string();
+        if (auto longest = plan::build_plan(most, p.plan.seed)) {
+            std::printf("repeat until decided: %u to %u runs of each cell%s; time at most: %s\n",
+                        p.spec.repeat, until->max, budget.c_str(),
+                        describe(estimate_plan(most, *longest)).c_str());
+        }
+    }
+    for (const auto& server : p.spec.servers) { // the emulated machine, of the quick form too
+        const std::string emulation =
+            experiment::describe_emulation(server.memory_limit_bytes, server.sync_delay_us);
+        if (!emulation.empty()) {
+            std::printf("server %s: %s\n", server.name.c_str(), emulation.c_str());
+        }
+    }
+    for (const auto& r : p.plan.runs) {
+        std::printf("%4zu  cell %zu  %s  repetition %u%s\n", r.ordinal, r.cell,
+                    util::shorten(p.plan.cells[r.cell].label, 200).c_str(), r.repetition,
+                    r.warmup ? " (warm-up)" : "");
+    }
+}
+
+Status open_store(const RunRequest& request, Prepared& p) {
+    if (p.store) {
+        return {};
+    }
+    const fs::path dir =
+        request.results_dir.empty()
+            ? store::default_results_dir(p.spec.name, pglab::wall_now_us() / 1000000)
+            : request.results_dir;
+    PGLAB_TRY_ASSIGN(const std::string copy, masked_experiment_text(p.experiment));
+    PGLAB_TRY_ASSIGN(
+        store::ResultsStore created,
+        store::ResultsStore::create(
+            dir, copy, plan_record(p.spec, p.plan, p.experiment.string(), p.seed_source)));
+    p.store.emplace(std::move(created));
+    return {};
+}
+
+void fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunRequest& request,
+                            bool& to_fetch) {
+    std::set<std::string> asked;
+    for (const auto& s : spec.servers) {
+        if (!request.fetch_version || s.is_existing() || !s.bin_dir.empty() || s.version.empty()
+            || s.version.find('/') != std::string::npos || !asked.insert(s.version).second
+            || server::resolve_installation(s.version)) {
+            continue;
+        }
+        if (request.dry_run) {
+            if (request.fetch_version(s.version, true)) {
+                to_fetch = true;
+                log::info("PostgreSQL {} is not installed: the run will fetch it (pglab server "
+                          "fetch {})",
+                          s.version, s.version);
+            }
+            continue;
+        }
+        log::info("PostgreSQL {} is not installed: fetching it (pglab server fetch {})", s.version,
+                  s.version);
+        if (!request.fetch_version(s.version, false)) {
+            log::warning("could not fetch PostgreSQL {} for server \"{}\"", s.version, s.name);
+        }
+    }
+}
+
+} // namespace pglab::lab::run
