@@ -58,4 +58,14 @@ std::string doubling_quoted(std::string_view text, char quote) {
     return out + quote;
 }
 
+std::string ascii_lower(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) {
+        if (c >= 'A' && c <= 'Z') {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    return out;
+}
+
 } // namespace pglab::util

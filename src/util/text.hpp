@@ -15,6 +15,9 @@ constexpr std::size_t k_shown_chars = 200;
 /// (cut on a UTF-8 character boundary), "…" and "(N characters)".
 std::string shorten(std::string_view text, std::size_t max = k_shown_chars);
 
+/// `text` with its ASCII letters in lower case (setting names, as PostgreSQL folds them).
+std::string ascii_lower(std::string_view text);
+
 /// `message` with every double-quoted part longer than `max` shortened as shorten() does, and
 /// the whole kept under 50 × `max` (a message of unquoted values is cut at its end).
 std::string shorten_quoted(std::string_view message, std::size_t max = k_shown_chars);

@@ -3,6 +3,7 @@
 
 #include "lab/experiment/diagnostics.hpp"
 #include "lab/experiment/suggest.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -27,11 +28,7 @@ std::vector<SettingRef> setting_refs(const ExperimentSpec& spec) {
 
 void check_setting_names(const std::vector<SettingRef>& refs, const std::vector<std::string>& known,
                          Diagnostics& diag) {
-    const auto lower = [](std::string s) {
-        std::transform(s.begin(), s.end(), s.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        return s;
-    };
+    const auto lower = [](const std::string& s) { return util::ascii_lower(s); };
     std::set<std::string> names;
     for (const auto& k : known) {
         names.insert(lower(k));

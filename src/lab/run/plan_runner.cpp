@@ -451,10 +451,7 @@ void PlanRunner::record_server(RunRecord& record, const plan::Cell& cell) {
                     continue;
                 }
                 // The name as a quoted identifier: it never becomes SQL text of its own.
-                std::string lowered = st.name;
-                std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                               [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-                auto ident = (*conn)->escape_identifier(lowered);
+                auto ident = (*conn)->escape_identifier(util::ascii_lower(st.name));
                 if (!ident) {
                     continue;
                 }
