@@ -68,4 +68,15 @@ std::string ascii_lower(std::string_view text) {
     return out;
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) {
+            out += separator;
+        }
+        out += items[i];
+    }
+    return out;
+}
+
 } // namespace pglab::util

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pglab::util {
 
@@ -14,6 +15,9 @@ constexpr std::size_t k_shown_chars = 200;
 /// `text` itself when it has at most `max` characters (bytes); else its first `max` - 20 bytes
 /// (cut on a UTF-8 character boundary), "…" and "(N characters)".
 std::string shorten(std::string_view text, std::size_t max = k_shown_chars);
+
+/// The items with `separator` between them.
+std::string join(const std::vector<std::string>& items, std::string_view separator);
 
 /// `text` with its ASCII letters in lower case (setting names, as PostgreSQL folds them).
 std::string ascii_lower(std::string_view text);

@@ -2,6 +2,7 @@
 #include "lab/report/chart_specs.hpp"
 
 #include "lab/report/statistics.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -15,13 +16,7 @@ namespace {
 constexpr size_t k_max_curve_cells = 12; // lines on one percentile chart
 constexpr double k_log_axis_span = 16.0; // x max/min from which clients get a log axis
 
-std::string join(const std::vector<std::string>& items, std::string_view sep) {
-    std::string out;
-    for (const auto& item : items) {
-        out += (out.empty() ? "" : std::string(sep)) + item;
-    }
-    return out;
-}
+using util::join;
 
 /// The series of `spec` with `title`, added (empty) at the end when there is none yet.
 ChartSeries& series_titled(ChartSpec& spec, const std::string& title) {

@@ -7,10 +7,12 @@
 #include "lab/report/chart_specs.hpp"
 #include "lab/report/checks_section.hpp"
 #include "lab/report/disturbances.hpp"
+#include "lab/report/environment_section.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/outliers.hpp"
 #include "lab/report/statistics.hpp"
 #include "lab/store/bench_figures.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -26,7 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr size_t k_max_time_charts = 24; // per-second charts per step
-constexpr double k_bytes_per_gib = 1024.0 * 1024.0 * 1024.0;
 
 /// Whether the step measures something of its own (experiment::measures_itself); a step type
 /// this pglab does not know does not.
@@ -48,13 +49,7 @@ std::string stem_part(std::string_view text) {
     return out;
 }
 
-std::string join(const std::vector<std::string>& items, std::string_view sep) {
-    std::string out;
-    for (const auto& item : items) {
-        out += (out.empty() ? "" : std::string(sep)) + item;
-    }
-    return out;
-}
+using util::join;
 
 std::string join_runs(const std::vector<int64_t>& runs) {
     std::vector<std::string> parts;
@@ -107,7 +102,7 @@ public:
         } else {
             doc.warnings(m_report.warnings);
         }
-        environment_section();
+        add_environment_section(m_report.environment, m_results, m_dims.varying, m_report.document);
         doc.heading(2, "Appendix: setup steps and other measurements");
         doc.paragraph("Steps and probes no claim asked for, and steps that run once per server "
                       "(their numbers belong to the run they ran in, not to a cell).");
@@ -191,94 +186,6 @@ private:
     }
 
     /// The environment's list: pglab, the machine, units, the plan, the runs, what varied.
-    std::vector<std::string> environment_items() const {
-        const Environment& env = m_report.environment;
-        std::vector<std::string> items;
-        items.push_back(fmt::format(
-            "pglab: {}{}", env.pglab_version.empty() ? "version not recorded" : env.pglab_version,
-            env.pglab_commit.empty() ? ""
-                                     : fmt::format(" (built from commit {})", env.pglab_commit)));
-        const util::MachineInfo& m = env.machine;
-        items.push_back(fmt::format(
-            "machine: {}, {} cores, {:.1f} GiB memory, {}{}",
-            m.cpu_model.empty() ? "CPU model unknown" : m.cpu_model, m.cores,
-            static_cast<double>(m.memory_bytes) / k_bytes_per_gib,
-            m.kernel.empty() ? "kernel unknown" : m.kernel,
-            env.machine_recorded ? ""
-                                 : " (not recorded with the results: this is the machine that made "
-                                   "the report)"));
-        items.emplace_back("units: MB = 10⁶ bytes, GiB = 2³⁰ bytes, a block = 8192 bytes");
-        if (const auto& plan = m_results.plan) {
-            const auto known = [](const auto& v) {
-                return v ? std::to_string(*v) : std::string("?");
-            };
-            items.push_back(
-                fmt::format("plan: order {}, seed {} ({}), repeat {}, warm-up {} per cell{}",
-                            plan->order.empty() ? "?" : plan->order, known(plan->seed),
-                            plan->seed_source.empty() ? "source unknown" : plan->seed_source,
-                            known(plan->repeat), known(plan->warmup),
-                            plan->created_at.empty() ? "" : ", made " + plan->created_at));
-        } else {
-            items.emplace_back("plan: unknown (plan.json is missing)");
-        }
-        std::string runs = fmt::format("runs: {} finished ({} ok, {} failed", env.finished_runs,
-                                       env.ok_runs, env.failed_runs);
-        runs += fmt::format(", {} warm-up{})", env.warmup_runs, env.warmup_runs == 1 ? "" : "s");
-        if (env.planned_runs >= 0) {
-            runs += fmt::format(" of {} planned", env.planned_runs);
-        }
-        items.push_back(runs);
-        if (!m_dims.varying.empty()) {
-            items.push_back("varied: " + join(m_dims.varying, ", "));
-        }
-        return items;
-    }
-
-    /// One row per server: version, installation, initdb options, settings, emulation.
-    Table servers_table() const {
-        const Environment& env = m_report.environment;
-        Table servers;
-        servers.header = {"server", "version", "installation", "initdb options",
-                          "settings set by the experiment"};
-        // The emulated machine (memory_limit, sync_delay) gets a column where a server had one.
-        const bool emulated = std::any_of(env.servers.begin(), env.servers.end(),
-                                          [](const ServerInfo& s) { return !s.emulation.empty(); });
-        if (emulated) {
-            servers.header.push_back("emulated machine");
-        }
-        for (const auto& s : env.servers) {
-            std::vector<std::string> settings;
-            for (const auto& [name, values] : s.settings) {
-                std::vector<std::string> v(values.begin(), values.end());
-                settings.push_back(fmt::format("`{}={}`", name, join(v, " / ")));
-            }
-            servers.rows.push_back(
-                {s.name,
-                 s.versions.empty() ? "?" : join({s.versions.begin(), s.versions.end()}, ", "),
-                 join({s.bin_dirs.begin(), s.bin_dirs.end()}, ", "),
-                 s.initdb.empty() ? "none" : "`" + s.initdb + "`",
-                 settings.empty() ? "none (defaults)" : join(settings, " ")});
-            if (emulated) {
-                servers.rows.back().push_back(
-                    s.emulation.empty() ? "none"
-                                        : join({s.emulation.begin(), s.emulation.end()}, "; "));
-            }
-        }
-        return servers;
-    }
-
-    void environment_section() {
-        Document& doc = m_report.document;
-        doc.heading(2, "Environment");
-        doc.list(environment_items());
-        Table servers = servers_table();
-        if (!servers.rows.empty()) {
-            doc.heading(3, "Servers");
-            doc.paragraph("Every setting not listed is the server's default.");
-            doc.table(std::move(servers));
-        }
-    }
-
     /// A step whose runs something other than a checkpoint fell into (checkpoints have their
     /// own warning).
     void disturbance_warnings(const std::vector<StepDisturbances>& disturbed) {
@@ -386,7 +293,7 @@ private:
         for (const auto& finished : m_results.runs) {
             run_warnings(finished.record);
         }
-        m_first_runs = first_runs_after_start(); // once for every step's outlier warnings
+        m_first_runs = first_runs_after_start(m_results); // once for every step's outliers
         for (const auto& step : m_report.steps) {
             step_warnings(step);
         }
@@ -433,82 +340,13 @@ private:
         }
     }
 
-    /// The runs that came first on a freshly started server (a new cluster, or a restart).
-    std::set<int64_t> first_runs_after_start() const {
-        std::vector<const store::RunRecord*> runs;
-        for (const auto& finished : m_results.runs) {
-            runs.push_back(&finished.record);
-        }
-        std::sort(runs.begin(), runs.end(),
-                  [](const auto* a, const auto* b) { return a->run < b->run; });
-        std::set<std::pair<std::string, std::int64_t>> started;
-        std::set<int64_t> out;
-        for (const store::RunRecord* r : runs) {
-            const bool new_cluster = started.emplace(r->server.seen.name, r->server.cluster).second;
-            if (new_cluster || r->timings.restarts > 0) {
-                out.insert(static_cast<int64_t>(r->run));
-            }
-        }
-        return out;
-    }
-
-    /// A measured step's headline metrics: runs beyond the others of their cell, and first runs
-    /// after a server start that are by far the slowest of theirs.
-    void outlier_warnings(const StepData& step) {
-        if (!measures_itself(step)) {
-            return;
-        }
-        std::vector<std::string> beyond;
-        std::vector<std::string> cold;
-        for (const auto& m : step.metrics) {
-            if (!m.info.headline) {
-                continue;
-            }
-            for (const auto& cell : m.by_cell) {
-                // Named, not bound: a lambda cannot capture structured bindings (clang, C++20).
-                const int64_t cell_index = cell.first;
-                const std::vector<double>& values = cell.second;
-                const std::vector<int64_t>& runs = m.runs_by_cell.at(cell_index);
-                const auto named = [&](std::size_t i) {
-                    return fmt::format("{} of run {} in {} ({})", m.info.title, runs[i],
-                                       short_label(cell_index), format_number(values[i]));
-                };
-                std::set<std::size_t> cold_here;
-                for (std::size_t i = 0; i < runs.size(); ++i) {
-                    if (m_first_runs.count(runs[i]) != 0
-                        && slowest_by_far(values, i, m.info.direction)) {
-                        cold_here.insert(i);
-                        cold.push_back(named(i));
-                    }
-                }
-                for (const std::size_t i : outlier_positions(values)) {
-                    if (cold_here.count(i) == 0) { // a cold first run is said so below
-                        beyond.push_back(named(i));
-                    }
-                }
-            }
-        }
-        auto& w = m_report.warnings;
-        if (!beyond.empty()) {
-            w.push_back(fmt::format(
-                "Step {}: runs beyond the others of their cell (modified z-score above 3.5): {}. "
-                "One such run moves the mean of a few; look at what else the machine did then "
-                "(the run's log, the server log).",
-                step.key, join(beyond, "; ")));
-        }
-        if (!cold.empty()) {
-            w.push_back(fmt::format(
-                "Step {}: the first run after a server start was by far the slowest of its cell: "
-                "{}. Its caches were cold; add `warmup = 1` (a flagged run before the measured "
-                "ones) to leave that out of the figures.",
-                step.key, join(cold, "; ")));
-        }
-    }
-
     void step_warnings(const StepData& step) {
         auto& w = m_report.warnings;
         spread_warnings(step);
-        outlier_warnings(step);
+        for (std::string& outlier :
+             outlier_warnings(step, m_first_runs, [&](int64_t c) { return short_label(c); })) {
+            w.push_back(std::move(outlier));
+        }
         if (!step.checkpoint_runs.empty()) {
             w.push_back(fmt::format(
                 "Step {}: a checkpoint happened during the measurement in run(s) {}; their "

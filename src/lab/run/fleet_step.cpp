@@ -1,6 +1,7 @@
 #include "lab/run/fleet_step.hpp"
 
 #include "util/subprocess.hpp"
+#include "util/text.hpp"
 #include "util/text_file.hpp"
 
 #include <fmt/format.h>
@@ -20,11 +21,7 @@ std::string self_executable() {
 }
 
 std::string join(const std::vector<std::string>& v) {
-    std::string out;
-    for (const std::string& s : v) {
-        out += (out.empty() ? "" : ",") + s;
-    }
-    return out;
+    return util::join(v, ",");
 }
 
 } // namespace
