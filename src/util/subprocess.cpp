@@ -454,17 +454,6 @@ bool communicate(ParentFds& fds, std::string_view input, std::string& out, std::
 
 } // namespace
 
-Result<RunAs> lookup_user(const std::string& name) {
-    passwd pw{};
-    passwd* found = nullptr;
-    std::vector<char> buf(16384);
-    const int rc = ::getpwnam_r(name.c_str(), &pw, buf.data(), buf.size(), &found);
-    if (rc != 0 || found == nullptr) {
-        return make_error(fmt::format("user \"{}\" does not exist", name));
-    }
-    return RunAs{pw.pw_uid, pw.pw_gid, pw.pw_name, pw.pw_dir != nullptr ? pw.pw_dir : "/"};
-}
-
 std::string ExitStatus::describe() const {
     if (signal != 0) {
         const char* d = ::sigdescr_np(signal);
@@ -574,34 +563,6 @@ bool ChildProcess::send_signal(int sig) {
     }
     kill_child(m_pid, m_own_group ? ProcessGroup::own : ProcessGroup::inherit, sig);
     return true;
-}
-
-std::string quote_command(const std::vector<std::string>& argv) {
-    std::string out;
-    for (const auto& a : argv) {
-        if (!out.empty()) {
-            out += ' ';
-        }
-        const bool plain = !a.empty()
-                           && a.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                  "abcdefghijklmnopqrstuvwxyz"
-                                                  "0123456789_./=:,+-")
-                                  == std::string::npos;
-        if (plain) {
-            out += a;
-            continue;
-        }
-        out += '\'';
-        for (const char c : a) {
-            if (c == '\'') {
-                out += "'\\''";
-            } else {
-                out += c;
-            }
-        }
-        out += '\'';
-    }
-    return out;
 }
 
 } // namespace pglab::util

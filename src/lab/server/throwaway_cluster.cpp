@@ -2,6 +2,7 @@
 #include "lab/server/throwaway_cluster.hpp"
 
 #include "lab/server/cleanup_registry.hpp"
+#include "lab/server/cluster_files.hpp"
 #include "lab/server/sync_delay.hpp"
 #include "util/log.hpp"
 #include "util/text_file.hpp"
@@ -27,7 +28,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* k_settings_file = "pglab.conf";
-constexpr const char* k_owner_file = "pglab.owner";
 constexpr size_t k_max_socket_path = 100; // sun_path is 108 bytes, with ".s.PGSQL.NNNNN"
 constexpr std::chrono::seconds k_quit_wait{10};
 
@@ -56,35 +56,6 @@ Result<int> free_port() {
     return static_cast<int>(ntohs(addr.sin_port));
 }
 
-std::string tail_lines(const std::string& text, int lines) {
-    size_t pos = text.size();
-    if (pos > 0 && text[pos - 1] == '\n') {
-        --pos;
-    }
-    for (int i = 0; i < lines && pos != std::string::npos && pos > 0; ++i) {
-        pos = text.rfind('\n', pos - 1);
-    }
-    return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
-}
-
-Status write_file(const fs::path& path, const std::string& text, std::ios::openmode mode) {
-    std::ofstream out(path, std::ios::binary | mode);
-    out << text;
-    out.close();
-    if (!out) {
-        return make_error(fmt::format("could not write \"{}\"", path.string()));
-    }
-    return {};
-}
-
-Status chown_to(const fs::path& path, const std::optional<util::RunAs>& who) {
-    if (who && ::chown(path.c_str(), who->uid, who->gid) != 0) {
-        return make_error(fmt::format("could not change owner of \"{}\" to \"{}\": {}",
-                                      path.string(), who->name, std::strerror(errno)));
-    }
-    return {};
-}
-
 /// Line 8 of postmaster.pid (PostgreSQL 10+) says "ready" once connections are accepted.
 /// Whether postmaster.pid says that the postmaster `pid` accepts connections. The pid matters:
 /// a server that was killed leaves its file saying "ready" until the next one rewrites it.
@@ -100,13 +71,6 @@ bool postmaster_ready(const fs::path& data_dir, pid_t pid) {
     return in && line.rfind("ready", 0) == 0 && first == std::to_string(pid);
 }
 
-/// "pid:[4026531836]": which pid namespace the pids in the owner file belong to.
-std::string pid_namespace() {
-    std::error_code ec;
-    const fs::path ns = fs::read_symlink("/proc/self/ns/pid", ec);
-    return ec ? std::string("unknown") : ns.string();
-}
-
 Result<util::RunAs> pick_os_user(const std::string& wanted) {
     if (!wanted.empty()) {
         return util::lookup_user(wanted);
@@ -116,26 +80,6 @@ Result<util::RunAs> pick_os_user(const std::string& wanted) {
         return pg;
     }
     return util::lookup_user("nobody");
-}
-
-/// `cp -a`, as ourselves: as root it keeps the server user's ownership of every file.
-bool copy_tree(const fs::path& from, const fs::path& to) {
-    util::SpawnOptions o;
-    o.argv = {"cp", "-a", from.string(), to.string()};
-    o.output = util::Output::discard;
-    const auto r = util::run_process(o);
-    return r && r->status.success();
-}
-
-/// A tool's run that ended well; else an error `TOOL <how it ended>[ (timed out)]` with the last
-/// lines of its output.
-Status tool_succeeded(std::string_view tool, const util::ProcessResult& r) {
-    if (r.status.success()) {
-        return {};
-    }
-    return make_error(
-        Error(fmt::format("{} {}{}", tool, r.status.describe(), r.timed_out ? " (timed out)" : ""))
-            .with_detail(tail_lines(r.out + r.err, 15)));
 }
 
 } // namespace
@@ -262,98 +206,6 @@ util::SpawnOptions ThrowawayCluster::server_spawn_options(std::vector<std::strin
     o.env = m_options.server_env;
     o.timeout = m_options.timeout;
     return o;
-}
-
-fs::path ThrowawayCluster::initdb_cache_entry() const {
-    if (m_options.initdb_cache_dir.empty() || !m_options.password.empty()) {
-        return {};
-    }
-    // Everything initdb's output depends on, but the data directory's own path.
-    std::string key =
-        fmt::format("{}\n{}\n{}\n{}", m_installation.bin_dir.string(), m_installation.version,
-                    m_options.superuser, m_run_as ? m_run_as->name : std::string());
-    for (const auto& a : m_options.initdb_args) {
-        key += "\n" + a;
-    }
-    return m_options.initdb_cache_dir
-           / fmt::format("{}-{:016x}", m_installation.major, std::hash<std::string>{}(key));
-}
-
-bool ThrowawayCluster::copy_from_initdb_cache(const fs::path& entry) {
-    std::error_code ec;
-    if (!fs::is_directory(entry, ec)) {
-        return false;
-    }
-    if (copy_tree(entry, m_data_dir)) {
-        log::debug("copied initdb's output from \"{}\"", entry.string());
-        return true;
-    }
-    fs::remove_all(m_data_dir, ec); // a partial copy; initdb makes it anew
-    return false;
-}
-
-void ThrowawayCluster::keep_in_initdb_cache(const fs::path& entry) {
-    // Copied under a name of our own, then renamed: a concurrent reader never sees half an entry.
-    std::error_code ec;
-    fs::create_directories(entry.parent_path(), ec);
-    const fs::path partial = entry.string() + fmt::format(".partial-{}", ::getpid());
-    if (copy_tree(m_data_dir, partial)) {
-        fs::rename(partial, entry, ec);
-    }
-    fs::remove_all(partial, ec); // left only when another process was first
-}
-
-Status ThrowawayCluster::run_initdb() {
-    const fs::path cache_entry = initdb_cache_entry();
-    if (!cache_entry.empty() && copy_from_initdb_cache(cache_entry)) {
-        return {};
-    }
-    const bool scram = !m_options.password.empty();
-    const fs::path pwfile = m_base_dir / "initdb.pw";
-    std::vector<std::string> argv = {m_installation.tool("initdb").string(),
-                                     "-D",
-                                     m_data_dir.string(),
-                                     "-A",
-                                     scram ? "scram-sha-256" : "trust",
-                                     "-U",
-                                     m_options.superuser,
-                                     "-E",
-                                     "UTF8",
-                                     "--locale=C",
-                                     "--no-sync"};
-    if (scram) {
-        // The password reaches initdb in a file only its user reads, removed once it ran.
-        PGLAB_TRY(write_file(pwfile, m_options.password + "\n", std::ios::trunc));
-        std::error_code ec;
-        fs::permissions(pwfile, fs::perms::owner_read | fs::perms::owner_write, ec);
-        PGLAB_TRY(chown_to(pwfile, m_run_as));
-        argv.push_back("--pwfile=" + pwfile.string());
-    }
-    argv.insert(argv.end(), m_options.initdb_args.begin(), m_options.initdb_args.end());
-    util::SpawnOptions o = server_spawn_options(argv);
-    o.env.clear(); // the server environment (LD_PRELOAD...) is for the server only
-    log::debug("running {}", util::quote_command(argv));
-    auto run = util::run_process(o);
-    if (scram) {
-        std::error_code ec;
-        fs::remove(pwfile, ec);
-    }
-    if (!run && m_run_as) {
-        // Either the binaries (a release cache made 0700) or the data directory may be out of
-        // that user's reach; the message says which path failed.
-        run.error().with_hint(fmt::format(
-            "As root, initdb and the server run as \"{}\", who must reach the binaries in \"{}\" "
-            "and the data in \"{}\": every directory above them must be open to that user "
-            "(chmod o+x), or set PGLAB_CACHE_DIR (fetched releases) and TMPDIR (data) to such "
-            "directories, as /var/cache/pglab and /tmp are.",
-            m_run_as->name, m_installation.bin_dir.string(), m_base_dir.string()));
-    }
-    PGLAB_TRY_ASSIGN(const util::ProcessResult r, std::move(run));
-    PGLAB_TRY(tool_succeeded("initdb", r));
-    if (!cache_entry.empty()) {
-        keep_in_initdb_cache(cache_entry);
-    }
-    return {};
 }
 
 Status ThrowawayCluster::write_file_include() {
@@ -614,90 +466,6 @@ ThrowawayCluster& ThrowawayCluster::operator=(ThrowawayCluster&& other) noexcept
 ThrowawayCluster::~ThrowawayCluster() {
     if (const Status s = remove(); !s) {
         log::warning("{}", s.error().message);
-    }
-}
-
-std::string ThrowawayCluster::conninfo(const std::string& dbname) const {
-    return fmt::format("host={} port={} user={} dbname={}", quote_setting(m_socket_dir.string()),
-                       m_port, quote_setting(user()), quote_setting(dbname));
-}
-
-std::vector<std::pair<std::string, std::string>>
-ThrowawayCluster::client_env(const std::string& dbname) const {
-    std::vector<std::pair<std::string, std::string>> env = {{"PGHOST", m_socket_dir.string()},
-                                                            {"PGPORT", std::to_string(m_port)},
-                                                            {"PGUSER", user()},
-                                                            {"PGDATABASE", dbname}};
-    if (!password().empty()) {
-        env.emplace_back("PGPASSWORD", password());
-    }
-    return env;
-}
-
-Result<std::string> ThrowawayCluster::psql(const std::string& sql,
-                                           const std::string& dbname) const {
-    util::SpawnOptions o;
-    o.argv = {m_installation.client_tool("psql").string(),
-              "-X",
-              "-A",
-              "-t",
-              "-q",
-              "-v",
-              "ON_ERROR_STOP=1",
-              "-h",
-              m_socket_dir.string(),
-              "-p",
-              std::to_string(m_port),
-              "-U",
-              user(),
-              "-d",
-              dbname,
-              "-f",
-              "-"};
-    o.stdin_text = sql;
-    o.unset_env = {"PGOPTIONS", "PGSERVICE", "PGSERVICEFILE", "PSQLRC"};
-    if (!password().empty()) {
-        o.env.emplace_back("PGPASSWORD", password());
-    }
-    o.timeout = m_options.timeout;
-    PGLAB_TRY_ASSIGN(const util::ProcessResult r, util::run_process(o));
-    if (!r.status.success()) {
-        return make_error(Error(fmt::format("psql {}", r.status.describe())).with_detail(r.err));
-    }
-    return r.out;
-}
-
-Result<int> ThrowawayCluster::server_version_num() const {
-    PGLAB_TRY_ASSIGN(const std::string out, psql("SHOW server_version_num"));
-    return std::atoi(out.c_str());
-}
-
-std::string ThrowawayCluster::log_tail(int lines) const {
-    auto text = util::read_text_file(m_log_path);
-    return text ? tail_lines(*text, lines) : std::string();
-}
-
-void remove_stale_clusters(const fs::path& parent_dir) {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(parent_dir, ec)) {
-        if (entry.path().filename().string().rfind("pglab-", 0) != 0) {
-            continue;
-        }
-        std::ifstream owner(entry.path() / k_owner_file);
-        std::ifstream postmaster(entry.path() / "data" / "postmaster.pid");
-        pid_t owner_pid = 0;
-        pid_t server_pid = 0;
-        std::string owner_namespace;
-        // Pids mean something only in our pid namespace (another container may share /tmp).
-        if (!(owner >> owner_pid >> owner_namespace) || owner_pid <= 0
-            || owner_namespace != pid_namespace()) {
-            continue;
-        }
-        postmaster >> server_pid;
-        const auto gone = [](pid_t p) { return p <= 0 || (::kill(p, 0) != 0 && errno == ESRCH); };
-        if (gone(owner_pid) && gone(server_pid)) {
-            cleanup::remove_tree(entry.path().c_str());
-        }
     }
 }
 
