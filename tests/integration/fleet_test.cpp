@@ -42,8 +42,27 @@ std::string find_mpirun() {
     return {};
 }
 
+/// OpenMPI's session directories under one of this test process's own: two mpiruns of tests run
+/// in parallel that create the shared /tmp/ompi.HOST.UID at the same moment fail ("File exists").
+struct SessionDirBase {
+    fs::path dir = fs::temp_directory_path() / ("pglab-ompi-" + std::to_string(::getpid()));
+
+    SessionDirBase() { fs::create_directories(dir); }
+
+    ~SessionDirBase() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+};
+
+std::string session_dir_base() {
+    static const SessionDirBase base;
+    return base.dir.string();
+}
+
 std::vector<std::string> mpirun_argv(int processes, const std::vector<std::string>& bench_args) {
     std::vector<std::string> argv{find_mpirun(), "--oversubscribe",         "--allow-run-as-root",
+                                  "--mca",       "orte_tmpdir_base",        session_dir_base(),
                                   "-n",          std::to_string(processes), support::pglab_binary(),
                                   "bench"};
     for (const std::string& a : support::server_args()) {

@@ -35,16 +35,6 @@ struct Totals {
     double overhead_max = 0;
 };
 
-/// The server logs are already in the results directory (ServerSet::keep_logs); the clusters go.
-void remove_clusters(ServerSet& servers) {
-    for (auto& [name, state] : servers.all()) {
-        state.drop_connections();
-        if (state.cluster) {
-            (void)state.cluster->remove();
-        }
-    }
-}
-
 /// Adds a finished run to `totals`; warns about one that did not end ok. False when it did not.
 bool count_run(const RunRecord& record, const plan::PlannedRun& run, const plan::Cell& cell,
                Progress& progress, Totals& totals) {
@@ -121,7 +111,7 @@ void log_totals(const Totals& totals, ServerSet& servers, std::size_t finished,
                 std::size_t planned) {
     const std::size_t ran = totals.ok + totals.failed + totals.timed_out;
     std::string restarts;
-    for (auto& [name, state] : servers.all()) {
+    for (const auto& [name, state] : servers.all()) {
         restarts += fmt::format("{}{}: {}", restarts.empty() ? "" : ", ", name, state.restarts);
     }
     log::info("{} run(s) finished ({} ok, {} failed, {} timed out), {} of {} in the plan; "
@@ -180,7 +170,7 @@ PlanOutcome run_experiment(const RunRequest& request) {
     bool interrupted = false;
     PlanOutcome outcome = run_plan(p, request, servers, results, progress, totals, interrupted);
     progress.end();
-    remove_clusters(servers);
+    servers.remove_clusters(); // the server logs are already in the results directory
     log_totals(totals, servers, results.finished().size(), p.plan.runs.size());
     if (interrupted) {
         log::warning("interrupted: continue with \"pglab run --resume {}\"",

@@ -43,7 +43,7 @@ void add_probes(std::vector<store::ProbeValue>& probes, const probe::Deltas& del
 
 Result<probe::Snapshot> snapshot(ServerSet& servers, const std::string& server) {
     PGLAB_TRY_ASSIGN(pg::Connection * conn, servers.probe_connection(server));
-    ServerState& st = servers.at(server);
+    const ServerState& st = servers.at(server);
     probe::ProbeContext ctx; // an existing server: the postmaster from the backend, if local
     if (st.cluster) {
         ctx.postmaster_pid = st.cluster->server_pid();
@@ -109,10 +109,7 @@ std::optional<RunRecord> PlanRunner::execute(const plan::PlannedRun& run) {
     const plan::RunValues values(cell, run);
     const bool finished = run_steps(record, values, !servers_ok);
     m_watchdog.disarm();
-    for (auto& [name, state] : m_servers.all()) {
-        state.sessions.clear(); // sessions live for one run
-    }
-    m_servers.backends().clear();
+    m_servers.end_run();
     if (!finished) {
         return std::nullopt;
     }
@@ -163,7 +160,7 @@ std::string PlanRunner::timeout_reason(std::string_view what) const {
 
 Status PlanRunner::ensure_server(const std::string& name, const plan::Cell& cell, int& restarts) {
     PGLAB_TRY(m_servers.ensure(name, plan::effective_settings(m_spec, cell, name), restarts));
-    ServerState& state = m_servers.at(name);
+    const ServerState& state = m_servers.at(name);
     if (state.cluster) {
         // Every client backend of a throwaway cluster is pglab's: a deadline cancels them all.
         m_servers.backends().add_cluster(conn_params(*state.cluster, "postgres"));
@@ -178,13 +175,16 @@ bool PlanRunner::prepare_servers(RunRecord& record, const plan::Cell& cell) {
     for (const std::string& name : m_servers.servers_to_remake()) {
         m_servers.discard(name);
     }
-    for (auto& [name, state] : m_servers.all()) {
+    std::vector<std::string> names;
+    for (const auto& [name, state] : m_servers.all()) {
+        names.push_back(name);
+    }
+    for (const std::string& name : names) {
         (void)m_servers.reap_dead(name); // found now, or by the step of an earlier run
-        if (state.death) {
+        if (const auto death = m_servers.take_death(name)) {
             log::warning("server \"{}\" was found dead before run {} ({}): starting it again", name,
-                         record.run, state.death->first);
-            record.recoveries.push_back({name, state.death->first, state.death->second});
-            state.death.reset();
+                         record.run, death->first);
+            record.recoveries.push_back({name, death->first, death->second});
         }
     }
     m_settings = plan::effective_settings(m_spec, cell, cell.server);
@@ -293,9 +293,7 @@ Result<std::string> PlanRunner::skip_reason(const experiment::Step& step, std::s
     if (step.once) {
         auto fp = once_fingerprint(m_spec, step, values);
         fingerprint = fp ? *fp : std::string();
-        ServerState& st = m_servers.at(server);
-        if ((st.cluster || st.existing()) && st.once_done.count(i)
-            && st.once_done[i] == fingerprint) {
+        if (m_servers.once_done(server, i, fingerprint)) {
             return std::string("once");
         }
     }
@@ -381,7 +379,7 @@ void PlanRunner::settle_step(RunRecord& record, StepRecord& s, StepOutcome outco
         // still run: the statements did what they were told.
         stop_steps = !(outcome.check_failed && s.status == StepStatus::failed);
     } else if (m_spec.steps[s.index].once) {
-        m_servers.at(s.server).once_done[s.index] = fingerprint;
+        m_servers.mark_once_done(s.server, s.index, fingerprint);
     }
 }
 
@@ -432,7 +430,7 @@ store::ServerSeen seen_server(const std::string& name, const ServerState& state)
 
 /// The cell's server as the run saw it: version, installation, cluster number, settings.
 void PlanRunner::record_server(RunRecord& record, const plan::Cell& cell) {
-    ServerState& main_server = m_servers.at(cell.server);
+    const ServerState& main_server = m_servers.at(cell.server);
     store::ServerRecord& srv = record.server;
     srv.seen = seen_server(cell.server, main_server);
     srv.cluster = main_server.clusters_created;

@@ -19,7 +19,7 @@ server::ShutdownMode shutdown_mode(const std::string& mode) {
 
 StepOutcome run_server_control(const experiment::Step& step, StepContext& ctx) {
     StepOutcome out;
-    ServerState& state = ctx.servers.at(ctx.server);
+    const ServerState& state = ctx.servers.at(ctx.server);
     Status st;
     switch (step.type) {
     case experiment::StepType::restart:
@@ -38,12 +38,11 @@ StepOutcome run_server_control(const experiment::Step& step, StepContext& ctx) {
             break;
         }
         if (step.type == experiment::StepType::start) {
-            st = state.cluster->running() ? Status{} : state.cluster->start_server();
+            st = ctx.servers.start(ctx.server);
             break;
         }
         out.details = store::ShutdownStep{step.mode};
-        state.drop_connections();
-        st = state.cluster->stop_server(shutdown_mode(step.mode));
+        st = ctx.servers.stop(ctx.server, shutdown_mode(step.mode));
         break;
     case experiment::StepType::promote:
         st = ctx.servers.promote(ctx.server);

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <set>
 #include <thread>
+#include <utility>
 
 namespace pglab::lab::run {
 
@@ -498,6 +499,55 @@ void ServerSet::discard(const std::string& server) {
     state.once_done.clear();
     state.upstream = state.spec->standby_of;
     state.promoted = false;
+}
+
+void ServerSet::end_run() {
+    for (auto& [name, state] : m_servers) {
+        state.sessions.clear(); // sessions live for one run
+    }
+    m_backends.clear();
+}
+
+std::optional<std::pair<std::string, std::string>> ServerSet::take_death(const std::string& name) {
+    return std::exchange(m_servers.at(name).death, std::nullopt);
+}
+
+void ServerSet::mark_once_done(const std::string& server, std::size_t step,
+                               std::string fingerprint) {
+    m_servers.at(server).once_done[step] = std::move(fingerprint);
+}
+
+bool ServerSet::once_done(const std::string& server, std::size_t step,
+                          const std::string& fingerprint) const {
+    const ServerState& st = m_servers.at(server);
+    const auto it = st.once_done.find(step);
+    return (st.cluster || st.existing()) && it != st.once_done.end() && it->second == fingerprint;
+}
+
+pg::Connection* ServerSet::open_session(const std::string& server, const std::string& session) {
+    auto& sessions = m_servers.at(server).sessions;
+    const auto it = sessions.find(session);
+    return it == sessions.end() ? nullptr : &it->second;
+}
+
+Status ServerSet::start(const std::string& server) {
+    ServerState& state = m_servers.at(server);
+    return state.cluster->running() ? Status{} : state.cluster->start_server();
+}
+
+Status ServerSet::stop(const std::string& server, server::ShutdownMode mode) {
+    ServerState& state = m_servers.at(server);
+    state.drop_connections();
+    return state.cluster->stop_server(mode);
+}
+
+void ServerSet::remove_clusters() {
+    for (auto& [name, state] : m_servers) {
+        state.drop_connections();
+        if (state.cluster) {
+            (void)state.cluster->remove();
+        }
+    }
 }
 
 } // namespace pglab::lab::run

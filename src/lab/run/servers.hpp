@@ -78,9 +78,38 @@ public:
     Status ensure(const std::string& name, const std::vector<experiment::Setting>& settings,
                   int& restarts_done);
 
-    ServerState& at(const std::string& name) { return m_servers.at(name); }
+    /// What pglab knows of `name`, to read: its state changes only through ServerSet.
+    const ServerState& at(const std::string& name) const { return m_servers.at(name); }
 
-    std::map<std::string, ServerState>& all() { return m_servers; }
+    const std::map<std::string, ServerState>& all() const { return m_servers; }
+
+    /// The end of a run: its sessions are closed and their backends forgotten.
+    void end_run();
+
+    /// How `name` was found dead before this run (ServerSet::reap_dead), taken: the run that
+    /// records it starts the server again.
+    std::optional<std::pair<std::string, std::string>> take_death(const std::string& name);
+
+    /// A `once` step ran on `server`'s current cluster with `fingerprint` (its expanded fields).
+    void mark_once_done(const std::string& server, std::size_t step, std::string fingerprint);
+
+    /// Whether it did, with that fingerprint.
+    bool once_done(const std::string& server, std::size_t step,
+                   const std::string& fingerprint) const;
+
+    /// The open connection of `session` on `server` this run; nullptr when it is not open (it
+    /// was never opened, or a restart closed it).
+    pg::Connection* open_session(const std::string& server, const std::string& session);
+
+    /// A `start` step: starts the stopped cluster of `server` (nothing when it runs).
+    Status start(const std::string& server);
+
+    /// A `stop` step: closes pglab's connections to `server` and stops its cluster.
+    Status stop(const std::string& server, server::ShutdownMode mode);
+
+    /// Stops and removes every cluster (the end of the plan); the logs stay where keep_logs()
+    /// put them.
+    void remove_clusters();
 
     /// A connection of `session` (kept for the run) on `server`; `database` "" = postgres.
     Result<pg::Connection*> session(const std::string& server, const std::string& session,

@@ -439,12 +439,11 @@ StepOutcome run_sql(const experiment::Step& step, StepContext& ctx) {
 
 void finish_left_waiting(ServerSet& servers, LeftWaiting& left) {
     for (const auto& e : left.take_all()) {
-        ServerState& state = servers.at(e.server);
-        const auto it = state.sessions.find(e.session);
-        if (it == state.sessions.end()) {
+        pg::Connection* session = servers.open_session(e.server, e.session);
+        if (session == nullptr) {
             continue; // its session was closed (a restart): its end is unknown
         }
-        left.ended(e.step, await_left_running(it->second, servers, e.server, e.sent));
+        left.ended(e.step, await_left_running(*session, servers, e.server, e.sent));
     }
 }
 
