@@ -205,8 +205,8 @@ struct Step {
 };
 
 enum class RunOrder {
-    as_written, ///< cell after cell in matrix order, each cell's repetitions together
-    random,     ///< every run of the plan shuffled with the seed
+    as_written,  ///< cell after cell in matrix order, each cell's repetitions together
+    random,      ///< every run of the plan shuffled with the seed
     interleaved, ///< rounds: each round runs every cell once, cells shuffled per round
     /// rounds as interleaved, in which the cells a claim compares run back to back (blocks in
     /// random order, cells in random order within them); a ratio is judged on the rounds' paired

@@ -182,13 +182,19 @@ void read_shape(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseConte
     }
 }
 
+/// The step of the file named `name`; nullptr when none is.
+const Step* step_named(const ExperimentSpec& spec, const std::string& name) {
+    const auto it = std::find_if(spec.steps.begin(), spec.steps.end(),
+                                 [&](const Step& s) { return s.name == name; });
+    return it != spec.steps.end() ? &*it : nullptr;
+}
+
 /// The claim's metric must be one its step gives (the metric catalogue): a misspelt one is found
 /// now, not after the run.
 void check_metric(const Claim& c, const SourcePos& pos, const ExperimentSpec& spec,
                   ParseContext& ctx) {
-    const auto step = std::find_if(spec.steps.begin(), spec.steps.end(),
-                                   [&](const Step& s) { return s.name == c.step; });
-    if (step == spec.steps.end() || gives_metric(step->type, c.metric)) {
+    const Step* step = step_named(spec, c.step);
+    if (step == nullptr || gives_metric(step->type, c.metric)) {
         return;
     }
     if (c.metric.starts_with(k_probe_prefix)) {
@@ -216,10 +222,8 @@ void check_proportion(const Claim& c, const SourcePos& pos, const ExperimentSpec
     if (c.kind != ClaimKind::ratio_along && c.kind != ClaimKind::ratio_of_ratios) {
         return;
     }
-    const auto step = std::find_if(spec.steps.begin(), spec.steps.end(),
-                                   [&](const Step& s) { return s.name == c.step; });
-    const MetricInfo* info =
-        step != spec.steps.end() ? step_metric_info(step->type, c.metric) : nullptr;
+    const Step* step = step_named(spec, c.step);
+    const MetricInfo* info = step != nullptr ? step_metric_info(step->type, c.metric) : nullptr;
     if (info != nullptr && info->proportion) {
         ctx.diag.add(pos,
                      "\"" + c.metric + "\" is a proportion: "
@@ -235,9 +239,7 @@ void check_proportion(const Claim& c, const SourcePos& pos, const ExperimentSpec
 void read_claim_step(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseContext& ctx) {
     if (const auto step = r.text("step", "step = \"create-gin\"")) {
         c.step = step->text;
-        const bool known = std::any_of(spec.steps.begin(), spec.steps.end(),
-                                       [&](const Step& s) { return s.name == c.step; });
-        if (!known) {
+        if (step_named(spec, c.step) == nullptr) {
             std::vector<std::string> names;
             for (const auto& s : spec.steps) {
                 if (!s.name.empty()) {

@@ -16,8 +16,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace pglab::lab::report {
@@ -151,7 +153,47 @@ class ShapeJudge {
 public:
     ShapeJudge(const Claim& c, const std::vector<Level>& levels) : m_claim(c), m_levels(levels) {}
 
-    Judged judge(const Test& t) const {
+    /// The test judged, once: a shape's ratios are shown and then judged, and the levels a knee
+    /// shares with another are judged for both (extra_runs_to_decide() is not cheap).
+    const Judged& judge(const Test& t) const {
+        const auto key = std::make_tuple(t.a, t.b, t.allowed);
+        if (const auto it = m_judged.find(key); it != m_judged.end()) {
+            return it->second;
+        }
+        return m_judged.emplace(key, judge_anew(t)).first->second;
+    }
+
+    Outcome judge_all(const std::vector<Test>& tests) const {
+        Outcome o;
+        for (const Test& t : tests) {
+            const Judged& j = judge(t);
+            if (j.verdict == Verdict::differs) {
+                o.differs.push_back(j.line);
+            } else if (j.verdict == Verdict::inconclusive) {
+                o.open.push_back(j.line);
+                if (j.extra) {
+                    o.most_extra = std::max(o.most_extra, *j.extra);
+                } else {
+                    o.undecidable = true;
+                }
+            } else if (o.agreed.empty()) {
+                o.agreed = j.line;
+            }
+        }
+        return o;
+    }
+
+    /// "0.800 (0.78 – 0.82), 1.02 (...)": the ratios of `tests` with their 95% intervals.
+    std::string ratios(const std::vector<Test>& tests) const {
+        std::string out;
+        for (const Test& t : tests) {
+            out += (out.empty() ? "" : ", ") + judge(t).ratio;
+        }
+        return out;
+    }
+
+private:
+    Judged judge_anew(const Test& t) const {
         const Level& a = m_levels[t.a];
         const Level& b = m_levels[t.b];
         Judged j;
@@ -191,38 +233,9 @@ public:
         return j;
     }
 
-    Outcome judge_all(const std::vector<Test>& tests) const {
-        Outcome o;
-        for (const Test& t : tests) {
-            const Judged j = judge(t);
-            if (j.verdict == Verdict::differs) {
-                o.differs.push_back(j.line);
-            } else if (j.verdict == Verdict::inconclusive) {
-                o.open.push_back(j.line);
-                if (j.extra) {
-                    o.most_extra = std::max(o.most_extra, *j.extra);
-                } else {
-                    o.undecidable = true;
-                }
-            } else if (o.agreed.empty()) {
-                o.agreed = j.line;
-            }
-        }
-        return o;
-    }
-
-    /// "0.800 (0.78 – 0.82), 1.02 (...)": the ratios of `tests` with their 95% intervals.
-    std::string ratios(const std::vector<Test>& tests) const {
-        std::string out;
-        for (const Test& t : tests) {
-            out += (out.empty() ? "" : ", ") + judge(t).ratio;
-        }
-        return out;
-    }
-
-private:
     const Claim& m_claim;
     const std::vector<Level>& m_levels;
+    mutable std::map<std::tuple<size_t, size_t, const Allowed*>, Judged> m_judged;
 };
 
 /// Each level over the one before, from `first` to `last` (inclusive).
@@ -292,8 +305,7 @@ void conclude_outcome(const Claim& c, const Outcome& o, size_t tests, ClaimResul
 /// differs when at every k one test differs, and is open otherwise; then the k with the fewest
 /// open tests and no differing one says what is missing.
 void evaluate_levels_off(const Claim& c, const ShapeJudge& judge, const std::vector<Level>& levels,
-                         ClaimResult& r) {
-    const Allowed up = growth(c);
+                         const Allowed& up, ClaimResult& r) {
     const Allowed flat = flat_band(c);
     const size_t last = levels.size() - 1;
     std::optional<size_t> best_open; // the knee with no differing test and the fewest open
@@ -364,13 +376,13 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
         allowed = Allowed{};
         allowed.at_most = 1.0 - c.min_step;
     }
-    const std::vector<Test> each_step = steps(1, last, allowed);
     if (c.shape == "levels_off") {
         r.measured += "; each over the one before: " + judge.ratios(steps(1, last, allowed));
-        evaluate_levels_off(c, judge, levels, r);
+        evaluate_levels_off(c, judge, levels, allowed, r);
         return;
     }
-    const std::vector<Test> tests = flat ? over_reference(0, last, allowed) : each_step;
+    const std::vector<Test> tests =
+        flat ? over_reference(0, last, allowed) : steps(1, last, allowed);
     r.measured += fmt::format(
         "; {} {}",
         flat ? "each over the first:" : "each over the one before:", judge.ratios(tests));

@@ -3,7 +3,6 @@
 // client.cpu_s, elapsed_s).
 #include "lab/report/disturbances.hpp"
 
-#include "lab/report/number_format.hpp"
 #include "lab/report/statistics.hpp"
 
 #include <fmt/format.h>
