@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -200,13 +201,24 @@ Status prepare_cache(const fs::path& cache) {
             Error(fmt::format("could not create \"{}\": {}", cache.string(), ec.message()))
                 .with_hint("Set PGLAB_CACHE_DIR to a writable directory."));
     }
-    // The server runs as an unprivileged user, who must reach the binaries.
+    // The server runs as an unprivileged user, who must reach the binaries: pglab's own
+    // directories are opened to it, and so is every directory above them that this user owns
+    // and that others cannot pass through (a `mktemp -d` is 0700): search only, not listing.
     for (fs::path p = cache; p != p.parent_path(); p = p.parent_path()) {
         if (p.string().find("pglab") != std::string::npos) {
             fs::permissions(p,
                             fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
                                 | fs::perms::others_read | fs::perms::others_exec,
                             ec);
+            continue;
+        }
+
+        struct stat st {};
+
+        if (::stat(p.c_str(), &st) == 0 && st.st_uid == ::geteuid()
+            && (st.st_mode & S_IXOTH) == 0) {
+            fs::permissions(p, fs::perms::group_exec | fs::perms::others_exec,
+                            fs::perm_options::add, ec);
         }
     }
     return {};
