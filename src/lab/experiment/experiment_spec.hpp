@@ -216,6 +216,9 @@ enum class RunOrder {
 
 const char* run_order_name(RunOrder order);
 
+/// The order named `name` ("as-written", "random", "interleaved", "paired"); none for another.
+std::optional<RunOrder> run_order_named(std::string_view name);
+
 enum class OnError {
     stop,     ///< a failed run ends the plan (it is recorded first)
     continue_ ///< a failed run is recorded and the plan goes on
@@ -334,6 +337,9 @@ struct ExperimentSpec {
     std::optional<RepeatUntilDecided> until_decided; ///< more rounds while claims are undecided
     std::uint32_t warmup = 0; ///< flagged runs of each cell before its first measured run
     RunOrder order = RunOrder::as_written;
+    /// The file says `order`; else `order` is the default (paired when a claim compares cells),
+    /// which a resumed directory made under another default does not follow.
+    bool order_given = false;
     std::optional<std::uint64_t> seed; ///< none: the orchestrator picks one and records it
     OnError on_error = OnError::stop;
     std::int64_t run_timeout_ms = 0; ///< 0 = none

@@ -28,6 +28,10 @@ const char* run_order_name(RunOrder order) {
     return util::name_of(k_run_orders, order);
 }
 
+std::optional<RunOrder> run_order_named(std::string_view name) {
+    return util::value_named(k_run_orders, name);
+}
+
 namespace {
 
 /// Whether a claim of `spec` compares cells (a ratio, a ratio of ratios, a spread, a ratio along
@@ -68,6 +72,7 @@ void read_top_level(TableReader& r, ParseContext& ctx, ExperimentSpec& spec) {
         spec.warmup = static_cast<std::uint32_t>(*warmup);
     }
     const bool order_given = r.get("order") != nullptr;
+    spec.order_given = order_given;
     if (auto order = r.choice("order", util::names_of(k_run_orders))) {
         spec.order = util::value_named(k_run_orders, *order).value_or(RunOrder::as_written);
     }

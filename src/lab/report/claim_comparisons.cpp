@@ -1,7 +1,7 @@
 // A ratio of ratios is a product of four typical values read on the log scale (Welch–
-// Satterthwaite over the four); a ratio of spreads is the ratio of two standard deviations on
-// the scale the runs are read on, with the F distribution's interval. Both are judged as a ratio
-// claim is.
+// Satterthwaite over the four; runs made in rounds, round by round); a ratio of spreads is the
+// ratio of two standard deviations on the scale the runs are read on, with the F distribution's
+// interval. Both are judged as a ratio claim is.
 #include "lab/report/claim_comparisons.hpp"
 
 #include "lab/report/claim_evidence.hpp"
@@ -11,9 +11,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace pglab::lab::report {
 
@@ -43,20 +46,41 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
                 "below";
         return;
     }
-    const auto after = [&](size_t extra) { return product_evidence(factors, extra); };
+    std::function<Evidence(size_t)> after = [&](size_t extra) {
+        return product_evidence(factors, extra);
+    };
     Evidence e = after(0);
     mark_exact(c, e);
+    std::string quotient =
+        fmt::format("{:.3f} / {:.3f}", typical_ratio(cells[0].sample, cells[1].sample),
+                    typical_ratio(cells[2].sample, cells[3].sample));
+    // Runs made in rounds with one run of each of the four cells are judged round by round, as
+    // a ratio's are in pairs: a drift that moves the whole round cancels in its ratio of ratios.
+    const bool several = std::any_of(cells.begin(), cells.end(), [](const CellValues& v) {
+        return v.sample.linear.variance > 0;
+    });
+    const std::vector<std::vector<double>> rounds = runs_by_round(results, m, r.cells);
+    const bool in_rounds = !c.exact && several && rounds.size() >= k_min_runs_for_interval;
+    if (in_rounds) {
+        std::vector<double> logs;
+        for (const std::vector<double>& round : rounds) {
+            logs.push_back(std::log(round[0]) - std::log(round[1]) - std::log(round[2])
+                           + std::log(round[3]));
+        }
+        const Moments d = moments_of(logs);
+        after = [d](size_t extra) { return paired_ratio_evidence(d, extra); };
+        e = after(0);
+        quotient += fmt::format(", judged round by round ({} rounds)", rounds.size());
+        r.runs = rounds.size();
+    }
     r.value = e.value;
     r.ci = e.ci95;
     r.ci90 = e.ci90;
-    const std::string quotient =
-        fmt::format("{:.3f} / {:.3f}", typical_ratio(cells[0].sample, cells[1].sample),
-                    typical_ratio(cells[2].sample, cells[3].sample));
     r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
                         : fmt::format("{:.3f} = {} ({})", e.value, quotient,
                                       few_runs_text({cells[0].values, cells[1].values,
                                                      cells[2].values, cells[3].values}));
-    conclude(c, e, after, "each cell", r);
+    conclude(c, e, after, in_rounds ? "the four cells, round by round," : "each cell", r);
 }
 
 void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValues& m,

@@ -55,9 +55,9 @@ bool read_cell_pair(const Claim& c, const ResultsDir& results, const MetricValue
     return true;
 }
 
-PairedRuns paired_runs(const ResultsDir& results, const MetricValues& m, std::int64_t cell_a,
-                       std::int64_t cell_b) {
-    PairedRuns out;
+std::vector<std::vector<double>> runs_by_round(const ResultsDir& results, const MetricValues& m,
+                                               const std::vector<std::int64_t>& cells) {
+    std::vector<std::vector<double>> out;
     if (!results.plan
         || (results.plan->order != "paired" && results.plan->order != "interleaved")) {
         return out;
@@ -82,14 +82,35 @@ PairedRuns paired_runs(const ResultsDir& results, const MetricValues& m, std::in
         }
         return rounds;
     };
-    const auto rounds_a = by_round(cell_a);
-    const auto rounds_b = by_round(cell_b);
-    for (const auto& [round, values] : rounds_a) {
-        const auto other = rounds_b.find(round);
-        if (values.size() == 1 && other != rounds_b.end() && other->second.size() == 1) {
-            out.a.push_back(values.front());
-            out.b.push_back(other->second.front());
+    std::vector<std::map<std::uint32_t, std::vector<double>>> rounds;
+    for (const std::int64_t cell : cells) {
+        rounds.push_back(by_round(cell));
+    }
+    if (rounds.empty()) {
+        return out;
+    }
+    for (const auto& [round, first] : rounds.front()) {
+        std::vector<double> row;
+        for (const auto& cell_rounds : rounds) {
+            const auto it = cell_rounds.find(round);
+            if (it == cell_rounds.end() || it->second.size() != 1) {
+                break;
+            }
+            row.push_back(it->second.front());
         }
+        if (row.size() == rounds.size()) {
+            out.push_back(std::move(row));
+        }
+    }
+    return out;
+}
+
+PairedRuns paired_runs(const ResultsDir& results, const MetricValues& m, std::int64_t cell_a,
+                       std::int64_t cell_b) {
+    PairedRuns out;
+    for (const std::vector<double>& row : runs_by_round(results, m, {cell_a, cell_b})) {
+        out.a.push_back(row[0]);
+        out.b.push_back(row[1]);
     }
     return out;
 }

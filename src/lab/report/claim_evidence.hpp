@@ -46,6 +46,11 @@ struct PairedRuns {
 PairedRuns paired_runs(const ResultsDir& results, const MetricValues& m, std::int64_t cell_a,
                        std::int64_t cell_b);
 
+/// The same for any number of cells: one row per round in which every cell of `cells` has one
+/// measured run, their values in the order of `cells`, in round order.
+std::vector<std::vector<double>> runs_by_round(const ResultsDir& results, const MetricValues& m,
+                                               const std::vector<std::int64_t>& cells);
+
 /// " ms", " MB", " tps" after a figure of `m`; "" for a count.
 std::string unit_suffix(const MetricInfo& m);
 

@@ -89,6 +89,13 @@ Result<Prepared> prepare(const RunRequest& request) {
     experiment::ParseOptions parse_options;
     parse_options.quick = request.quick || (resume && p.store->plan().quick);
     PGLAB_TRY_ASSIGN(p.spec, experiment::parse_experiment_file(p.experiment, parse_options));
+    if (resume && !p.spec.order_given) {
+        // A directory made before the default order changed (paired, 6 December 2026) resumes
+        // in the order it was made in.
+        if (auto recorded = experiment::run_order_named(p.store->plan().order)) {
+            p.spec.order = *recorded;
+        }
+    }
     std::uint64_t seed = 0;
     if (resume) {
         seed = p.store->plan().seed.value_or(0);

@@ -332,6 +332,7 @@ TEST(SpecParseTest, ParsesFileFromDisk) {
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_EQ(r->name, "quickstart");
     EXPECT_EQ(r->order, RunOrder::random);
+    EXPECT_TRUE(r->order_given);
     EXPECT_EQ(r->repeat, 3u);
 }
 

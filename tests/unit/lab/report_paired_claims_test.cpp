@@ -1,6 +1,7 @@
 // Ratios judged in pairs (issue 48, stage 5): runs made in rounds, one of each cell per round, are
 // judged on the rounds' log differences. A drift that moves both runs of a round cancels: the
-// same runs decide the claim paired and stay inconclusive unpaired.
+// same runs decide the claim paired and stay inconclusive unpaired. A ratio of ratios is judged
+// the same way, round by round over its four cells.
 #include "lab/report/claims.hpp"
 #include "lab/report/metrics.hpp"
 
@@ -85,6 +86,77 @@ TEST(PairedClaims, InterleavedRoundsPairTooAndTooFewPairsDoNot) {
     const ClaimResult few = testing::judge_claim(equal_within_3_percent(), two);
     EXPECT_EQ(few.verdict, Verdict::inconclusive) << few.why;
     EXPECT_FALSE(few.ci.has_value());
+}
+
+/// Cells side=A|B x index=on|off (0: A on, 1: B on, 2: A off, 3: B off) of step "q", one run of
+/// each per round, in `order`, the machine drifting from round to round: A takes twice B's time
+/// with the index, the same without, within 1%.
+ResultsDir drifting_four(const std::string& order) {
+    ResultsDir r;
+    r.variables = {"side", "index"};
+    r.plan = store::PlanRecord{};
+    r.plan->order = order;
+    for (const char* index : {"on", "off"}) {
+        for (const char* side : {"A", "B"}) {
+            Cell c;
+            c.index = r.cells.size();
+            c.bindings = {{"side", {std::string(side), {}}}, {"index", {std::string(index), {}}}};
+            c.label = std::string("side=") + side + " index=" + index;
+            r.cells.push_back(c);
+        }
+    }
+    const std::vector<double> drift = {1.0, 1.3, 0.8, 1.5, 1.1};
+    const std::vector<double> noise = {1.004, 0.997, 1.002, 0.999, 1.003};
+    const std::vector<double> base = {200.0, 100.0, 100.0, 100.0};
+    std::int64_t run = 0;
+    for (std::size_t round = 0; round < drift.size(); ++round) {
+        for (std::int64_t cell = 0; cell < 4; ++cell) {
+            const double ms = base[static_cast<std::size_t>(cell)] * drift[round]
+                              * (cell == 0 ? noise[round] : 1.0);
+            store::FinishedRun f =
+                testing::finished_run(run++, cell,
+                                      nlohmann::json::array({{{"index", 0},
+                                                              {"key", "q"},
+                                                              {"type", "timed-sql"},
+                                                              {"status", "ok"},
+                                                              {"client_ms", ms},
+                                                              {"server_ms", ms}}}));
+            f.record.round = static_cast<std::uint32_t>(round + 1);
+            r.runs.push_back(std::move(f));
+        }
+    }
+    return r;
+}
+
+experiment::Claim gain_doubles_with_the_index() {
+    experiment::Claim c;
+    c.text = "A's cost over B's doubles with the index";
+    c.step = "q";
+    c.metric = "client_ms";
+    c.kind = experiment::ClaimKind::ratio_of_ratios;
+    c.cell = *experiment::parse_cell_selector("side=A; index=on");
+    c.baseline = *experiment::parse_cell_selector("side=B; index=on");
+    c.divided_by_cell = *experiment::parse_cell_selector("side=A; index=off");
+    c.divided_by_baseline = *experiment::parse_cell_selector("side=B; index=off");
+    c.paper = 2.0;
+    c.tolerance = 0.05;
+    return c;
+}
+
+TEST(PairedClaims, ARatioOfRatiosIsJudgedRoundByRound) {
+    const ClaimResult rounds =
+        testing::judge_claim(gain_doubles_with_the_index(), drifting_four("paired"));
+    EXPECT_EQ(rounds.verdict, Verdict::agrees) << rounds.why;
+    EXPECT_NE(rounds.measured.find("judged round by round (5 rounds)"), std::string::npos)
+        << rounds.measured;
+    EXPECT_NEAR(rounds.value.value_or(0), 2.0, 0.01);
+    EXPECT_EQ(rounds.runs, 5U);
+    // Not made in rounds: the drift widens every cell, and nothing is decided.
+    const ClaimResult spread =
+        testing::judge_claim(gain_doubles_with_the_index(), drifting_four("random"));
+    EXPECT_EQ(spread.verdict, Verdict::inconclusive) << spread.why;
+    EXPECT_EQ(spread.measured.find("round by round"), std::string::npos) << spread.measured;
+    EXPECT_NE(spread.why.find("each cell"), std::string::npos) << spread.why;
 }
 
 } // namespace
