@@ -305,6 +305,10 @@ bool Connection::in_failed_transaction() const {
     return PQtransactionStatus(m_conn) == PQTRANS_INERROR;
 }
 
+bool Connection::command_in_progress() const {
+    return PQtransactionStatus(m_conn) == PQTRANS_ACTIVE;
+}
+
 int Connection::backend_pid() const {
     return PQbackendPID(m_conn);
 }

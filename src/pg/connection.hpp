@@ -118,6 +118,10 @@ public:
     /// ROLLBACK).
     bool in_failed_transaction() const;
 
+    /// A command was sent and its results are not all read yet (PQTRANS_ACTIVE): a statement
+    /// left running. Another command would first wait for it, and discard its results.
+    bool command_in_progress() const;
+
     /// The server process serving this connection (PQbackendPID).
     int backend_pid() const;
 

@@ -321,11 +321,19 @@ pid_t local_postmaster_pid(pg::Connection& conn, const ProbeContext& context) {
 }
 
 Status read_all(pg::Connection& conn, const ProbeContext& context, Snapshot& snapshot) {
-    Result<pg::QueryResult> lsn = exec_guarded(conn, "SELECT pg_current_wal_insert_lsn()::text");
+    Result<pg::QueryResult> lsn = exec_guarded(
+        conn,
+        "SELECT pg_current_wal_insert_lsn()::text, (SELECT setting FROM pg_catalog.pg_settings"
+        " WHERE name = 'wal_segment_size')");
     if (lsn && lsn->ntuples() == 1) {
         if (const std::optional<unsigned long long> pos = parse_lsn(lsn->value(0, 0))) {
+            snapshot.insert_lsn = pos;
             snapshot.samples.push_back(
                 Sample{"wal.bytes", static_cast<double>(*pos), "bytes", Kind::counter});
+        }
+        if (!lsn->is_null(0, 1)) {
+            // Bytes since PostgreSQL 11 (the oldest pglab runs).
+            snapshot.wal_segment_size = std::strtoull(lsn->value(0, 1), nullptr, 10);
         }
     } else if (!lsn) {
         if (conn.connection_bad()) {

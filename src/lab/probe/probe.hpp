@@ -61,6 +61,11 @@ struct Snapshot {
     pid_t postmaster_pid = 0;   ///< whose CPU times server.cpu_* hold; 0 when absent
     std::chrono::steady_clock::time_point taken_at{};
     std::vector<Sample> samples;
+    /// The WAL insert position (also the counter wal.bytes), exact; none when it was not read
+    /// (a standby in recovery).
+    std::optional<unsigned long long> insert_lsn;
+    /// The server's wal_segment_size in bytes; 0 when not read.
+    unsigned long long wal_segment_size = 0;
     /// Why probes were left out ("pg_stat_wal: needs PostgreSQL 14"), for logs; not errors.
     std::vector<std::string> notes;
 

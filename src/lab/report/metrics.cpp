@@ -408,6 +408,9 @@ void collect_step(StepData& step, const store::StepRecord& s, const RunRecord& r
     }
     collect_replication(c, s, run);
     collect_probes(step, c, s, run, cores);
+    for (const std::string& note : s.probe_notes) {
+        step.probe_notes.emplace_back(static_cast<int64_t>(run.run), note);
+    }
 }
 
 /// The step type's own metrics first (in the order they came), then the sums derived from

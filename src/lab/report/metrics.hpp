@@ -71,6 +71,9 @@ struct StepData {
     std::map<int64_t, double> client_cpu_share;
     /// Measured runs in which two measures of one quantity disagree by more than 10x.
     std::vector<Disagreement> disagreements;
+    /// Probes a measured run withheld or left out over this step, and why (its probe_notes):
+    /// (run number, note), in run order.
+    std::vector<std::pair<int64_t, std::string>> probe_notes;
     /// Steps whose histogram could not be parsed (run numbers), reported as problems.
     std::vector<int64_t> bad_histograms;
     /// Values left out because their unit cannot be shown with the metric's (a probe recorded

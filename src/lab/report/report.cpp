@@ -340,6 +340,29 @@ private:
         }
     }
 
+    /// What the runs' probes lacked over `step` (withheld, unreadable), the first few in full.
+    void probe_note_warnings(const StepData& step) {
+        constexpr std::size_t k_shown = 3;
+        if (step.probe_notes.empty()) {
+            return;
+        }
+        std::vector<int64_t> runs;
+        std::vector<std::string> shown;
+        for (const auto& [run, note] : step.probe_notes) {
+            if (runs.empty() || runs.back() != run) {
+                runs.push_back(run);
+            }
+            if (shown.size() < k_shown) {
+                shown.push_back(fmt::format("run {}: {}", run, note));
+            }
+        }
+        const std::size_t more = step.probe_notes.size() - shown.size();
+        m_report.warnings.push_back(fmt::format(
+            "Step {}: probes were withheld or left out in run(s) {} (docs/probes.md): {}{}.",
+            step.key, join_runs(runs), join(shown, "; "),
+            more > 0 ? fmt::format("; {} more in results.jsonl (probe_notes)", more) : ""));
+    }
+
     void step_warnings(const StepData& step) {
         auto& w = m_report.warnings;
         spread_warnings(step);
@@ -375,6 +398,7 @@ private:
                 step.key, d.run, d.name_b, format_number(d.value_b / 1e6), d.name_a,
                 format_number(d.value_a / 1e6), d.name_a));
         }
+        probe_note_warnings(step);
         if (!step.bad_histograms.empty()) {
             w.push_back(fmt::format("Step {}: the latency histogram of run(s) {} could not be "
                                     "read; latency curves leave them out.",

@@ -2,9 +2,11 @@
 #include "lab/run/plan_runner.hpp"
 
 #include "lab/probe/probe.hpp"
+#include "lab/probe/wal_agreement.hpp"
 #include "lab/run/settle.hpp"
 #include "lab/run/sql_step.hpp"
 #include "lab/run/step_options.hpp"
+#include "lab/run/step_statistics.hpp"
 #include "lab/server/installation.hpp"
 #include "lab/server/throwaway_cluster.hpp"
 #include "util/clock.hpp"
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <set>
 
 namespace pglab::lab::run {
 
@@ -26,6 +29,19 @@ namespace {
 
 /// How long a failed step's server may take to be seen dead (SIGKILL to zombie).
 constexpr auto k_death_grace = std::chrono::milliseconds(500);
+
+/// How long the closing snapshot waits for the client backends a step started to exit (800
+/// clients end within a second or two here).
+constexpr auto k_step_backends_limit = std::chrono::seconds(10);
+
+/// `notes` added to `into`, each once.
+void add_notes(std::vector<std::string>& into, std::vector<std::string> notes) {
+    for (std::string& note : notes) {
+        if (std::find(into.begin(), into.end(), note) == into.end()) {
+            into.push_back(std::move(note));
+        }
+    }
+}
 
 /// `deltas` into `probes`, each with its unit; a name already there takes the new value.
 void add_probes(std::vector<store::ProbeValue>& probes, const probe::Deltas& deltas) {
@@ -311,9 +327,15 @@ StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
             : fs::path("/dev/null");
     const bool measured = step.measure && experiment::is_measurable(step.type);
     std::optional<probe::Snapshot> before;
+    std::set<int> backends_before;
     if (measured) {
+        // The statistics of earlier steps' sessions in before the step, not during it.
+        add_notes(s.probe_notes, flush_session_statistics(m_servers, server));
         if (auto snap = snapshot(m_servers, server)) {
             before = std::move(*snap);
+        }
+        if (auto conn = m_servers.probe_connection(server)) {
+            backends_before = client_backends(**conn).value_or(std::set<int>{});
         }
     }
     StepContext ctx{m_spec, m_servers, values, server, log, m_deadline, record.timings.restarts};
@@ -334,10 +356,7 @@ StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
         return outcome; // no probes after a signal: the run gets no line
     }
     if (before) {
-        if (auto after = snapshot(m_servers, server)) {
-            s.probes.emplace();
-            add_probes(*s.probes, probe::diff(*before, *after));
-        }
+        close_step_statistics(s, server, *before, backends_before);
     }
     if (!wait_averages.empty()) {
         add_probes(s.probes ? *s.probes : s.probes.emplace(), wait_averages);
@@ -349,6 +368,29 @@ StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
         s.log = m_store.relative(log);
     }
     return outcome;
+}
+
+void PlanRunner::close_step_statistics(StepRecord& s, const std::string& server,
+                                       const probe::Snapshot& before,
+                                       const std::set<int>& backends_before) {
+    add_notes(s.probe_notes, flush_session_statistics(m_servers, server));
+    if (auto conn = m_servers.probe_connection(server)) {
+        if (auto note =
+                wait_for_step_backends(**conn, backends_before, session_backends(m_servers, server),
+                                       k_step_backends_limit)) {
+            add_notes(s.probe_notes, {std::move(*note)});
+        }
+    }
+    auto after = snapshot(m_servers, server);
+    if (!after) {
+        return;
+    }
+    probe::Deltas deltas = probe::diff(before, *after);
+    if (auto withheld = probe::withhold_unflushed_wal(before, *after, deltas)) {
+        add_notes(s.probe_notes, {std::move(*withheld)});
+    }
+    s.probes.emplace();
+    add_probes(*s.probes, deltas);
 }
 
 void PlanRunner::settle_step(RunRecord& record, StepRecord& s, StepOutcome outcome,

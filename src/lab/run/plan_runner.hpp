@@ -6,6 +6,7 @@
 #include "lab/experiment/experiment_spec.hpp"
 #include "lab/plan/plan.hpp"
 #include "lab/plan/run_values.hpp"
+#include "lab/probe/probe.hpp"
 #include "lab/probe/wait_sampler.hpp"
 #include "lab/run/busy_machine.hpp"
 #include "lab/run/left_waiting.hpp"
@@ -21,6 +22,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +64,11 @@ private:
     /// Runs step `s.index` with its probes around it: `s` gets its elapsed time, probes,
     /// replication lag and log; nothing more after a signal.
     StepOutcome measure_step(RunRecord& record, StepRecord& s, const plan::RunValues& values);
+    /// The closing snapshot of a measured step, once the statistics the step made are in
+    /// (step_statistics.hpp): `s` gets the probes' differences, pg_stat_wal's record counters
+    /// withheld when they do not account for the WAL written, and the notes saying what was.
+    void close_step_statistics(StepRecord& s, const std::string& server,
+                               const probe::Snapshot& before, const std::set<int>& backends_before);
     /// `s` as the outcome says, the run's deadline and a server that died under it taken into
     /// account; a failure fails the run and stops its later steps, but for a check.
     void settle_step(RunRecord& record, StepRecord& s, StepOutcome outcome,

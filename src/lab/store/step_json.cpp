@@ -45,6 +45,7 @@ constexpr fields::FieldType k_common_fields[] = {
     {"log", fields::Kind::text, true},
     {"probes", fields::Kind::object, true},
     {"probe_units", fields::Kind::object},
+    {"probe_notes", fields::Kind::array},
     {"replication", fields::Kind::object, true},
 };
 
@@ -434,6 +435,9 @@ json to_json(const StepRecord& s) {
     if (auto units = probe_units_json(s.probes); !units.empty()) {
         j["probe_units"] = std::move(units);
     }
+    if (!s.probe_notes.empty()) {
+        j["probe_notes"] = s.probe_notes;
+    }
     if (s.replication) {
         j["replication"] = replication_json(*s.replication);
     }
@@ -464,6 +468,7 @@ Result<StepRecord> step_from_json(const json& j, std::size_t position) {
     s.elapsed_ms = f::number(j, "elapsed_ms");
     s.log = f::text(j, "log");
     s.probes = step_probes(j);
+    s.probe_notes = f::texts(j, "probe_notes");
     if (j.contains("replication")) {
         s.replication = replication_from(j["replication"]);
     }

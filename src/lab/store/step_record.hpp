@@ -207,6 +207,9 @@ struct StepRecord {
     std::string log;                  ///< the raw log relative to the results dir; "" none
     /// The probes' differences over the step, by name; none when it was not measured (null).
     std::optional<ProbeValues> probes;
+    /// Probes withheld or left out over the step, and why ("wal.records, wal.fpi, wal.stat_bytes
+    /// withheld: ..."); empty when every probe the server offers is in `probes`.
+    std::vector<std::string> probe_notes;
     std::optional<ReplicationProbe> replication; ///< measured on a primary with standbys
     StepDetails details;
 

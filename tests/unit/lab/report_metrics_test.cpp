@@ -329,5 +329,35 @@ TEST(ReportMetricsTest, TwoMeasuresOfOneQuantityThatDisagreeAreFlagged) {
     EXPECT_EQ(md.find("in run 8,"), std::string::npos);
 }
 
+TEST(ReportMetricsTest, WithheldProbesAreListedWithTheirRuns) {
+    json withheld = explain_step(0, 19100000); // no wal.records, wal.fpi, wal.stat_bytes
+    withheld["probe_notes"] = json::array({"wal.records, wal.fpi, wal.stat_bytes withheld: A"});
+    json twice = explain_step(0, 19100000);
+    twice["probe_notes"] = json::array({"session \"a\" is inside a transaction", "B"});
+    json fine = explain_step(0, 19100000);
+    fine["probes"]["wal.stat_bytes"] = 19000000;
+    const ResultsDir r =
+        results_of({run_of(3, 0, json::array({withheld})), run_of(4, 0, json::array({fine})),
+                    run_of(5, 1, json::array({twice})), run_of(6, 1, json::array({withheld}))});
+    const auto steps = collect_steps(r, 0);
+    ASSERT_EQ(steps.size(), 1U);
+    ASSERT_EQ(steps[0].probe_notes.size(), 4U);
+    EXPECT_EQ(steps[0].probe_notes[0].first, 3);
+    // Only run 4 has a pg_stat_wal figure: the others' are absent, not 0.
+    EXPECT_EQ(find_metric(steps[0], "probe:wal.stat_bytes")->by_cell.at(0),
+              (std::vector<double>{19.0}));
+    EXPECT_EQ(find_metric(steps[0], "probe:wal.stat_bytes")->by_cell.count(1), 0U);
+
+    ReportOptions options;
+    options.output_dir = std::filesystem::temp_directory_path();
+    const std::string md = render_markdown(build_report(r, options).document);
+    EXPECT_NE(md.find("Step ios: probes were withheld or left out in run(s) 3, 5, 6 "
+                      "(docs/probes.md): run 3: wal.records, wal.fpi, wal.stat_bytes withheld: A; "
+                      "run 5: session \"a\" is inside a transaction; run 5: B; 1 more in "
+                      "results.jsonl (probe_notes)."),
+              std::string::npos)
+        << md;
+}
+
 } // namespace
 } // namespace pglab::lab::report

@@ -55,6 +55,7 @@ TEST(RunRecord, ALineReadsBackAsWritten) {
     auto r = record_with({StepStatus::ok, StepStatus::failed});
     r.steps[0].details = store::BenchStep{std::vector<std::string>{"--time=1"}, nullptr, 0};
     r.steps[0].probes = {{{"wal.bytes", 100, "bytes"}, {"db.blks_read", 7, ""}}};
+    r.steps[0].probe_notes = {"wal.records, wal.fpi, wal.stat_bytes withheld: why"};
     r.steps[1].error = "invalid options: unrecognized option '--bogus'";
     r.steps[1].details = store::BenchStep{std::nullopt, nullptr, 1};
     r.failure = store::RunFailure{1, "1:bench", r.steps[1].error, false};
@@ -71,8 +72,12 @@ TEST(RunRecord, ALineReadsBackAsWritten) {
     EXPECT_EQ(line["steps"][0]["probe_units"], (nlohmann::json{{"wal.bytes", "bytes"}}));
     EXPECT_EQ(line["steps"][1]["probes"], nullptr);
     EXPECT_FALSE(line["steps"][1].contains("probe_units"));
+    EXPECT_EQ(line["steps"][0]["probe_notes"],
+              (nlohmann::json{"wal.records, wal.fpi, wal.stat_bytes withheld: why"}));
+    EXPECT_FALSE(line["steps"][1].contains("probe_notes")); // none: no field
     auto back = store::run_record_from_json(line);
     ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->steps[0].probe_notes, r.steps[0].probe_notes);
     EXPECT_EQ(store::to_json(*back), line);
 }
 
