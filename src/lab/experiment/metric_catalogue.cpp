@@ -82,9 +82,10 @@ std::vector<const MetricInfo*> probe_metrics() {
 }
 
 const std::vector<std::string>& probe_families() {
+    // vacuum and analyze: a step's VACUUM / ANALYZE VERBOSE figures (probe/vacuum_verbose.hpp).
     static const std::vector<std::string> k_families = {
-        "backend", "bgwriter", "checkpointer", "client", "db", "host",
-        "io",      "server",   "sync",         "wait",   "wal"};
+        "analyze", "backend", "bgwriter", "checkpointer", "client", "db", "host",
+        "io",      "server",  "sync",     "vacuum",       "wait",   "wal"};
     return k_families;
 }
 

@@ -2,6 +2,7 @@
 #include "lab/run/plan_runner.hpp"
 
 #include "lab/probe/probe.hpp"
+#include "lab/probe/vacuum_verbose.hpp"
 #include "lab/probe/wal_agreement.hpp"
 #include "lab/run/settle.hpp"
 #include "lab/run/sql_step.hpp"
@@ -352,11 +353,14 @@ StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
     const probe::Deltas wait_averages = waits ? waits->stop() : probe::Deltas{};
     m_progress.end();
     m_servers.notices_to({});
+    const probe::VerboseFigures verbose =
+        probe::read_verbose_notices(m_servers.take_info_notices());
     if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
         return outcome; // no probes after a signal: the run gets no line
     }
     if (before) {
         close_step_statistics(s, server, *before, backends_before);
+        add_verbose_figures(s, verbose);
     }
     if (!wait_averages.empty()) {
         add_probes(s.probes ? *s.probes : s.probes.emplace(), wait_averages);
@@ -368,6 +372,18 @@ StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
         s.log = m_store.relative(log);
     }
     return outcome;
+}
+
+void PlanRunner::add_verbose_figures(StepRecord& s, const probe::VerboseFigures& verbose) {
+    if (verbose.samples.empty() && verbose.unread.empty()) {
+        return;
+    }
+    probe::Deltas figures;
+    for (const probe::Sample& sample : verbose.samples) {
+        figures.push_back({sample.name, sample.value, sample.unit});
+    }
+    add_probes(s.probes ? *s.probes : s.probes.emplace(), figures);
+    add_notes(s.probe_notes, verbose.unread);
 }
 
 void PlanRunner::close_step_statistics(StepRecord& s, const std::string& server,

@@ -7,6 +7,7 @@
 #include "lab/plan/plan.hpp"
 #include "lab/plan/run_values.hpp"
 #include "lab/probe/probe.hpp"
+#include "lab/probe/vacuum_verbose.hpp"
 #include "lab/probe/wait_sampler.hpp"
 #include "lab/run/busy_machine.hpp"
 #include "lab/run/left_waiting.hpp"
@@ -67,6 +68,9 @@ private:
     /// The closing snapshot of a measured step, once the statistics the step made are in
     /// (step_statistics.hpp): `s` gets the probes' differences, pg_stat_wal's record counters
     /// withheld when they do not account for the WAL written, and the notes saying what was.
+    /// The step's VACUUM and ANALYZE VERBOSE figures (vacuum_verbose.hpp) among its probes, the
+    /// lines pglab could not read among its probe notes.
+    void add_verbose_figures(StepRecord& s, const probe::VerboseFigures& verbose);
     void close_step_statistics(StepRecord& s, const std::string& server,
                                const probe::Snapshot& before, const std::set<int>& backends_before);
     /// `s` as the outcome says, the run's deadline and a server that died under it taken into

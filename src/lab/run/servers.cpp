@@ -326,12 +326,18 @@ Result<pg::Connection*> ServerSet::probe_connection(const std::string& server) {
 }
 
 void ServerSet::route_notices(pg::Connection& conn) const {
-    conn.on_notice([log = m_notice_log](std::string_view message) {
-        if (log->empty()) {
+    // A step's VERBOSE reports are a few per table; a DO block's RAISE INFO in a loop is not
+    // kept past this many.
+    constexpr std::size_t k_kept_info_notices = 10000;
+    conn.on_notice([sink = m_notices](std::string_view message) {
+        if (sink->log.empty()) {
             return;
         }
-        std::ofstream out(*log, std::ios::app);
+        std::ofstream out(sink->log, std::ios::app);
         out << "-- server: " << message;
+        if (message.starts_with("INFO:") && sink->info.size() < k_kept_info_notices) {
+            sink->info.emplace_back(message);
+        }
     });
 }
 

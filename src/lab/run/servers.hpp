@@ -154,8 +154,21 @@ public:
 
     /// Where the server's notices (NOTICE, INFO, WARNING) on the sessions and probe connections
     /// go from now on: appended to `log` (the running step's log); an empty path drops them.
-    /// Never the terminal, where they would mix with the progress lines.
-    void notices_to(const std::filesystem::path& log) { *m_notice_log = log; }
+    /// Never the terminal, where they would mix with the progress lines. While a log is set, the
+    /// INFO messages (VACUUM and ANALYZE VERBOSE reports) are also kept for take_info_notices().
+    void notices_to(const std::filesystem::path& log) {
+        m_notices->log = log;
+        if (!log.empty()) {
+            m_notices->info.clear();
+        }
+    }
+
+    /// The INFO messages kept since notices_to() last set a log, taken.
+    std::vector<std::string> take_info_notices() {
+        std::vector<std::string> taken;
+        taken.swap(m_notices->info);
+        return taken;
+    }
 
     /// When the postmaster of `server`'s cluster has ended on its own (killed, crashed): how,
     /// with the end of its log (also kept in its state's `death`), and the server is marked
@@ -203,10 +216,17 @@ private:
     std::map<std::string, server::Installation> m_installations;
     SessionBackends m_backends;
     std::function<std::filesystem::path(const std::string&, int)> m_log_path_for;
-    /// Shared with every connection's notice handler (which may outlive a step).
-    std::shared_ptr<std::filesystem::path> m_notice_log = std::make_shared<std::filesystem::path>();
 
-    /// Sends `conn`'s notices to m_notice_log.
+    /// Where notices go: shared with every connection's notice handler (which may outlive a
+    /// step).
+    struct NoticeSink {
+        std::filesystem::path log;
+        std::vector<std::string> info; ///< at most k_kept_info_notices
+    };
+
+    std::shared_ptr<NoticeSink> m_notices = std::make_shared<NoticeSink>();
+
+    /// Sends `conn`'s notices to m_notices.
     void route_notices(pg::Connection& conn) const;
 };
 

@@ -378,7 +378,8 @@ TEST(SpecClaimsTest, AMetricTheStepDoesNotGiveIsRefusedWithTheNearest) {
     EXPECT_THAT(problems(k_head + claim + "metric = \"probe:bytes\"\n"),
                 HasSubstr("\"probe:bytes\" names no probe pglab takes ["));
     for (const char* ok : {"client_ms", "server_ms", "probe:wal.bytes", "server_cpu_s",
-                           "replication.replay_lag_ms", "probe:wait.LWLock.WALWrite"}) {
+                           "replication.replay_lag_ms", "probe:wait.LWLock.WALWrite",
+                           "probe:vacuum.pages_scanned", "probe:analyze.rows_sampled"}) {
         SCOPED_TRACE(ok);
         parse_ok(k_head + claim + "metric = \"" + ok + "\"\n");
     }

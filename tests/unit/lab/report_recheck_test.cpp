@@ -19,7 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path k_fixture = fs::path(PGLAB_SOURCE_DIR) / "tests/golden/report/results-fixture";
+const fs::path k_recheck_fixture =
+    fs::path(PGLAB_SOURCE_DIR) / "tests/golden/report/results-fixture";
 
 std::string read(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -34,15 +35,15 @@ protected:
         m_dir = fs::temp_directory_path() / ("pglab-recheck-test-" + std::to_string(::getpid()));
         fs::remove_all(m_dir);
         fs::create_directories(m_dir / "runs");
-        auto results = load_results(k_fixture);
+        auto results = load_results(k_recheck_fixture);
         ASSERT_TRUE(results.has_value());
         ReportOptions options;
         options.output_dir = m_dir;
         m_claims_csv = export_claims_csv(build_report(*results, options));
         std::ofstream(m_dir / "claims.csv") << m_claims_csv;
-        fs::copy_file(k_fixture / "plan.json", m_dir / "runs/plan.json");
-        fs::copy_file(k_fixture / "experiment.toml", m_dir / "runs/experiment.toml");
-        const std::string lines = read(k_fixture / "results.jsonl");
+        fs::copy_file(k_recheck_fixture / "plan.json", m_dir / "runs/plan.json");
+        fs::copy_file(k_recheck_fixture / "experiment.toml", m_dir / "runs/experiment.toml");
+        const std::string lines = read(k_recheck_fixture / "results.jsonl");
         gzFile gz = gzopen((m_dir / "runs/results.jsonl.gz").c_str(), "wb");
         ASSERT_NE(gz, nullptr);
         ASSERT_EQ(gzwrite(gz, lines.data(), static_cast<unsigned>(lines.size())),
