@@ -167,6 +167,9 @@ struct Step {
     std::string session;            ///< sql, timed-sql, explain; "" = "default"
     std::optional<FilterExpr> when; ///< run the step only in cells where this holds
     SourcePos when_pos;
+    /// Not in the paper's procedure: why pglab runs it ("" = it is the paper's). With `when`,
+    /// the cells it runs in are labelled as departing from the paper.
+    std::string deviation;
 
     std::vector<TextField> statements; ///< sql: one or more; timed-sql, explain: exactly one
     std::vector<TextField> options;    ///< init, bench: arguments ("--client=4", "-n")

@@ -359,6 +359,22 @@ void read_type_keys(TableReader& r, ParseContext& ctx, Step& step) {
     }
 }
 
+/// `deviation = "why"`: the step is not the paper's; the text says why pglab runs it.
+void read_deviation(TableReader& r, Step& step) {
+    const auto text = r.string("deviation", "deviation = \"the paper ran VACUUM right after the "
+                                            "UPDATE; this cell starts it from a checkpoint\"");
+    if (!text) {
+        return;
+    }
+    if (text->find_first_not_of(" \t\n") == std::string::npos) {
+        r.diag().add(r.value_pos(*r.get("deviation")),
+                     "\"deviation\" is empty: it says why the step departs from the paper",
+                     "deviation = \"the paper did not ...; pglab adds it to ...\"");
+        return;
+    }
+    step.deviation = *text;
+}
+
 /// `sample_waits = "100ms"`: how often pg_stat_activity is sampled during a measured step.
 void read_sample_waits(TableReader& r, Step& step) {
     constexpr std::int64_t k_min_period_ms = 10;
@@ -418,6 +434,7 @@ std::optional<Step> read_step(const toml::table& t, std::size_t index, ParseCont
                    || step.type == StepType::explain;
     step.measure = typed.boolean("measure", "measure = false").value_or(step.measure);
     step.once = typed.boolean("once", "once = true").value_or(false);
+    read_deviation(typed, step);
     read_sample_waits(typed, step);
     read_when(typed, ctx, step);
     read_type_keys(typed, ctx, step);

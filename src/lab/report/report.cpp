@@ -6,6 +6,7 @@
 #include "lab/report/chart.hpp"
 #include "lab/report/chart_specs.hpp"
 #include "lab/report/checks_section.hpp"
+#include "lab/report/deviations.hpp"
 #include "lab/report/disturbances.hpp"
 #include "lab/report/environment_section.hpp"
 #include "lab/report/number_format.hpp"
@@ -74,6 +75,9 @@ public:
             doc.paragraph(m_results.description);
         }
         answer_section();
+        add_deviations_section(
+            collect_deviations(m_results), m_results, [&](int64_t c) { return short_label(c); },
+            doc);
         add_checks_section(m_results, doc); // a functional study's answer: before the rest
         if (!m_options.gnuplot) {
             doc.paragraph("Charts are not drawn because gnuplot was not found: install it "

@@ -60,7 +60,7 @@ store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan
     for (std::size_t i = 0; i < spec.steps.size(); ++i) {
         const auto& st = spec.steps[i];
         r.steps.push_back({i, step_key(st, i), st.name, experiment::step_type_name(st.type),
-                           st.measure, st.once});
+                           st.measure, st.once, st.deviation});
     }
     r.cells = plan.cells;
     for (const auto& run : plan.runs) {

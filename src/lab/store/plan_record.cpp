@@ -135,12 +135,12 @@ json lists_json(const PlanRecord& p, json j) {
     }
     j["steps"] = json::array();
     for (const auto& s : p.steps) {
-        j["steps"].push_back({{"index", s.index},
-                              {"key", s.key},
-                              {"name", s.name},
-                              {"type", s.type},
-                              {"measure", s.measure},
-                              {"once", s.once}});
+        json step = {{"index", s.index}, {"key", s.key},         {"name", s.name},
+                     {"type", s.type},   {"measure", s.measure}, {"once", s.once}};
+        if (!s.deviation.empty()) {
+            step["deviation"] = s.deviation;
+        }
+        j["steps"].push_back(std::move(step));
     }
     j["cells"] = json::array();
     for (const auto& c : p.cells) {
@@ -179,7 +179,8 @@ void read_lists(const json& j, PlanRecord& p) {
                         f::text(s, "name"),
                         f::text(s, "type"),
                         f::boolean(s, "measure", false),
-                        f::boolean(s, "once", false)};
+                        f::boolean(s, "once", false),
+                        f::text(s, "deviation")};
     });
     p.cells = list_from<Cell>(j, "cells", [&](const json& c, std::size_t i) {
         Cell cell;

@@ -38,6 +38,7 @@ struct PlanStep {
     std::string type;
     bool measure = false;
     bool once = false;
+    std::string deviation; ///< why it departs from the paper; "" = it does not
 
     bool operator==(const PlanStep&) const = default;
 };

@@ -312,6 +312,28 @@ timeout = "10s"
     EXPECT_EQ(s.sessions[1].database, "postgres");
 }
 
+TEST(SpecParseTest, AStepThatIsNotThePapersSaysWhy) {
+    const ExperimentSpec s = parse_ok(R"toml(
+[matrix]
+params.checkpoint = [false, true]
+[[steps]]
+type = "checkpoint"
+when = "params.checkpoint"
+deviation = "the paper ran VACUUM right after the UPDATE"
+[[steps]]
+type = "timed-sql"
+sql = "VACUUM t"
+)toml");
+    EXPECT_EQ(s.steps[0].deviation, "the paper ran VACUUM right after the UPDATE");
+    EXPECT_EQ(s.steps[1].deviation, "");
+    EXPECT_FALSE(s.order_given);
+    EXPECT_THAT(testing::problems("[[steps]]\ntype = \"checkpoint\"\ndeviation = \" \"\n"),
+                ::testing::HasSubstr("t.toml:3:13: \"deviation\" is empty: it says why the step "
+                                     "departs from the paper"));
+    EXPECT_THAT(testing::problems("[[steps]]\ntype = \"checkpoint\"\ndeviation = true\n"),
+                ::testing::HasSubstr("t.toml:3:13:"));
+}
+
 TEST(SpecParseTest, ScriptFilesAreNotReadWhenAskedNot) {
     ParseOptions options;
     options.read_files = false;

@@ -353,8 +353,8 @@ TEST(ReportClaimsTest, OnceStepsAreNotCreditedToACell) {
     r.name = "gin";
     r.variables = {"server"};
     r.plan.emplace();
-    r.plan->steps = {{0, "load", "", "sql", false, true},
-                     {1, "build", "", "timed-sql", false, false}};
+    r.plan->steps = {{0, "load", "", "sql", false, true, ""},
+                     {1, "build", "", "timed-sql", false, false, ""}};
     for (int64_t i = 0; i < 2; ++i) {
         Cell c;
         c.index = static_cast<std::size_t>(i);

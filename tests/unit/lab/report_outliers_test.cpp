@@ -47,7 +47,7 @@ TEST(ReportOutliersTest, TheReportWarnsOfBoth) {
     r.name = "outliers";
     r.variables = {"params.n"};
     r.plan.emplace();
-    r.plan->steps = {{0, "nap", "", "timed-sql", false, false}};
+    r.plan->steps = {{0, "nap", "", "timed-sql", false, false, ""}};
     for (int64_t i = 0; i < 2; ++i) {
         Cell c;
         c.index = static_cast<std::size_t>(i);

@@ -92,7 +92,9 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     p.variables = {"server", "clients"};
     p.servers = {{"pg16", "16", "", false, {"--data-checksums", "--wal-segsize=64"}},
                  {"ext", "", "", true, {}}};
-    p.steps = {{0, "0:init", "", "init", false, true}, {1, "tps", "tps", "bench", true, false}};
+    p.steps = {{0, "0:init", "", "init", false, true, ""},
+               {1, "tps", "tps", "bench", true, false, ""},
+               {2, "2:checkpoint", "", "checkpoint", false, false, "not in the paper"}};
     using pglab::lab::experiment::Scalar;
     p.cells = {
         {0,
@@ -141,6 +143,8 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     EXPECT_EQ(written["machine"]["cores"], 2);
     EXPECT_EQ(written["claims"][0]["cell"]["items"][1]["value"], "8");
     EXPECT_TRUE(written["claims"][1]["paper"].is_null());
+    EXPECT_EQ(written["steps"][2]["deviation"], "not in the paper");
+    EXPECT_FALSE(written["steps"][1].contains("deviation")); // the paper's step: no field
     EXPECT_EQ(written["claims"][2]["kind"], "ratio_of_ratios");
     EXPECT_EQ(written["claims"][2]["own"], true);
     EXPECT_EQ(written["claims"][2]["divided_by_baseline"]["text"], "server=pg16 clients=1");
