@@ -439,6 +439,16 @@ Deltas diff(const Snapshot& before, const Snapshot& after) {
             deltas.push_back(Delta{a.name, a.value - b->value, a.unit});
         }
     }
+    if (before.insert_lsn && after.insert_lsn && *after.insert_lsn >= *before.insert_lsn
+        && after.wal_segment_size > 0) {
+        // The segment files the step's WAL lies in, the one it started in included: what a
+        // listing of pg_wal shows after pg_resetwal left one empty segment (the S4 paper's
+        // count), without resetting anything.
+        const unsigned long long seg = after.wal_segment_size;
+        deltas.push_back(Delta{
+            "wal.segments_spanned",
+            static_cast<double>(*after.insert_lsn / seg - *before.insert_lsn / seg + 1), "count"});
+    }
     return deltas;
 }
 

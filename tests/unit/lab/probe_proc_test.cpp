@@ -195,6 +195,26 @@ TEST(ProbeDiff, CountersLevelsAndOrder) {
     EXPECT_FALSE(find(d, "wal.records")); // only in one snapshot
 }
 
+TEST(ProbeDiff, SegmentsSpannedAreThePapersCount) {
+    // S4: 11.2's CREATE INDEX went from 0/7E000108 to 0/8801DE08 (11 segment files in pg_wal
+    // after pg_resetwal left one), 12-devel's from 0/4F000110 to 0/5487B2C8 (6).
+    const auto spanned = [](const char* from, const char* to) {
+        Snapshot before = snapshot_of({}, 100, 0);
+        Snapshot after = snapshot_of({}, 100, 1);
+        before.insert_lsn = parse_lsn(from);
+        after.insert_lsn = parse_lsn(to);
+        after.wal_segment_size = 16ULL << 20;
+        return find(diff(before, after), "wal.segments_spanned");
+    };
+    EXPECT_EQ(spanned("0/7E000108", "0/8801DE08"), 11.0);
+    EXPECT_EQ(spanned("0/4F000110", "0/5487B2C8"), 6.0);
+    EXPECT_EQ(spanned("0/4F000110", "0/4F000110"), 1.0); // nothing written: the one it is in
+    EXPECT_FALSE(spanned("0/5000000", "0/4000000"));     // backwards: not reported
+    Snapshot unknown = snapshot_of({}, 100, 0);          // no segment size read: none
+    unknown.insert_lsn = 0;
+    EXPECT_FALSE(find(diff(unknown, unknown), "wal.segments_spanned"));
+}
+
 TEST(ProbeDiff, ResetCountersAndAnotherPostmasterAreLeftOut) {
     const Snapshot before = snapshot_of(
         {{"db.xact_commit", 10, "count", Kind::counter}, {"server.cpu_s", 9, "s", Kind::counter}},
