@@ -58,6 +58,10 @@ std::string doubling_quoted(std::string_view text, char quote) {
     return out + quote;
 }
 
+std::string first_line(std::string_view text) {
+    return std::string(text.substr(0, text.find('\n')));
+}
+
 std::string ascii_lower(std::string_view text) {
     std::string out(text);
     for (char& c : out) {

@@ -19,6 +19,10 @@ std::string shorten(std::string_view text, std::size_t max = k_shown_chars);
 /// The items with `separator` between them.
 std::string join(const std::vector<std::string>& items, std::string_view separator);
 
+/// The first line of `text`, without its newline (a server error's message without its
+/// DETAIL and HINT lines).
+std::string first_line(std::string_view text);
+
 /// `text` with its ASCII letters in lower case (setting names, as PostgreSQL folds them).
 std::string ascii_lower(std::string_view text);
 

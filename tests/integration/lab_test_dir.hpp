@@ -2,6 +2,7 @@
 // for the throwaway clusters, so that a test can check that nothing is left behind.
 #pragma once
 
+#include "lab/server/installation.hpp"
 #include "lab/store/results_file.hpp"
 #include "support/processes.hpp"
 #include "support/run_command.hpp"
@@ -14,11 +15,42 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace support {
+
+/// The installed PostgreSQL 15 and one release of each other major from `min_major` on that
+/// `pglab server fetch` put in the cache (never downloaded here), by major.
+inline std::map<int, pglab::lab::server::Installation> installed_and_cached(int min_major) {
+    namespace server = pglab::lab::server;
+    std::map<int, server::Installation> out;
+    if (auto system = server::find_installation(15)) {
+        out.emplace(system->major, *system);
+    }
+    for (const auto& inst : server::list_installations()) {
+        if (inst.origin == "cache" && inst.major >= min_major) {
+            out.emplace(inst.major, inst);
+        }
+    }
+    return out;
+}
+
+/// A `[servers.pgN]` table for each of `found` (autovacuum off, so that no worker writes WAL
+/// into a measured step) and the matrix line that runs every cell on each of them.
+inline std::string
+servers_of_every_version(const std::map<int, pglab::lab::server::Installation>& found) {
+    std::string servers;
+    std::string names;
+    for (const auto& [major, inst] : found) {
+        servers += "[servers.pg" + std::to_string(major) + "]\nversion = \"" + inst.version
+                   + "\"\nsettings = { autovacuum = \"off\" }\n\n";
+        names += (names.empty() ? "\"pg" : ", \"pg") + std::to_string(major) + "\"";
+    }
+    return servers + "[matrix]\nserver = [" + names + "]\n";
+}
 
 class LabTestDir : public ::testing::Test {
 protected:

@@ -3,11 +3,9 @@
 // (the VACUUM's WAL is all of the step's WAL). On the installed server and on every cached
 // release of 15 or later (older ones print another report: no vacuum.* there, and nothing
 // quoted).
-#include "lab/server/installation.hpp"
 
 #include <fmt/format.h>
 
-#include <map>
 #include <string>
 
 #include "lab_test_dir.hpp"
@@ -15,41 +13,17 @@
 namespace {
 
 namespace fs = std::filesystem;
-namespace server = pglab::lab::server;
-
-std::map<int, server::Installation> verbose_installations() {
-    std::map<int, server::Installation> out;
-    if (auto system = server::find_installation(15)) {
-        out.emplace(system->major, *system);
-    }
-    for (const auto& inst : server::list_installations()) {
-        if (inst.origin == "cache" && inst.major >= 15) {
-            out.emplace(inst.major, inst);
-        }
-    }
-    return out;
-}
 
 using LabVacuumVerbose = support::LabTestDir;
 
 TEST_F(LabVacuumVerbose, TheServersReportBecomesTheStepsFigures) {
-    const auto found = verbose_installations();
+    const auto found = support::installed_and_cached(15);
     if (found.empty()) {
         GTEST_SKIP() << "no PostgreSQL 15 or later installed or in the release cache";
     }
-    std::string servers;
-    std::string names;
-    for (const auto& [major, inst] : found) {
-        servers += fmt::format("[servers.pg{}]\nversion = \"{}\"\n"
-                               "settings = {{ autovacuum = \"off\" }}\n\n",
-                               major, inst.version);
-        names += fmt::format("{}\"pg{}\"", names.empty() ? "" : ", ", major);
-    }
     const std::string experiment = fmt::format(R"toml(name = "vacuum-verbose"
 
-{}[matrix]
-server = [{}]
-
+{}
 [[steps]]
 type = "sql"
 sql = "CREATE TABLE vv AS SELECT g AS id, repeat('x', 100) AS v FROM generate_series(1, 20000) g"
@@ -75,7 +49,7 @@ type = "timed-sql"
 name = "analyze"
 sql = "ANALYZE (VERBOSE) vv"
 )toml",
-                                               servers, names);
+                                               support::servers_of_every_version(found));
     const fs::path file = write("vacuum-verbose.toml", experiment);
     const fs::path results = m_dir / "results";
     const auto r = run_experiment(file, results);

@@ -4,11 +4,9 @@
 // position's move. On the installed server and on every release of another major version that
 // `pglab server fetch` put in the cache (16, 17 and 18 in CI; 12 too, where pg_stat_wal is
 // absent and the step says so). Releases are never downloaded here.
-#include "lab/server/installation.hpp"
 
 #include <fmt/format.h>
 
-#include <map>
 #include <string>
 
 #include "lab_test_dir.hpp"
@@ -16,43 +14,18 @@
 namespace {
 
 namespace fs = std::filesystem;
-namespace server = pglab::lab::server;
-
-/// The installed server and one cached release of each other major, by major.
-std::map<int, server::Installation> wal_installations() {
-    std::map<int, server::Installation> out;
-    if (auto system = server::find_installation(15)) {
-        out.emplace(system->major, *system);
-    }
-    for (const auto& inst : server::list_installations()) {
-        if (inst.origin == "cache" && inst.major >= 11) {
-            out.emplace(inst.major, inst);
-        }
-    }
-    return out;
-}
 
 using LabWalExact = support::LabTestDir;
 
 TEST_F(LabWalExact, AVacuumsWalIsCountedWholeOnEveryVersion) {
-    const auto found = wal_installations();
+    const auto found = support::installed_and_cached(11);
     ASSERT_FALSE(found.empty()) << "no PostgreSQL installed";
-    std::string servers;
-    std::string names;
-    for (const auto& [major, inst] : found) {
-        servers += fmt::format("[servers.pg{}]\nversion = \"{}\"\n"
-                               "settings = {{ autovacuum = \"off\" }}\n\n",
-                               major, inst.version);
-        names += fmt::format("{}\"pg{}\"", names.empty() ? "" : ", ", major);
-    }
     // The UPDATE leaves a dead version of every other row; the CHECKPOINT makes the VACUUM's
     // first change of each page a full-page image. The UPDATE's own statistics are pending in
     // the session when the VACUUM starts, and the VACUUM's when it ends.
     const std::string experiment = fmt::format(R"toml(name = "wal-exact"
 
-{}[matrix]
-server = [{}]
-
+{}
 [[steps]]
 type = "sql"
 sql = "CREATE TABLE wal_exact AS SELECT g AS id, repeat('x', 100) AS v FROM generate_series(1, 20000) g"
@@ -69,7 +42,7 @@ type = "timed-sql"
 name = "vacuum"
 sql = "VACUUM wal_exact"
 )toml",
-                                               servers, names);
+                                               support::servers_of_every_version(found));
     const fs::path file = write("wal-exact.toml", experiment);
     const fs::path results = m_dir / "results";
     const auto r = run_experiment(file, results);

@@ -4,6 +4,7 @@
 #include "lab/probe/probe.hpp"
 
 #include "pg/connection.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -106,11 +107,6 @@ constexpr Column k_background_columns[] = {
 
 using ColumnSet = std::set<std::pair<std::string, std::string>>;
 
-std::string first_line(std::string text) {
-    text.erase(std::find(text.begin(), text.end(), '\n'), text.end());
-    return text;
-}
-
 /// The (view, column) pairs of the statistics views this server has.
 Result<ColumnSet> existing_columns(pg::Connection& conn) {
     PGLAB_TRY_ASSIGN(pg::QueryResult r,
@@ -175,7 +171,8 @@ Status read_columns(pg::Connection& conn, const ColumnSet& existing, const Colum
             if (conn.connection_bad()) {
                 return make_error(r.error());
             }
-            snapshot.notes.push_back(fmt::format("{}: {}", view, first_line(r.error().message)));
+            snapshot.notes.push_back(
+                fmt::format("{}: {}", view, util::first_line(r.error().message)));
             continue;
         }
         if (r->ntuples() != 1) {
@@ -223,7 +220,8 @@ Status read_io(pg::Connection& conn, const ColumnSet& existing, Snapshot& snapsh
         if (conn.connection_bad()) {
             return make_error(r.error());
         }
-        snapshot.notes.push_back(fmt::format("pg_stat_io: {}", first_line(r.error().message)));
+        snapshot.notes.push_back(
+            fmt::format("pg_stat_io: {}", util::first_line(r.error().message)));
         return {};
     }
     const bool wal_from_io = existing.count({"pg_stat_wal", "wal_write"}) == 0;
@@ -290,8 +288,8 @@ Status read_segment_count(pg::Connection& conn, const ProbeContext& context, Sna
             return {};
         }
     }
-    snapshot.notes.push_back(
-        fmt::format("wal.segment_files: {}", r ? "no result" : first_line(r.error().message)));
+    snapshot.notes.push_back(fmt::format("wal.segment_files: {}",
+                                         r ? "no result" : util::first_line(r.error().message)));
     return {};
 }
 
@@ -339,7 +337,8 @@ Status read_all(pg::Connection& conn, const ProbeContext& context, Snapshot& sna
         if (conn.connection_bad()) {
             return make_error(lsn.error());
         }
-        snapshot.notes.push_back(fmt::format("wal.bytes: {}", first_line(lsn.error().message)));
+        snapshot.notes.push_back(
+            fmt::format("wal.bytes: {}", util::first_line(lsn.error().message)));
     }
     PGLAB_TRY_ASSIGN(const ColumnSet existing, existing_columns(conn));
     PGLAB_TRY(

@@ -4,6 +4,7 @@
 #include "lab/run/servers.hpp"
 #include "pg/connection.hpp"
 #include "util/stop_signal.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -16,10 +17,6 @@ namespace {
 
 constexpr int k_force_flush_version = 150000; // pg_stat_force_next_flush()
 constexpr auto k_backend_poll = std::chrono::milliseconds(5);
-
-std::string first_line(const std::string& text) {
-    return text.substr(0, text.find('\n'));
-}
 
 /// `pids` as an SQL array literal of integers.
 std::string pid_array(const std::set<int>& pids) {
@@ -62,7 +59,7 @@ std::vector<std::string> flush_session_statistics(ServerSet& servers, const std:
         if (auto r = conn->exec("SELECT pg_catalog.pg_stat_force_next_flush()"); !r) {
             notes.push_back(fmt::format("session \"{}\" could not be asked to flush its "
                                         "statistics: {}",
-                                        name, first_line(r.error().message)));
+                                        name, util::first_line(r.error().message)));
         }
     }
     return notes;
@@ -104,7 +101,7 @@ std::optional<std::string> wait_for_step_backends(pg::Connection& probe,
         auto r = probe.exec(sql);
         if (!r || r->ntuples() != 1) {
             return "pg_stat_activity could not be read to wait for the step's backends"
-                   + (r ? std::string() : ": " + first_line(r.error().message));
+                   + (r ? std::string() : ": " + util::first_line(r.error().message));
         }
         const long left = std::atol(r->value(0, 0));
         if (left == 0) {
