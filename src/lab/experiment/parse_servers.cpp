@@ -1,7 +1,10 @@
 // lab/experiment: the `[servers]`, `[sessions]` and `[scripts]` sections of an experiment file.
 #include "lab/experiment/duration.hpp"
 #include "lab/experiment/parse_parts.hpp"
+#include "lab/experiment/settings_presets.hpp"
+#include "lab/experiment/suggest.hpp"
 #include "lab/experiment/toml_reader.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -112,6 +115,35 @@ void read_environment(const toml::node* node, TableReader& r, ParseContext& ctx,
     }
 }
 
+/// `defaults = "9.2"`: an older release's defaults (settings_presets.hpp), before the file's
+/// own `settings`, which override them.
+void read_defaults(TableReader& r, const toml::table& t, ParseContext& ctx, ServerSpec& s) {
+    const auto name = r.string("defaults", "defaults = \"9.2\"");
+    if (!name) {
+        return;
+    }
+    const SourcePos pos = r.value_pos(*t.get("defaults"));
+    const SettingsPreset* preset = find_settings_preset(*name);
+    if (preset == nullptr) {
+        ctx.diag.add(pos,
+                     "unknown defaults \"" + *name + "\" in " + r.where()
+                         + did_you_mean(*name, settings_preset_names()),
+                     "use one of " + quoted_list(settings_preset_names())
+                         + ": a release's defaults where they differ from today's");
+        return;
+    }
+    std::vector<Setting> from_preset;
+    for (const auto& [setting, value] : preset->settings) {
+        const bool given = std::any_of(s.settings.begin(), s.settings.end(), [&](const Setting& x) {
+            return util::ascii_lower(x.name) == setting;
+        });
+        if (!given) {
+            from_preset.push_back(Setting{setting, Scalar{std::string(value), pos}, pos});
+        }
+    }
+    s.settings.insert(s.settings.begin(), from_preset.begin(), from_preset.end());
+}
+
 /// `sync_delay`: a duration ("2ms", "500us", a number of seconds), at most one second.
 void read_sync_delay(TableReader& r, ParseContext& ctx, ServerSpec& s) {
     const toml::node* n = r.get("sync_delay");
@@ -177,7 +209,7 @@ void for_each_named(const toml::table& t, const char* what, ParseContext& ctx, R
 
 /// The keys of `[servers.NAME]`.
 const std::vector<std::string> k_server_keys = {
-    "version", "bin_dir", "conninfo",    "settings",   "initdb",       "data_dir",
+    "version", "bin_dir", "conninfo",    "settings",   "defaults",     "initdb",    "data_dir",
     "auth",    "tcp",     "environment", "sync_delay", "memory_limit", "standby_of"};
 
 /// Where the server comes from: `version`, `bin_dir` (one of them) or `conninfo` (an existing
@@ -224,8 +256,9 @@ void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, 
                              + "\", or remove \"conninfo\" to let pglab create the server");
         }
     };
-    for (const char* key : {"version", "bin_dir", "initdb", "data_dir", "auth", "tcp",
-                            "environment", "standby_of", "sync_delay", "memory_limit"}) {
+    for (const char* key :
+         {"version", "bin_dir", "initdb", "data_dir", "auth", "tcp", "environment", "standby_of",
+          "sync_delay", "memory_limit", "defaults"}) {
         mark_existing_conflict(key);
     }
 }
@@ -237,6 +270,7 @@ ServerSpec read_server(const std::string& name, const toml::table& t, ParseConte
     s.pos = r.pos();
     read_installation(r, t, ctx, s);
     read_settings(r.get("settings"), r, ctx, s);
+    read_defaults(r, t, ctx, s);
     if (auto init = r.string_list("initdb", "initdb = [\"--data-checksums\"]")) {
         s.initdb_options = *init;
     }

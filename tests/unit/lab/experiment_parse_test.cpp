@@ -2,6 +2,9 @@
 // servers, sessions, scripts, matrix variables in file order, every step type.
 #include <gmock/gmock.h>
 
+#include <map>
+#include <string>
+
 #include "experiment_test_util.hpp"
 
 namespace pglab::lab::experiment {
@@ -107,6 +110,41 @@ conninfo = "host=db1 dbname=bench"
     EXPECT_EQ(s.find_server("replica")->standby_of, "pg17");
     EXPECT_TRUE(s.find_server("prod")->is_existing());
     EXPECT_EQ(s.default_server, "pg16");
+}
+
+TEST(SpecParseTest, AnOlderReleasesDefaultsUnderTheFilesOwnSettings) {
+    const ExperimentSpec s = parse_ok(R"toml(
+[servers.old]
+version = "15"
+defaults = "9.2"
+settings = { Shared_Buffers = "64MB", max_connections = 250 }
+)toml" + std::string(k_bench_step));
+    const ServerSpec* old = s.find_server("old");
+    ASSERT_NE(old, nullptr);
+    std::map<std::string, std::string> settings;
+    for (const auto& st : old->settings) {
+        EXPECT_TRUE(settings.emplace(st.name, st.value.setting_text()).second)
+            << st.name << " twice";
+    }
+    // 9.2's where the file says nothing; the file's own where it does (names in any case).
+    EXPECT_EQ(settings.at("work_mem"), "1MB");
+    EXPECT_EQ(settings.at("maintenance_work_mem"), "16MB");
+    EXPECT_EQ(settings.at("effective_cache_size"), "128MB");
+    EXPECT_EQ(settings.at("checkpoint_completion_target"), "0.5");
+    EXPECT_EQ(settings.at("max_wal_size"), "144MB");
+    EXPECT_EQ(settings.at("Shared_Buffers"), "64MB");
+    EXPECT_EQ(settings.count("shared_buffers"), 0U);
+    EXPECT_EQ(settings.at("max_connections"), "250");
+    EXPECT_EQ(old->settings.front().pos.line, 4); // a preset's setting points at `defaults`
+
+    EXPECT_THAT(
+        testing::problems("[servers.old]\ndefaults = \"9.3\"\n" + std::string(k_bench_step)),
+        ::testing::AllOf(
+            ::testing::HasSubstr("t.toml:2:12: unknown defaults \"9.3\" in [servers.old]"),
+            ::testing::HasSubstr("[use one of \"9.2\"")));
+    EXPECT_THAT(testing::problems("[servers.prod]\nconninfo = \"host=db1\"\ndefaults = \"9.2\"\n"
+                                  + std::string(k_bench_step)),
+                ::testing::HasSubstr("\"defaults\" cannot be used with \"conninfo\""));
 }
 
 TEST(SpecParseTest, EmulationKeysOfServers) {
