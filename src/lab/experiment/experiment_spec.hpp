@@ -62,7 +62,9 @@ struct ServerSpec {
     /// The server's own memory cgroup with this limit (bytes). nullopt: none.
     std::optional<std::uint64_t> memory_limit_bytes;
     SourcePos memory_limit_pos; ///< of the value, for the "impossible here" error
-    std::string standby_of;     ///< a replica of this server; "" = a primary
+    /// Archive WAL into the cluster's own directory; its standbys restore from it.
+    bool archive = false;
+    std::string standby_of; ///< a replica of this server; "" = a primary
     SourcePos standby_of_pos;
 
     bool is_existing() const { return !conninfo.empty(); }

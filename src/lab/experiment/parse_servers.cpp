@@ -209,8 +209,8 @@ void for_each_named(const toml::table& t, const char* what, ParseContext& ctx, R
 
 /// The keys of `[servers.NAME]`.
 const std::vector<std::string> k_server_keys = {
-    "version", "bin_dir", "conninfo",    "settings",   "defaults",     "initdb",    "data_dir",
-    "auth",    "tcp",     "environment", "sync_delay", "memory_limit", "standby_of"};
+    "version", "bin_dir", "conninfo",    "settings",   "defaults",     "initdb",     "data_dir",
+    "auth",    "tcp",     "environment", "sync_delay", "memory_limit", "standby_of", "archive"};
 
 /// Where the server comes from: `version`, `bin_dir` (one of them) or `conninfo` (an existing
 /// server, which then takes none of the keys of a server pglab creates).
@@ -258,7 +258,7 @@ void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, 
     };
     for (const char* key :
          {"version", "bin_dir", "initdb", "data_dir", "auth", "tcp", "environment", "standby_of",
-          "sync_delay", "memory_limit", "defaults"}) {
+          "sync_delay", "memory_limit", "defaults", "archive"}) {
         mark_existing_conflict(key);
     }
 }
@@ -286,6 +286,7 @@ ServerSpec read_server(const std::string& name, const toml::table& t, ParseConte
     read_environment(r.get("environment"), r, ctx, s);
     read_sync_delay(r, ctx, s);
     read_memory_limit(r, ctx, s);
+    s.archive = r.boolean("archive", "archive = true").value_or(false);
     if (auto standby = r.string("standby_of", "standby_of = \"primary\"")) {
         s.standby_of = *standby;
         s.standby_of_pos = r.value_pos(*t.get("standby_of"));

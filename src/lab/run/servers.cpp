@@ -133,6 +133,7 @@ Status ServerSet::create(ServerState& state, const std::vector<experiment::Setti
         opts.sync_delay = std::chrono::microseconds(*s.sync_delay_us);
     }
     opts.memory_limit_bytes = s.memory_limit_bytes;
+    opts.archive = s.archive;
     if (s.auth == experiment::AuthMode::scram_sha_256) {
         PGLAB_TRY_ASSIGN(opts.password, generate_password());
     }

@@ -66,6 +66,11 @@ struct ClusterOptions {
     /// cache included. Root only; the creation fails, before initdb, where impossible.
     std::optional<std::uint64_t> memory_limit_bytes;
 
+    /// Archive WAL: archive_mode on, each finished segment copied into the cluster's own
+    /// archive directory (ThrowawayCluster::archive_dir()). A standby of an archiving primary
+    /// restores from the primary's archive what streaming no longer has, whatever this says.
+    bool archive = false;
+
     /// Where the cluster's temporary directory is made; empty: $TMPDIR, else /tmp.
     std::filesystem::path parent_dir;
 

@@ -3,6 +3,7 @@
 
 #include "lab/server/cleanup_registry.hpp"
 #include "lab/server/cluster_files.hpp"
+#include "lab/server/server_settings.hpp"
 #include "lab/server/sync_delay.hpp"
 #include "util/log.hpp"
 #include "util/text_file.hpp"
@@ -116,9 +117,50 @@ Result<ThrowawayCluster> ThrowawayCluster::create_standby(ClusterOptions options
     c.m_settings = primary.m_settings;
     set_setting(c.m_settings, "port", std::to_string(c.m_port));
     set_setting(c.m_settings, "unix_socket_directories", c.m_socket_dir.string());
+    PGLAB_TRY(c.configure_archive());
+    PGLAB_TRY(c.restore_from(primary));
     PGLAB_TRY(c.apply_settings(c.m_options.settings));
     PGLAB_TRY(c.start_server());
     return c;
+}
+
+Status ThrowawayCluster::configure_archive() {
+    std::erase_if(m_settings, [](const auto& kv) {
+        return kv.first == "archive_mode" || kv.first == "archive_command";
+    });
+    if (!m_options.archive) {
+        return {};
+    }
+    const fs::path dir = archive_dir();
+    std::error_code ec;
+    fs::create_directory(dir, ec);
+    if (ec) {
+        return make_error(
+            fmt::format("could not create directory \"{}\": {}", dir.string(), ec.message()));
+    }
+    PGLAB_TRY(chown_to(dir, m_run_as));
+    set_setting(m_settings, "archive_mode", "on");
+    // As the paper's: a plain copy, never over a segment already there.
+    set_setting(m_settings, "archive_command",
+                fmt::format("test ! -f \"{0}/%f\" && cp \"%p\" \"{0}/%f\"", dir.string()));
+    return {};
+}
+
+Status ThrowawayCluster::restore_from(const ThrowawayCluster& primary) {
+    const fs::path archive = primary.archive_dir();
+    if (archive.empty()) {
+        return {};
+    }
+    const std::string command = fmt::format("cp \"{}/%f\" \"%p\"", archive.string());
+    constexpr int k_recovery_in_settings = 12; // recovery.conf's settings became GUCs
+    if (m_installation.major >= k_recovery_in_settings) {
+        set_setting(m_settings, "restore_command", command);
+        return {};
+    }
+    const fs::path recovery = m_data_dir / "recovery.conf";
+    PGLAB_TRY(write_file(recovery, fmt::format("restore_command = {}\n", quote_setting(command)),
+                         std::ios::app));
+    return chown_to(recovery, m_run_as);
 }
 
 Status ThrowawayCluster::run_basebackup(const ThrowawayCluster& primary) {
@@ -160,6 +202,7 @@ Result<ThrowawayCluster> ThrowawayCluster::create(ClusterOptions options) {
     set_setting(c.m_settings, "listen_addresses", "");
     set_setting(c.m_settings, "port", std::to_string(c.m_port));
     set_setting(c.m_settings, "unix_socket_directories", c.m_socket_dir.string());
+    PGLAB_TRY(c.configure_archive());
     PGLAB_TRY(c.apply_settings(c.m_options.settings));
     PGLAB_TRY(c.write_file_include());
     PGLAB_TRY(c.start_server());

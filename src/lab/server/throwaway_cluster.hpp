@@ -63,6 +63,11 @@ public:
     /// turns listen_addresses on (the port was free on 127.0.0.1 when chosen).
     int port() const { return m_port; }
 
+    /// Where it archives WAL segments (`<base_dir>/archive`); empty when it does not archive.
+    std::filesystem::path archive_dir() const {
+        return m_options.archive ? m_base_dir / "archive" : std::filesystem::path();
+    }
+
     /// The superuser role to connect as.
     const std::string& user() const { return m_options.superuser; }
 
@@ -143,6 +148,12 @@ private:
     bool copy_from_initdb_cache(const std::filesystem::path& entry);
     void keep_in_initdb_cache(const std::filesystem::path& entry);
     Status run_basebackup(const ThrowawayCluster& primary);
+    /// archive_mode and archive_command when the options ask for archiving (its directory made
+    /// for the server's user), else neither: a standby does not keep its primary's.
+    Status configure_archive();
+    /// A standby of an archiving primary: restore_command reads the primary's archive (in
+    /// pglab.conf from 12 on, in the recovery.conf pg_basebackup wrote before).
+    Status restore_from(const ThrowawayCluster& primary);
     Status find_installation_and_user();
     Status write_settings();
     Status write_file_include();

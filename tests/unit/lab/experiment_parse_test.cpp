@@ -147,6 +147,20 @@ settings = { Shared_Buffers = "64MB", max_connections = 250 }
                 ::testing::HasSubstr("\"defaults\" cannot be used with \"conninfo\""));
 }
 
+TEST(SpecParseTest, AServerThatArchives) {
+    const ExperimentSpec s = parse_ok(R"toml(
+[servers.primary]
+archive = true
+[servers.standby]
+standby_of = "primary"
+)toml" + std::string(k_bench_step));
+    EXPECT_TRUE(s.find_server("primary")->archive);
+    EXPECT_FALSE(s.find_server("standby")->archive);
+    EXPECT_THAT(testing::problems("[servers.prod]\nconninfo = \"host=db1\"\narchive = true\n"
+                                  + std::string(k_bench_step)),
+                ::testing::HasSubstr("t.toml:3:1: \"archive\" cannot be used with \"conninfo\""));
+}
+
 TEST(SpecParseTest, EmulationKeysOfServers) {
     const ExperimentSpec s = parse_ok(R"toml(
 server = "slow"
