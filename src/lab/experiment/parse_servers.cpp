@@ -133,12 +133,16 @@ void read_defaults(TableReader& r, const toml::table& t, ParseContext& ctx, Serv
         return;
     }
     std::vector<Setting> from_preset;
-    for (const auto& [setting, value] : preset->settings) {
+    for (const auto& entry : preset->settings) {
+        // A name, not a structured binding: clang before 16 (the sanitizer build's) cannot
+        // capture a structured binding in a lambda.
+        const std::string_view setting = entry.first;
         const bool given = std::any_of(s.settings.begin(), s.settings.end(), [&](const Setting& x) {
             return util::ascii_lower(x.name) == setting;
         });
         if (!given) {
-            from_preset.push_back(Setting{setting, Scalar{std::string(value), pos}, pos});
+            from_preset.push_back(
+                Setting{std::string(setting), Scalar{std::string(entry.second), pos}, pos});
         }
     }
     s.settings.insert(s.settings.begin(), from_preset.begin(), from_preset.end());
