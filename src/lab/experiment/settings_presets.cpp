@@ -8,7 +8,6 @@ namespace {
 const std::vector<SettingsPreset>& presets() {
     static const std::vector<SettingsPreset> k_presets = {
         {"9.2",
-         "PostgreSQL 9.2's defaults where today's differ",
          {
              {"shared_buffers", "32MB"},
              {"work_mem", "1MB"},

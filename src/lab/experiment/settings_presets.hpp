@@ -12,7 +12,6 @@ namespace pglab::lab::experiment {
 
 struct SettingsPreset {
     const char* name; ///< "9.2"
-    const char* what; ///< in words, for docs and messages
     /// Setting name and value as postgresql.conf takes them, in the order written.
     std::vector<std::pair<const char*, const char*>> settings;
 };

@@ -34,6 +34,16 @@ Status write_file(const fs::path& path, const std::string& text, std::ios::openm
     return {};
 }
 
+Status make_directory(const fs::path& path) {
+    std::error_code ec;
+    fs::create_directory(path, ec);
+    if (ec) {
+        return make_error(
+            fmt::format("could not create directory \"{}\": {}", path.string(), ec.message()));
+    }
+    return {};
+}
+
 Status chown_to(const fs::path& path, const std::optional<util::RunAs>& who) {
     if (who && ::chown(path.c_str(), who->uid, who->gid) != 0) {
         return make_error(fmt::format("could not change owner of \"{}\" to \"{}\": {}",

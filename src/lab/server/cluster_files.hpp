@@ -20,6 +20,9 @@ std::string tail_lines(const std::string& text, int lines);
 Status write_file(const std::filesystem::path& path, const std::string& text,
                   std::ios::openmode mode);
 
+/// Creates the directory `path` (its parent must exist); error naming the path.
+Status make_directory(const std::filesystem::path& path);
+
 /// Gives `path` to `who` (the server's user when pglab runs as root); nothing without one.
 Status chown_to(const std::filesystem::path& path, const std::optional<util::RunAs>& who);
 

@@ -132,12 +132,7 @@ Status ThrowawayCluster::configure_archive() {
         return {};
     }
     const fs::path dir = archive_dir();
-    std::error_code ec;
-    fs::create_directory(dir, ec);
-    if (ec) {
-        return make_error(
-            fmt::format("could not create directory \"{}\": {}", dir.string(), ec.message()));
-    }
+    PGLAB_TRY(make_directory(dir));
     PGLAB_TRY(chown_to(dir, m_run_as));
     set_setting(m_settings, "archive_mode", "on");
     // As the paper's: a plain copy, never over a segment already there.
@@ -225,12 +220,8 @@ Status ThrowawayCluster::make_directories() {
     m_data_dir = m_base_dir / "data";
     m_socket_dir = m_base_dir / "socket";
     m_log_path = m_options.log_path.empty() ? m_base_dir / "server.log" : m_options.log_path;
+    PGLAB_TRY(make_directory(m_socket_dir));
     std::error_code ec;
-    fs::create_directory(m_socket_dir, ec);
-    if (ec) {
-        return make_error(fmt::format("could not create directory \"{}\": {}",
-                                      m_socket_dir.string(), ec.message()));
-    }
     fs::permissions(m_socket_dir, fs::perms::owner_all, ec);
     PGLAB_TRY(write_file(m_base_dir / k_owner_file,
                          fmt::format("{} {}\n", ::getpid(), pid_namespace()), std::ios::trunc));

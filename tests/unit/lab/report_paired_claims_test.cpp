@@ -17,6 +17,29 @@
 namespace pglab::lab::report {
 namespace {
 
+/// One run of each cell of step "q" per round, five rounds, the machine drifting from round to
+/// round: cell i takes base[i] ms times the round's drift, cell 0 with 0.3% of noise on top.
+void add_drifting_rounds(ResultsDir& r, const std::vector<double>& base) {
+    const std::vector<double> drift = {1.0, 1.3, 0.8, 1.5, 1.1};
+    const std::vector<double> noise = {1.004, 0.997, 1.002, 0.999, 1.003};
+    std::int64_t run = 0;
+    for (std::size_t round = 0; round < drift.size(); ++round) {
+        for (std::size_t cell = 0; cell < base.size(); ++cell) {
+            const double ms = base[cell] * drift[round] * (cell == 0 ? noise[round] : 1.0);
+            store::FinishedRun f =
+                testing::finished_run(run++, static_cast<std::int64_t>(cell),
+                                      nlohmann::json::array({{{"index", 0},
+                                                              {"key", "q"},
+                                                              {"type", "timed-sql"},
+                                                              {"status", "ok"},
+                                                              {"client_ms", ms},
+                                                              {"server_ms", ms}}}));
+            f.record.round = static_cast<std::uint32_t>(round + 1);
+            r.runs.push_back(std::move(f));
+        }
+    }
+}
+
 /// Cells A (0) and B (1) of a timed-sql step "q", one run of each per round, in `order`: the
 /// machine drifts from round to round (1.0, 1.3, 0.8, 1.5, 1.1), A and B equal within 1%.
 ResultsDir drifting(const std::string& order) {
@@ -31,24 +54,7 @@ ResultsDir drifting(const std::string& order) {
         c.label = std::string("side=") + side;
         r.cells.push_back(c);
     }
-    const std::vector<double> drift = {1.0, 1.3, 0.8, 1.5, 1.1};
-    const std::vector<double> noise = {1.004, 0.997, 1.002, 0.999, 1.003};
-    std::int64_t run = 0;
-    for (std::size_t round = 0; round < drift.size(); ++round) {
-        for (std::int64_t cell = 0; cell < 2; ++cell) {
-            const double ms = 100.0 * drift[round] * (cell == 0 ? noise[round] : 1.0);
-            store::FinishedRun f =
-                testing::finished_run(run++, cell,
-                                      nlohmann::json::array({{{"index", 0},
-                                                              {"key", "q"},
-                                                              {"type", "timed-sql"},
-                                                              {"status", "ok"},
-                                                              {"client_ms", ms},
-                                                              {"server_ms", ms}}}));
-            f.record.round = static_cast<std::uint32_t>(round + 1);
-            r.runs.push_back(std::move(f));
-        }
-    }
+    add_drifting_rounds(r, {100.0, 100.0});
     return r;
 }
 
@@ -105,26 +111,7 @@ ResultsDir drifting_four(const std::string& order) {
             r.cells.push_back(c);
         }
     }
-    const std::vector<double> drift = {1.0, 1.3, 0.8, 1.5, 1.1};
-    const std::vector<double> noise = {1.004, 0.997, 1.002, 0.999, 1.003};
-    const std::vector<double> base = {200.0, 100.0, 100.0, 100.0};
-    std::int64_t run = 0;
-    for (std::size_t round = 0; round < drift.size(); ++round) {
-        for (std::int64_t cell = 0; cell < 4; ++cell) {
-            const double ms = base[static_cast<std::size_t>(cell)] * drift[round]
-                              * (cell == 0 ? noise[round] : 1.0);
-            store::FinishedRun f =
-                testing::finished_run(run++, cell,
-                                      nlohmann::json::array({{{"index", 0},
-                                                              {"key", "q"},
-                                                              {"type", "timed-sql"},
-                                                              {"status", "ok"},
-                                                              {"client_ms", ms},
-                                                              {"server_ms", ms}}}));
-            f.record.round = static_cast<std::uint32_t>(round + 1);
-            r.runs.push_back(std::move(f));
-        }
-    }
+    add_drifting_rounds(r, {200.0, 100.0, 100.0, 100.0});
     return r;
 }
 
