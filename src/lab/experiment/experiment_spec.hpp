@@ -172,6 +172,8 @@ struct Step {
     /// Not in the paper's procedure: why pglab runs it ("" = it is the paper's). With `when`,
     /// the cells it runs in are labelled as departing from the paper.
     std::string deviation;
+    /// The rows of docs/studies/coverage.md the step's checks cover ("0.58").
+    std::vector<std::string> items;
 
     std::vector<TextField> statements; ///< sql: one or more; timed-sql, explain: exactly one
     std::vector<TextField> options;    ///< init, bench: arguments ("--client=4", "-n")
@@ -286,7 +288,13 @@ struct Claim {
     /// its own, never under "paper".
     bool own = false;
     std::string explanation; ///< why it may differ here; shown with "differs"
-    std::string untestable;  ///< non-empty: it cannot be tested here, and why
+    /// What the explanation rests on: a metric of the claim's step whose figures the report
+    /// shows beside it ("probe:wal.fpi"); or, with `hypothesis`, nothing measured yet.
+    std::string evidence;
+    bool hypothesis = false;
+    std::string untestable; ///< non-empty: it cannot be tested here, and why
+    /// The rows of docs/studies/coverage.md the claim tests ("2.28").
+    std::vector<std::string> items;
 
     bool operator==(const Claim&) const = default;
 };

@@ -2,6 +2,7 @@
 // claim naming a step, a metric and cells of the matrix, with the paper's figure (or a bound,
 // or a shape) and a tolerance. The report sets each claim beside the measured figure.
 #include "lab/experiment/cell_selector.hpp"
+#include "lab/experiment/coverage_items.hpp"
 #include "lab/experiment/metric_catalogue.hpp"
 #include "lab/experiment/parse_parts.hpp"
 #include "lab/experiment/suggest.hpp"
@@ -189,18 +190,18 @@ const Step* step_named(const ExperimentSpec& spec, const std::string& name) {
     return it != spec.steps.end() ? &*it : nullptr;
 }
 
-/// The claim's metric must be one its step gives (the metric catalogue): a misspelt one is found
-/// now, not after the run.
-void check_metric(const Claim& c, const SourcePos& pos, const ExperimentSpec& spec,
-                  ParseContext& ctx) {
-    const Step* step = step_named(spec, c.step);
-    if (step == nullptr || gives_metric(step->type, c.metric)) {
+/// A metric a claim names (its `metric`, its `evidence`) must be one its step gives (the metric
+/// catalogue): a misspelt one is found now, not after the run.
+void check_step_metric(const std::string& step_name, const std::string& metric,
+                       const SourcePos& pos, const ExperimentSpec& spec, ParseContext& ctx) {
+    const Step* step = step_named(spec, step_name);
+    if (step == nullptr || gives_metric(step->type, metric)) {
         return;
     }
-    if (c.metric.starts_with(k_probe_prefix)) {
-        const std::string family(probe_family(c.metric));
+    if (metric.starts_with(k_probe_prefix)) {
+        const std::string family(probe_family(metric));
         ctx.diag.add(pos,
-                     "\"" + c.metric + "\" names no probe pglab takes"
+                     "\"" + metric + "\" names no probe pglab takes"
                          + (family.empty() ? std::string()
                                            : " (no probe family \"" + family + "\""
                                                  + did_you_mean(family, probe_families()) + ")"),
@@ -210,9 +211,38 @@ void check_metric(const Claim& c, const SourcePos& pos, const ExperimentSpec& sp
     }
     const std::vector<std::string> ids = metric_ids(step->type);
     ctx.diag.add(pos,
-                 "step \"" + c.step + "\" (" + step_type_name(step->type) + ") gives no metric \""
-                     + c.metric + "\"" + did_you_mean(c.metric, ids),
+                 "step \"" + step_name + "\" (" + step_type_name(step->type)
+                     + ") gives no metric \"" + metric + "\"" + did_you_mean(metric, ids),
                  "its metrics: " + quoted_list(ids));
+}
+
+void check_metric(const Claim& c, const SourcePos& pos, const ExperimentSpec& spec,
+                  ParseContext& ctx) {
+    check_step_metric(c.step, c.metric, pos, spec, ctx);
+}
+
+/// What the explanation rests on: `evidence = "probe:wal.fpi"`, a metric of the claim's step that
+/// the report shows beside it, or `hypothesis = true`, a mechanism not measured. Not both.
+void read_explanation_basis(TableReader& r, Claim& c, const ExperimentSpec& spec,
+                            ParseContext& ctx) {
+    const auto evidence = r.text("evidence", "evidence = \"probe:wal.fpi\"");
+    c.hypothesis = r.boolean("hypothesis", "hypothesis = true").value_or(false);
+    if (evidence) {
+        c.evidence = evidence->text;
+        check_step_metric(c.step, c.evidence, evidence->pos.shifted(1), spec, ctx);
+    }
+    if ((evidence || c.hypothesis) && c.explanation.empty()) {
+        ctx.diag.add(r.key_pos(evidence ? "evidence" : "hypothesis"),
+                     std::string("\"") + (evidence ? "evidence" : "hypothesis") + "\" in "
+                         + r.where() + " qualifies an explanation, and it has none",
+                     "explanation = \"why it differs here\"");
+    }
+    if (evidence && c.hypothesis) {
+        ctx.diag.add(r.key_pos("hypothesis"),
+                     "\"hypothesis\" and \"evidence\" cannot be combined in " + r.where(),
+                     "keep evidence when a stored figure shows the mechanism, hypothesis when "
+                     "none does yet");
+    }
 }
 
 /// A proportion (a hit ratio) is read on the log-odds scale: a ratio of ratios of it, which is
@@ -365,6 +395,8 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
                      "paper says it");
     }
     read_claim_step(r, c, spec, ctx);
+    read_explanation_basis(r, c, spec, ctx);
+    c.items = read_coverage_items(r);
     const auto metric = r.text("metric", "metric = \"probe:wal.bytes\"");
     c.metric = metric ? metric->text : std::string();
     c.paper = number(r, "paper", "paper = 0.553");

@@ -1,5 +1,6 @@
 // lab/experiment: the `[[steps]]` array: each step's type, its own keys and the keys all steps
 // share.
+#include "lab/experiment/coverage_items.hpp"
 #include "lab/experiment/parse_parts.hpp"
 #include "lab/experiment/suggest.hpp"
 #include "lab/experiment/toml_reader.hpp"
@@ -435,6 +436,7 @@ std::optional<Step> read_step(const toml::table& t, std::size_t index, ParseCont
     step.measure = typed.boolean("measure", "measure = false").value_or(step.measure);
     step.once = typed.boolean("once", "once = true").value_or(false);
     read_deviation(typed, step);
+    step.items = read_coverage_items(typed);
     read_sample_waits(typed, step);
     read_when(typed, ctx, step);
     read_type_keys(typed, ctx, step);

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -408,6 +410,10 @@ Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context
     if (const std::optional<HostCpu> host = host_cpu_times(context.proc_root)) {
         snapshot.samples.push_back(Sample{"host.cpu_s", host->busy_s, "s"});
         snapshot.samples.push_back(Sample{"host.steal_s", host->steal_s, "s"});
+        if (const long cpus = sysconf(_SC_NPROCESSORS_ONLN); cpus > 0) {
+            snapshot.samples.push_back(
+                Sample{"host.cpus", static_cast<double>(cpus), "count", Kind::level});
+        }
     }
     read_emulation(context, snapshot);
     const CpuTimes client = client_cpu_times();
@@ -417,6 +423,38 @@ Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context
     snapshot.taken_at = std::chrono::steady_clock::now();
     return snapshot;
 }
+
+namespace {
+
+/// Shares of the step's time, each a percentage: the server's and the machine's CPU over the
+/// step as a share of all the machine's CPUs, what top's summary line shows (S5's paper read
+/// "CPU 30%" there): server.cpu_pct, host.cpu_pct; and the time the server's backends spent
+/// reading blocks (track_io_timing) over the step's time, db.blk_read_time_pct (S4's paper: the
+/// build's reads take most of its time; a one-backend step's share of its own time).
+void add_shares_of_elapsed(Deltas& deltas) {
+    const std::optional<double> elapsed = find(deltas, "elapsed_s");
+    if (!elapsed || *elapsed <= 0) {
+        return;
+    }
+    if (const std::optional<double> read_ms = find(deltas, "db.blk_read_time")) {
+        deltas.push_back(
+            Delta{"db.blk_read_time_pct", 100.0 * (*read_ms / 1000.0) / *elapsed, "%"});
+    }
+    const std::optional<double> cpus = find(deltas, "host.cpus");
+    if (!cpus || *cpus <= 0) {
+        return;
+    }
+    const double capacity_s = *elapsed * *cpus;
+    constexpr std::pair<const char*, const char*> k_shares[] = {{"server.cpu_s", "server.cpu_pct"},
+                                                                {"host.cpu_s", "host.cpu_pct"}};
+    for (const auto& [seconds, share] : k_shares) {
+        if (const std::optional<double> used = find(deltas, seconds)) {
+            deltas.push_back(Delta{share, 100.0 * *used / capacity_s, "%"});
+        }
+    }
+}
+
+} // namespace
 
 Deltas diff(const Snapshot& before, const Snapshot& after) {
     Deltas deltas;
@@ -448,6 +486,7 @@ Deltas diff(const Snapshot& before, const Snapshot& after) {
             "wal.segments_spanned",
             static_cast<double>(*after.insert_lsn / seg - *before.insert_lsn / seg + 1), "count"});
     }
+    add_shares_of_elapsed(deltas);
     return deltas;
 }
 

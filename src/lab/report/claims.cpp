@@ -13,6 +13,7 @@
 #include "util/named_values.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -210,6 +211,30 @@ void say_when_decided(std::int64_t most, std::optional<FirstDecided> first, Clai
     }
 }
 
+/// What the explanation rests on, measured: the `evidence` metric's mean in each cell the claim
+/// read, in the claim's order ("wal.fpi 24019.0 / 3400.0 (means of the claim's cells)").
+std::string evidence_text(const Claim& c, const StepData& step,
+                          const std::vector<std::int64_t>& cells) {
+    const MetricValues* m = c.evidence.empty() ? nullptr : find_metric(step, c.evidence);
+    if (m == nullptr || cells.empty()) {
+        return {};
+    }
+    std::vector<std::string> means;
+    for (const std::int64_t cell : cells) {
+        const auto it = m->by_cell.find(cell);
+        if (it == m->by_cell.end() || it->second.empty()) {
+            return {};
+        }
+        means.push_back(format_number(mean(it->second)));
+    }
+    const std::string_view name =
+        std::string_view(c.evidence).starts_with(experiment::k_probe_prefix)
+            ? std::string_view(c.evidence).substr(experiment::k_probe_prefix.size())
+            : std::string_view(c.evidence);
+    return fmt::format("{} {} ({} of the claim's cells)", name, fmt::join(means, " / "),
+                       cells.size() > 1 ? "means" : "mean");
+}
+
 ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
                            const std::vector<StepData>& steps) {
     ClaimResult r;
@@ -245,6 +270,7 @@ ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
             evaluate_spread(c, results, *m, r);
             break;
         }
+        r.evidence = evidence_text(c, *step, r.cells);
     }
     return r;
 }
@@ -337,6 +363,11 @@ std::string verdict_text(const ClaimResult& r) {
         std::string out = "differs: " + r.why;
         if (!r.claim.explanation.empty()) {
             out += ". " + r.claim.explanation;
+            if (!r.evidence.empty()) {
+                out += " (measured: " + r.evidence + ")";
+            } else if (r.claim.hypothesis) {
+                out += " (a hypothesis: not measured)";
+            }
         }
         return out;
     }

@@ -34,6 +34,9 @@ struct ClaimResult {
     /// A shape: each value of `over` read (as text) and its typical value (the geometric mean of
     /// positive runs, else the mean), in order.
     std::vector<std::pair<std::string, double>> series;
+    /// The claim's `evidence` metric in the cells it read: "wal.fpi 24019.0 / 3400.0 (means of
+    /// the claim's cells)"; "" without evidence, or when the step did not record it.
+    std::string evidence;
 };
 
 /// "agrees", "differs", "inconclusive", "untestable": the verdict as exports name it.

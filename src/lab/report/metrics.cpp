@@ -205,7 +205,7 @@ std::pair<MetricInfo, double> probe_metric(const std::string& name, double value
         if (ends_with(name, "_" + unit) || ends_with(name, "." + unit)) {
             info.title = name.substr(0, name.size() - unit.size() - 1);
         }
-    } else if (unit == "sessions" || unit == "processes") {
+    } else if (unit == "sessions" || unit == "processes" || unit == "%") {
         info.unit = unit;
     }
     return {info, value};
@@ -228,8 +228,8 @@ std::optional<double> cpu_seconds(const store::ProbeValues& probes, std::string_
     std::optional<double> parts;
     for (const store::ProbeValue& p : probes) {
         const std::string& name = p.name;
-        if (!contains(name, "cpu") || !contains(name, side)) {
-            continue;
+        if (!contains(name, "cpu") || !contains(name, side) || ends_with(name, "_pct")) {
+            continue; // a share of the step's time (server.cpu_pct) is not CPU seconds
         }
         const double v = to_seconds(name, p.value);
         if (ends_with(name, "cpu_s")) {
@@ -299,9 +299,10 @@ void collect_probes(StepData& step, StepCollector& c, const store::StepRecord& s
         } else if (counts_checkpoints(name)) {
             checkpoints += v;
         }
-        // CPU probes are shown as the server/client CPU sums. A 0 is a value like any other
-        // (heap fetches after VACUUM): leaving it out would drop the answer and bias the mean.
-        if (!contains(name, "cpu")) {
+        // CPU seconds are shown as the server/client CPU sums; their shares of the step's time
+        // (host.cpu_pct) are metrics of their own. A 0 is a value like any other (heap fetches
+        // after VACUUM): leaving it out would drop the answer and bias the mean.
+        if (!contains(name, "cpu") || ends_with(name, "_pct")) {
             const auto [info, value] = probe_metric(name, v, store::probe_unit(p));
             c.add(info, value, run);
         }

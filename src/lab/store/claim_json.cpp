@@ -62,7 +62,10 @@ json claim_json(const experiment::Claim& c) {
             {"paper_text", c.paper_text},
             {"own", c.own},
             {"explanation", c.explanation},
-            {"untestable", c.untestable}};
+            {"evidence", c.evidence},
+            {"hypothesis", c.hypothesis},
+            {"untestable", c.untestable},
+            {"items", c.items}};
 }
 
 std::optional<experiment::Claim> claim_from_json(const json& j) {
@@ -93,7 +96,17 @@ std::optional<experiment::Claim> claim_from_json(const json& j) {
     c.paper_text = f::text(j, "paper_text");
     c.own = f::boolean(j, "own", false);
     c.explanation = f::text(j, "explanation");
+    c.evidence = f::text(j, "evidence");
+    c.hypothesis = f::boolean(j, "hypothesis", false);
     c.untestable = f::text(j, "untestable");
+    const json& items = f::value(j, "items");
+    if (items.is_array()) {
+        for (const json& item : items) {
+            if (item.is_string()) {
+                c.items.push_back(item.get<std::string>());
+            }
+        }
+    }
     if (!kind) {
         // Written by a newer pglab: shown, and said why it is not judged.
         c.untestable = "a claim kind this pglab does not know (\"" + kind_name + "\")";

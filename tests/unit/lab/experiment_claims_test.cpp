@@ -385,5 +385,37 @@ TEST(SpecClaimsTest, AMetricTheStepDoesNotGiveIsRefusedWithTheNearest) {
     }
 }
 
+TEST(SpecClaimsTest, CoverageRowsAndWhatAnExplanationRestsOn) {
+    const std::string claim =
+        "\n[[claims]]\ntext = \"less WAL\"\nstep = \"build\"\n"
+        "metric = \"probe:wal.bytes\"\ncell = \"server=pg12\"\nat_most = 10\n";
+    const ExperimentSpec spec =
+        parse_ok(k_head + "items = [\"4.3\"]\n" + claim
+                 + "items = [\"4.12\", \"4.13\"]\nexplanation = \"fewer FPI\"\n"
+                   "evidence = \"probe:wal.fpi\"\n"
+                 + claim + "explanation = \"the disk\"\nhypothesis = true\n");
+    EXPECT_EQ(spec.steps[0].items, std::vector<std::string>{"4.3"});
+    ASSERT_EQ(spec.claims.size(), 2U);
+    EXPECT_EQ(spec.claims[0].items, (std::vector<std::string>{"4.12", "4.13"}));
+    EXPECT_EQ(spec.claims[0].evidence, "probe:wal.fpi");
+    EXPECT_FALSE(spec.claims[0].hypothesis);
+    EXPECT_TRUE(spec.claims[1].hypothesis);
+    EXPECT_TRUE(spec.claims[1].evidence.empty());
+
+    EXPECT_THAT(problems(k_head + claim + "items = [\"2\"]\n"),
+                HasSubstr("t.toml:21:11: \"2\" in \"items\" of claim 1 is not a row of "
+                          "docs/studies/coverage.md"));
+    EXPECT_THAT(problems(k_head + claim + "items = [\"2.1\", \"2.1\"]\n"),
+                HasSubstr("row \"2.1\" is named twice"));
+    EXPECT_THAT(problems(k_head + claim + "explanation = \"x\"\nevidence = \"probe:wall.fpi\"\n"),
+                HasSubstr("t.toml:22:13: \"probe:wall.fpi\" names no probe pglab takes"));
+    EXPECT_THAT(problems(k_head + claim + "hypothesis = true\n"),
+                HasSubstr("\"hypothesis\" in claim 1 qualifies an explanation, and it has none"));
+    EXPECT_THAT(
+        problems(k_head + claim
+                 + "explanation = \"x\"\nevidence = \"probe:wal.fpi\"\nhypothesis = true\n"),
+        HasSubstr("\"hypothesis\" and \"evidence\" cannot be combined"));
+}
+
 } // namespace
 } // namespace pglab::lab::experiment

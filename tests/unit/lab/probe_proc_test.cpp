@@ -195,6 +195,33 @@ TEST(ProbeDiff, CountersLevelsAndOrder) {
     EXPECT_FALSE(find(d, "wal.records")); // only in one snapshot
 }
 
+TEST(ProbeDiff, SharesOfTheStepsTime) {
+    // 2 s on 2 CPUs: 4 CPU-seconds; the server used 0.6 of them, the machine 1.2.
+    const Snapshot before = snapshot_of({{"server.cpu_s", 4.0, "s", Kind::counter},
+                                         {"host.cpu_s", 10.0, "s", Kind::counter},
+                                         {"host.cpus", 2, "count", Kind::level}},
+                                        100, 0);
+    const Snapshot after = snapshot_of({{"server.cpu_s", 4.6, "s", Kind::counter},
+                                        {"host.cpu_s", 11.2, "s", Kind::counter},
+                                        {"host.cpus", 2, "count", Kind::level}},
+                                       100, 2);
+    const Deltas d = diff(before, after);
+    EXPECT_NEAR(*find(d, "server.cpu_pct"), 15.0, 1e-9);
+    EXPECT_NEAR(*find(d, "host.cpu_pct"), 30.0, 1e-9);
+    // Another postmaster: its CPU is not the step's, nor is its share.
+    const Deltas restarted = diff(before, snapshot_of(after.samples, 200, 2));
+    EXPECT_FALSE(find(restarted, "server.cpu_pct"));
+    EXPECT_NEAR(*find(restarted, "host.cpu_pct"), 30.0, 1e-9);
+    // 300 ms of reads in a 2 s step: 15% of its time.
+    const Deltas reads =
+        diff(snapshot_of({{"db.blk_read_time", 100, "ms", Kind::counter}}, 100, 0),
+             snapshot_of({{"db.blk_read_time", 400, "ms", Kind::counter}}, 100, 2));
+    EXPECT_DOUBLE_EQ(*find(reads, "db.blk_read_time_pct"), 15.0);
+    // Without the CPUs' count (an older line), no share.
+    const Snapshot no_cpus = snapshot_of({{"host.cpu_s", 11.2, "s", Kind::counter}}, 100, 2);
+    EXPECT_FALSE(find(diff(before, no_cpus), "host.cpu_pct"));
+}
+
 TEST(ProbeDiff, SegmentsSpannedAreThePapersCount) {
     // S4: 11.2's CREATE INDEX went from 0/7E000108 to 0/8801DE08 (11 segment files in pg_wal
     // after pg_resetwal left one), 12-devel's from 0/4F000110 to 0/5487B2C8 (6).

@@ -2,16 +2,20 @@
 // experiment.toml states four) evaluated and rendered as the first table, one claim of each
 // verdict; and value claims, a 0 among them, built here.
 #include "lab/report/claims.hpp"
+#include "lab/report/number_format.hpp"
 #include "lab/report/report.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <utility>
 
 #include "finished_runs.hpp"
+#include "judge_claim.hpp"
 
 namespace pglab::lab::report {
 namespace {
@@ -110,6 +114,44 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
     EXPECT_LT(md.find("## Appendix"), md.find("### Step 0:init (init, once per server)"));
     const std::string html = render_html(report.document);
     EXPECT_NE(html.find("cannot be tested here: needs a ZFS file system"), std::string::npos);
+}
+
+TEST(ReportClaimsTest, AnExplanationShowsItsEvidenceOrSaysItIsAHypothesis) {
+    const ResultsDir r = fixture();
+    const std::vector<experiment::Claim> claims = read_claims(r).claims;
+    ASSERT_FALSE(claims.empty());
+    experiment::Claim c = claims.front(); // differs, with an explanation
+    c.evidence = "probe:wal.records";
+    ClaimResult judged = testing::judge_claim(c, r);
+    ASSERT_EQ(judged.verdict, Verdict::differs);
+    ASSERT_EQ(judged.cells.size(), 2U);
+    const auto steps = collect_steps(r, 0);
+    const auto vacuum = std::find_if(steps.begin(), steps.end(),
+                                     [](const StepData& s) { return s.key == "vacuum"; });
+    ASSERT_NE(vacuum, steps.end());
+    const MetricValues* records = find_metric(*vacuum, "probe:wal.records");
+    ASSERT_NE(records, nullptr);
+    const auto mean_in = [&](std::int64_t cell) {
+        return format_number(mean(records->by_cell.at(cell)));
+    };
+    EXPECT_EQ(judged.evidence, "wal.records " + mean_in(judged.cells[0]) + " / "
+                                   + mean_in(judged.cells[1]) + " (means of the claim's cells)");
+    EXPECT_THAT(verdict_text(judged),
+                ::testing::EndsWith("The paper's disk flushes far more slowly than this machine's "
+                                    "(measured: "
+                                    + judged.evidence + ")"));
+
+    c.evidence.clear();
+    c.hypothesis = true;
+    judged = testing::judge_claim(c, r);
+    EXPECT_THAT(verdict_text(judged),
+                ::testing::EndsWith("than this machine's (a hypothesis: not measured)"));
+
+    c.hypothesis = false; // neither: the explanation alone, as before
+    judged = testing::judge_claim(c, r);
+    EXPECT_THAT(verdict_text(judged), ::testing::EndsWith("than this machine's"));
+    c.evidence = "probe:no.such"; // a metric the step did not record: nothing to show
+    EXPECT_EQ(testing::judge_claim(c, r).evidence, "");
 }
 
 TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {

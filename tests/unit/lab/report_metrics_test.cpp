@@ -132,6 +132,8 @@ TEST(ReportMetricsTest, BenchValuesHistogramsAndSeries) {
                          {"client.cpu_s", 7.0},
                          {"server.cpu_user_s", 1.5},
                          {"server.cpu_system_s", 0.5},
+                         {"server.cpu_pct", 10.0},
+                         {"host.cpu_pct", 30.0},
                          {"db.blks_hit", 990},
                          {"db.blks_read", 10},
                          {"checkpointer.num_timed", 0},
@@ -166,6 +168,10 @@ TEST(ReportMetricsTest, BenchValuesHistogramsAndSeries) {
     EXPECT_EQ(find_metric(b, "probe:wal.bytes")->info.unit, "MB");
     EXPECT_DOUBLE_EQ(find_metric(b, "db_buffer_hit_pct")->by_cell.at(0)[0], 99.0);
     EXPECT_EQ(find_metric(b, "probe:client.cpu_s"), nullptr) << "CPU probes are summed";
+    // A share of the step's time is a metric of its own, and no part of the CPU seconds.
+    ASSERT_NE(find_metric(b, "probe:host.cpu_pct"), nullptr);
+    EXPECT_DOUBLE_EQ(find_metric(b, "probe:host.cpu_pct")->by_cell.at(0)[0], 30.0);
+    EXPECT_DOUBLE_EQ(find_metric(b, "probe:server.cpu_pct")->by_cell.at(0)[0], 10.0);
     // 7 s of client CPU in 10 s on 2 cores: 35% of the machine.
     EXPECT_DOUBLE_EQ(b.client_cpu_share.at(0), 0.35);
     // buffers_written is not a checkpoint count.
