@@ -68,7 +68,8 @@ void check_probes(const server::ThrowawayCluster& cluster) {
     for (const char* always :
          {"wal.bytes", "wal.segment_files", "db.xact_commit", "db.blks_hit", "db.temp_bytes",
           "checkpointer.num_timed", "checkpointer.num_requested", "checkpointer.buffers_written",
-          "bgwriter.buffers_clean", "bgwriter.buffers_alloc", "server.cpu_s", "client.cpu_s"}) {
+          "bgwriter.buffers_clean", "bgwriter.buffers_alloc", "server.cpu_s", "client.cpu_s",
+          "db.size_bytes", "host.cpus"}) {
         EXPECT_TRUE(before->find(always)) << always;
     }
     EXPECT_EQ(before->find("wal.records") != nullptr, major >= 14);
@@ -123,6 +124,10 @@ void check_probes(const server::ThrowawayCluster& cluster) {
     EXPECT_GE(value(d, "db.temp_files"), 1);
     EXPECT_GT(value(d, "db.temp_bytes"), 0);
     EXPECT_GE(value(d, "wal.segment_files"), 1);
+    EXPECT_GT(value(d, "db.size_bytes"), 1e6); // the level after: 50000 rows and more
+    // Shares of the step's time, over the machine's CPUs (host.cpus, a level).
+    EXPECT_GE(value(d, "host.cpu_pct"), 0);
+    EXPECT_LE(value(d, "server.cpu_pct"), 100.0 + 1e-9);
     // CPU time comes in clock ticks, and a backend that just exited counts only once the
     // postmaster has reaped it: a short step may read 0 (docs/probes.md).
     EXPECT_GE(value(d, "server.cpu_s"), 0);

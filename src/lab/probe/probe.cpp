@@ -295,6 +295,24 @@ Status read_segment_count(pg::Connection& conn, const ProbeContext& context, Sna
     return {};
 }
 
+/// The current database's size on disk (pg_database_size): a level, what the step leaves (an
+/// `init` step's tables and indexes).
+Status read_database_size(pg::Connection& conn, Snapshot& snapshot) {
+    Result<pg::QueryResult> r =
+        exec_guarded(conn, "SELECT pg_catalog.pg_database_size(pg_catalog.current_database())");
+    if (r && r->ntuples() == 1 && !r->is_null(0, 0)) {
+        snapshot.samples.push_back(
+            Sample{"db.size_bytes", std::strtod(r->value(0, 0), nullptr), "bytes", Kind::level});
+        return {};
+    }
+    if (!r && conn.connection_bad()) {
+        return make_error(r.error());
+    }
+    snapshot.notes.push_back(
+        fmt::format("db.size_bytes: {}", r ? "no result" : util::first_line(r.error().message)));
+    return {};
+}
+
 /// The postmaster of a local server: the parent of the connection's backend, when the
 /// connection uses a unix socket and /proc shows that backend as a postgres process.
 pid_t local_postmaster_pid(pg::Connection& conn, const ProbeContext& context) {
@@ -348,6 +366,7 @@ Status read_all(pg::Connection& conn, const ProbeContext& context, Snapshot& sna
     PGLAB_TRY(read_segment_count(conn, context, snapshot));
     PGLAB_TRY(read_columns(conn, existing, std::begin(k_database_columns),
                            std::end(k_database_columns), snapshot));
+    PGLAB_TRY(read_database_size(conn, snapshot));
     PGLAB_TRY(read_columns(conn, existing, std::begin(k_table_columns), std::end(k_table_columns),
                            snapshot));
     PGLAB_TRY(read_columns(conn, existing, std::begin(k_background_columns),

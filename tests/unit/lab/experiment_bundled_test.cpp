@@ -61,11 +61,13 @@ TEST(SpecBundledTest, StudyShapes) {
     ASSERT_TRUE(s3b) << s3b.error().message;
     auto p = plan::build_plan(*s3b, 1);
     ASSERT_TRUE(p);
-    // 2 versions x 3 sync delays x 2 ring sizes x (3 indexed cases + 1 without index)
-    EXPECT_EQ(p->cells.size(), 48u);
-    EXPECT_EQ(p->runs.size(), 144u);
+    // 2 versions x 3 sync delays x 2 ring sizes x (3 indexed cases + 1 without index), and
+    // pglab's extra cells from a checkpoint on the two plain servers: 2 x 2 x 4
+    EXPECT_EQ(p->cells.size(), 64u);
+    EXPECT_EQ(p->runs.size(), 192u);
     for (const auto& server : s3b->servers) {
         EXPECT_TRUE(server.sync_delay_us) << server.name; // every VACUUM's syncs are counted
+        EXPECT_EQ(server.memory_limit_bytes, 1ULL << 30) << server.name; // the t3.micro's 1 GiB
     }
     auto s2 = experiment::parse_experiment_file(PGLAB_SOURCE_DIR
                                                 "/experiments/s2-shared-buffers-memory-limit.toml");
