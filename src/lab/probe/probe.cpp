@@ -8,8 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -429,9 +427,9 @@ Result<Snapshot> take_snapshot(pg::Connection& conn, const ProbeContext& context
     if (const std::optional<HostCpu> host = host_cpu_times(context.proc_root)) {
         snapshot.samples.push_back(Sample{"host.cpu_s", host->busy_s, "s"});
         snapshot.samples.push_back(Sample{"host.steal_s", host->steal_s, "s"});
-        if (const long cpus = sysconf(_SC_NPROCESSORS_ONLN); cpus > 0) {
+        if (host->cpus > 0) {
             snapshot.samples.push_back(
-                Sample{"host.cpus", static_cast<double>(cpus), "count", Kind::level});
+                Sample{"host.cpus", static_cast<double>(host->cpus), "count", Kind::level});
         }
     }
     read_emulation(context, snapshot);

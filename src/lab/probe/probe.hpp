@@ -134,6 +134,7 @@ CpuTimes client_cpu_times();
 struct HostCpu {
     double busy_s = 0;
     double steal_s = 0;
+    int cpus = 0; ///< the "cpuN" lines of the same file: the CPUs busy_s is summed over
 };
 
 /// Parses that line; nullopt when it is not one.

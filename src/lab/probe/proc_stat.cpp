@@ -144,8 +144,20 @@ std::optional<HostCpu> parse_host_cpu(std::string_view cpu_line) {
 }
 
 std::optional<HostCpu> host_cpu_times(const fs::path& proc_root) {
-    const std::optional<std::string> line = read_first_line(proc_root / "stat");
-    return line ? parse_host_cpu(*line) : std::nullopt;
+    std::ifstream in(proc_root / "stat");
+    std::string line;
+    if (!std::getline(in, line)) {
+        return std::nullopt;
+    }
+    std::optional<HostCpu> host = parse_host_cpu(line);
+    // The CPUs the first line sums, from the same file: a share of the machine (host.cpu_pct)
+    // then counts what its seconds count, under a test's proc_root too.
+    while (host && std::getline(in, line) && line.starts_with("cpu")) {
+        if (line.size() > 3 && line[3] >= '0' && line[3] <= '9') {
+            ++host->cpus;
+        }
+    }
+    return host;
 }
 
 } // namespace pglab::lab::probe
