@@ -37,8 +37,10 @@ enum class ClientState : uint8_t {
     finished,         ///< done (transactions or time exhausted)
 };
 
-/// The kind of error the current transaction hit (pgbench's EStatus).
-enum class TxError : uint8_t { none, serialization, deadlock };
+/// The kind of error the current transaction hit (pgbench's EStatus): serialization and
+/// deadlock failures may be retried; another SQL error ends the transaction as a failure only
+/// under --continue-on-error (19), and aborts the client otherwise.
+enum class TxError : uint8_t { none, serialization, deadlock, other };
 
 struct Client {
     int id = 0;        ///< 0-based over the whole run
@@ -66,6 +68,10 @@ struct Client {
     uint32_t tries = 1;  ///< attempts of the current transaction
     TxError tx_error = TxError::none;
     int error_command = 0; ///< command where the retryable error occurred
+    /// --continue-on-error: the error's query and message, for the abort pgbench reports when
+    /// the connection turns out to be lost (set only on that error path)
+    int error_query = 0;
+    std::string error_text;
 
     int result_index = 0;        ///< index of the current result in a compound query
     pg::QueryResult held_result; ///< \gset/\aset: the previous result, kept until the next

@@ -202,8 +202,8 @@ bool Worker::on_end_command(Client& c) {
     return true;
 }
 
-/// A serialization failure or deadlock: leave the failed transaction block before deciding
-/// whether to retry.
+/// A serialization failure, a deadlock or (--continue-on-error) another SQL error: leave the
+/// failed transaction block before deciding whether to retry.
 bool Worker::on_error(Client& c) {
     if (c.conn.in_pipeline()) {
         c.conn.exit_pipeline();
@@ -250,10 +250,12 @@ bool Worker::on_retry(Client& c) {
         c.state = ClientState::finished;
         return true;
     }
+    // Only serialization failures and deadlocks are retried; another error fails at once.
+    const bool retryable = c.tx_error != TxError::other;
     const bool tries_left = m_config.max_tries == 0 || c.tries < m_config.max_tries;
     const bool time_left =
         m_config.latency_limit_us <= 0 || now - c.tx_scheduled <= m_config.latency_limit_us;
-    if (tries_left && time_left) {
+    if (retryable && tries_left && time_left) {
         if (m_config.verbose_errors) {
             log::info("client {} repeats the transaction after the error {}", c.id,
                       tries_text(m_config, c, now));

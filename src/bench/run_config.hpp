@@ -49,6 +49,8 @@ struct RunConfig {
     bool failures_detailed = false;  ///< --failures-detailed
     bool verbose_errors = false;     ///< --verbose-errors
     bool exit_on_abort = false;      ///< --exit-on-abort
+    bool continue_on_error = false;  ///< --continue-on-error (19): other SQL errors fail the
+                                     ///< transaction instead of aborting the client
     bool pin_threads = true;         ///< one CPU per worker thread; --no-pin-threads clears it
     bool batched_io = true;          ///< sockets through io_uring; --no-io-uring clears it
     bool percentiles = false;        ///< --percentiles: pglab's percentile block after the report

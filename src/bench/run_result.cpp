@@ -11,6 +11,7 @@ void TxStats::merge(const TxStats& o) {
     skipped += o.skipped;
     serialization_failures += o.serialization_failures;
     deadlock_failures += o.deadlock_failures;
+    other_failures += o.other_failures;
     retried += o.retried;
     retries += o.retries;
     late += o.late;

@@ -15,12 +15,14 @@
 namespace pglab::bench {
 
 /// Transaction counters and latency, pgbench's StatsData. Identities:
-/// all = skipped + count + failures; failures = serialization + deadlock (other errors abort).
+/// all = skipped + count + failures; failures = serialization + deadlock + other (other SQL
+/// errors fail a transaction only under --continue-on-error; without it they abort the client).
 struct TxStats {
     int64_t count = 0;   ///< successful transactions
     int64_t skipped = 0; ///< -R with -L: not sent because already too late
     int64_t serialization_failures = 0;
     int64_t deadlock_failures = 0;
+    int64_t other_failures = 0;        ///< --continue-on-error (19): other SQL errors
     int64_t retried = 0;               ///< successful or failed transactions retried at least once
     int64_t retries = 0;               ///< total retries
     int64_t late = 0;                  ///< -L: successful transactions above the limit
@@ -29,7 +31,7 @@ struct TxStats {
     stats::LatencyHistogram histogram; ///< latency from the scheduled start, always
     stats::LatencyHistogram service_histogram; ///< -R: latency from the actual start
 
-    int64_t failures() const { return serialization_failures + deadlock_failures; }
+    int64_t failures() const { return serialization_failures + deadlock_failures + other_failures; }
 
     void merge(const TxStats& o);
 };

@@ -198,6 +198,13 @@ bool Worker::on_wait_result(Client& c) {
         if (!res) {
             if (c.draining) {
                 c.draining = false;
+                if (c.tx_error == TxError::other && c.conn.connection_bad()) {
+                    // The error came with the connection's end: pgbench aborts the client.
+                    log::error("client {} script {} aborted in command {} query {}: {}", c.id,
+                               c.script, c.command, c.error_query, c.error_text);
+                    abort_client(c);
+                    return true;
+                }
                 c.state = c.tx_error != TxError::none ? ClientState::error : ClientState::aborted;
                 return true;
             }
@@ -228,7 +235,7 @@ bool Worker::on_wait_result(Client& c) {
 }
 
 /// One result of the current command. Returns false when the command failed: the client is
-/// then aborted, or `tx_error` says which retryable error it hit.
+/// then aborted, or `tx_error` says which error ends (or retries) the transaction.
 bool Worker::handle_result(Client& c, pg::QueryResult& res, bool /*is_last*/) {
     const script::Command& cmd = current_command(c);
     switch (res.status()) {
@@ -256,13 +263,25 @@ bool Worker::handle_result(Client& c, pg::QueryResult& res, bool /*is_last*/) {
     case pg::ResultStatus::fatal_error:
     case pg::ResultStatus::nonfatal_error: {
         const auto cls = res.error_class();
-        if (cls == pg::ErrorClass::serialization || cls == pg::ErrorClass::deadlock) {
+        const bool retryable =
+            cls == pg::ErrorClass::serialization || cls == pg::ErrorClass::deadlock;
+        // pgbench 19's --continue-on-error: any other SQL error fails the transaction, unless
+        // the connection is gone (then the client aborts, as it does without the option).
+        const bool continues =
+            m_config.continue_on_error && cls == pg::ErrorClass::other && !c.conn.connection_bad();
+        if (retryable || continues) {
             if (m_config.verbose_errors) {
                 log::info("client {} got an error in command {} (SQL) of script {}; {}", c.id,
                           c.command, c.script, trim_newline(res.error_message()));
             }
-            c.tx_error =
-                cls == pg::ErrorClass::serialization ? TxError::serialization : TxError::deadlock;
+            if (continues) {
+                c.tx_error = TxError::other;
+                c.error_query = c.result_index;
+                c.error_text = trim_newline(res.error_message());
+            } else {
+                c.tx_error = cls == pg::ErrorClass::serialization ? TxError::serialization
+                                                                  : TxError::deadlock;
+            }
             c.error_command = c.command;
             c.held_result = pg::QueryResult();
             return false;

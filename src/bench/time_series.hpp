@@ -18,7 +18,7 @@ namespace pglab::bench {
 struct SecondStats {
     int64_t epoch_s = 0;  ///< start of the second, Unix epoch seconds
     int64_t count = 0;    ///< successful transactions
-    int64_t failures = 0; ///< failed transactions (serialization + deadlock)
+    int64_t failures = 0; ///< failed transactions (serialization, deadlock, other)
     int64_t skipped = 0;  ///< -R with -L: skipped transactions
     double latency_sum_us = 0;
     int64_t latency_p99_us = 0; ///< from a CoarseHistogram (within 3.2%, never above max)

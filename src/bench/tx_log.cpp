@@ -41,12 +41,16 @@ void TxLog::start(usec_t mono_now) {
 void TxLog::write_interval() {
     const Interval& a = m_interval;
     std::fprintf(
-        m_file, "%lld %lld %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %lld %lld %lld %lld %lld\n",
+        m_file, "%lld %lld %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %lld %lld %lld %lld %lld",
         static_cast<long long>(a.start_epoch_us / 1000000), static_cast<long long>(a.count),
         a.latency.sum, a.latency.sum2, a.latency.min, a.latency.max, a.lag.sum, a.lag.sum2,
         a.lag.min, a.lag.max, static_cast<long long>(a.skipped), static_cast<long long>(a.retried),
         static_cast<long long>(a.retries), static_cast<long long>(a.serialization),
         static_cast<long long>(a.deadlock));
+    if (m_config->pgbench->continue_on_error) {
+        std::fprintf(m_file, " %lld", static_cast<long long>(a.other));
+    }
+    std::fputc('\n', m_file);
 }
 
 void TxLog::advance_intervals(usec_t epoch_now) {
@@ -78,6 +82,8 @@ void TxLog::write(int client, int64_t tx_no, double latency_us, const char* outc
             ++a.serialization;
         } else if (what == "deadlock") {
             ++a.deadlock;
+        } else if (what == "other") {
+            ++a.other;
         } else if (what.empty()) {
             ++a.count;
             a.latency.add(latency_us);
@@ -117,7 +123,7 @@ void TxLog::finish(usec_t now) {
         if (m_config->aggregate_interval_s > 0 && m_config->log_last_interval) {
             advance_intervals(now + m_epoch_shift);
             if (m_interval.count + m_interval.skipped + m_interval.serialization
-                    + m_interval.deadlock
+                    + m_interval.deadlock + m_interval.other
                 > 0) {
                 write_interval();
             }

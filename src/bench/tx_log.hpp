@@ -1,6 +1,6 @@
 // The transaction log of -l (pgbench_log.<pid>[.<thread>]), written by the worker that ran the
 // transactions: one line per transaction, or with --aggregate-interval one line per interval,
-// in pgbench 15's columns.
+// in the columns of the selected pgbench (19 adds the other failures to an interval's line).
 #pragma once
 
 #include "bench/run_config.hpp"
@@ -30,7 +30,8 @@ public:
     void start(usec_t mono_now);
 
     /// One transaction that ended at monotonic time `now`. `outcome` is nullptr for a success,
-    /// else "skipped", "failed", "serialization" or "deadlock". `sample` decides sampling.
+    /// else "skipped", "failed", "serialization", "deadlock" or "other". `sample` decides
+    /// sampling.
     void write(int client, int64_t tx_no, double latency_us, const char* outcome, int script,
                usec_t now, double lag_us, uint32_t tries, script::Prng& sample);
 
@@ -50,6 +51,7 @@ private:
         int64_t retries = 0;
         int64_t serialization = 0;
         int64_t deadlock = 0;
+        int64_t other = 0;
     };
 
     void write_interval();

@@ -6,6 +6,18 @@ namespace pglab::bench {
 
 namespace {
 
+/// A failure's name in the -l log under --failures-detailed (pgbench's getResultString).
+const char* outcome_name(TxError e) {
+    switch (e) {
+    case TxError::serialization:
+        return "serialization";
+    case TxError::deadlock:
+        return "deadlock";
+    default:
+        return "other";
+    }
+}
+
 void add_tx(TxStats& s, const Client& c, bool skipped, double latency, double lag,
             usec_t service_us, const RunConfig& config) {
     if (skipped) {
@@ -14,6 +26,8 @@ void add_tx(TxStats& s, const Client& c, bool skipped, double latency, double la
         ++s.serialization_failures;
     } else if (c.tx_error == TxError::deadlock) {
         ++s.deadlock_failures;
+    } else if (c.tx_error == TxError::other) {
+        ++s.other_failures;
     } else {
         ++s.count;
         s.latency_us.add(latency);
@@ -63,7 +77,7 @@ void Worker::record_tx(Client& c, usec_t now, bool skipped) {
             if (!m_config.failures_detailed) {
                 outcome = "failed";
             } else {
-                outcome = c.tx_error == TxError::serialization ? "serialization" : "deadlock";
+                outcome = outcome_name(c.tx_error);
             }
         }
         // As pgbench, the lag of a transaction that did not succeed (skipped, failed) is logged

@@ -83,6 +83,8 @@ constexpr std::string_view k_more_bench_options =
 
 Common options:
 )";
+constexpr std::string_view k_continue_on_error_19 =
+    "  --continue-on-error      continue running after an SQL error\n";
 constexpr std::string_view k_exit_on_abort_17 =
     "  --exit-on-abort          exit when any client is aborted\n";
 constexpr std::string_view k_debug_15 = R"(  -d, --debug              print debugging output
@@ -105,7 +107,7 @@ PostgreSQL home page: <https://www.postgresql.org/>
 
 constexpr std::string_view k_pglab_options = R"(
 pglab options:
-  --pgbench-version=15|16|17|18
+  --pgbench-version=15|16|17|18|19
                            behave as this pgbench release: options, messages,
                            report (default: 18, or $PGLAB_PGBENCH_VERSION)
   --percentiles            print latency percentiles (p50 to max) after the report
@@ -134,6 +136,9 @@ std::string bench_help_text(const compat::PgbenchProfile& profile, std::string_v
     out += profile.help_lists_init_steps ? k_init_steps_18 : k_init_steps_15;
     out += k_bench_options;
     out += k_aggregate_interval;
+    if (profile.continue_on_error) {
+        out += k_continue_on_error_19;
+    }
     if (profile.exit_on_abort) {
         out += k_exit_on_abort_17;
     }

@@ -1,5 +1,7 @@
-// The four profiles. Sources: each release's pgbench.c and release notes (15.18 and 18.6 read
-// line by line; 16 and 17 from their release notes and the commits between them).
+// The five profiles. Sources: each release's pgbench.c and release notes (15.18 and 18.6 read
+// line by line; 16 and 17 from their release notes and the commits between them; 19 from
+// upstream's pgbench.c with --continue-on-error, commit 0ab208fa5, until 19's binaries are a
+// reference here).
 #include "compat/pgbench_profile.hpp"
 
 #include <pg_config.h>
@@ -63,7 +65,17 @@ constexpr PgbenchProfile make_18() {
     return p;
 }
 
-constexpr std::array<PgbenchProfile, 4> k_profiles = {make_15(), make_16(), make_17(), make_18()};
+/// 19 adds --continue-on-error (other SQL errors end the transaction as a failure, counted as an
+/// "other failure"), and names -c "-c/--clients" again in its messages.
+constexpr PgbenchProfile make_19() {
+    PgbenchProfile p = as_major(make_18(), 19, "19rc1", 190000);
+    p.continue_on_error = true;
+    p.client_option_singular = false;
+    return p;
+}
+
+constexpr std::array<PgbenchProfile, 5> k_profiles = {make_15(), make_16(), make_17(), make_18(),
+                                                      make_19()};
 
 } // namespace
 

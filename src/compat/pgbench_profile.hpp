@@ -1,4 +1,4 @@
-// What differs between the pgbench releases pglab speaks as (15 to 18), as data. Options,
+// What differs between the pgbench releases pglab speaks as (15 to 19), as data. Options,
 // scripts, initialisation and output consult one profile; the engine never compares version
 // numbers itself. Each flag names the release that introduced the behaviour.
 #pragma once
@@ -20,6 +20,9 @@ struct PgbenchProfile {
     bool exit_on_abort = false;          ///< 17: --exit-on-abort
     bool client_option_singular = false; ///< 18: -c named "-c/--client" (before: "-c/--clients")
     bool raises_open_files = false; ///< 18: the soft RLIMIT_NOFILE is raised up to the hard one
+    /// 19: --continue-on-error; "other" failures (SQL errors other than serialization and
+    /// deadlock) in the reports and logs, the aggregate log's third failure column
+    bool continue_on_error = false;
 
     // Scripts
     bool syncpipeline = false; ///< 17: \syncpipeline
@@ -44,13 +47,13 @@ constexpr int k_default_pgbench_major = 18;
 /// The environment variable that selects the version when --pgbench-version is not given.
 constexpr std::string_view k_pgbench_version_env = "PGLAB_PGBENCH_VERSION";
 
-/// The profile of pgbench `major`; nullptr unless 15 <= major <= 18.
+/// The profile of pgbench `major`; nullptr unless 15 <= major <= 19.
 const PgbenchProfile* find_pgbench_profile(int major);
 
 /// The profile of the default version (k_default_pgbench_major).
 const PgbenchProfile& default_pgbench_profile();
 
-/// "15", "16", "17" or "18" (an optional ".N" minor is accepted and ignored); nullopt otherwise.
+/// "15" to "19" (an optional ".N" minor is accepted and ignored); nullopt otherwise.
 std::optional<int> parse_pgbench_major(std::string_view text);
 
 } // namespace pglab::compat

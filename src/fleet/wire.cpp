@@ -27,6 +27,7 @@ json tx_json(const bench::TxStats& t) {
                 {"skipped", t.skipped},
                 {"serialization", t.serialization_failures},
                 {"deadlock", t.deadlock_failures},
+                {"other", t.other_failures},
                 {"retried", t.retried},
                 {"retries", t.retries},
                 {"late", t.late},
@@ -41,6 +42,7 @@ void tx_from(const json& j, bench::TxStats& t) {
     t.skipped = j.at("skipped").get<int64_t>();
     t.serialization_failures = j.at("serialization").get<int64_t>();
     t.deadlock_failures = j.at("deadlock").get<int64_t>();
+    t.other_failures = j.at("other").get<int64_t>();
     t.retried = j.at("retried").get<int64_t>();
     t.retries = j.at("retries").get<int64_t>();
     t.late = j.at("late").get<int64_t>();

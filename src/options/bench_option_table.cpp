@@ -100,6 +100,9 @@ std::vector<option> long_options_for(const compat::PgbenchProfile& profile,
     if (profile.dbname_short_option) {
         out.push_back({"debug", no_argument, nullptr, debug});
     }
+    if (profile.continue_on_error) {
+        out.push_back({"continue-on-error", no_argument, nullptr, continue_on_error});
+    }
     for (const option& o : k_pglab_long_options) {
         if (spelt_out(args, o.name)) {
             out.push_back(o);

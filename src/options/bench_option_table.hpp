@@ -37,6 +37,7 @@ enum LongOnly : int {
     verbose_errors,
     exit_on_abort,
     debug,
+    continue_on_error,
     export_json,
     export_csv,
     no_pin_threads,

@@ -40,7 +40,7 @@ constexpr std::string_view k_version_option = "--pgbench-version";
 
 Error invalid_pgbench_version(std::string_view value, std::string_view where) {
     return Error(fmt::format("invalid value \"{}\" {}", value, where),
-                 "pglab speaks as pgbench 15, 16, 17 or 18.");
+                 "pglab speaks as pgbench 15, 16, 17, 18 or 19.");
 }
 
 /// Sets an int option through option_parse_int semantics.
@@ -335,6 +335,9 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
         return Status{};
     case exit_on_abort:
         run.exit_on_abort = true;
+        return Status{};
+    case continue_on_error:
+        run.continue_on_error = true;
         return Status{};
     case export_json:
         state.out.export_json = arg;

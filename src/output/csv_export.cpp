@@ -68,6 +68,7 @@ std::string to_csv(const bench::RunConfig& config, const bench::RunResult& resul
         {"failed", tot.at("failed")},
         {"serialization_failures", tot.at("serialization_failures")},
         {"deadlock_failures", tot.at("deadlock_failures")},
+        {"other_failures", tot.at("other_failures")},
         {"skipped", tot.at("skipped")},
         {"retried", tot.at("retried")},
         {"retries", tot.at("retries")},

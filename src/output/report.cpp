@@ -1,4 +1,4 @@
-// format_report: pgbench's printResults() of the selected release (15 to 18), condition for
+// format_report: pgbench's printResults() of the selected release (15 to 19), condition for
 // condition and formula for formula, formatted with pg_format so NaN prints as pgbench prints it.
 #include "output/report.hpp"
 
@@ -45,6 +45,11 @@ void append_failure_lines(std::string& out, const char* prefix, const bench::Run
         pg_append(out, "%snumber of deadlock failures: %lld (%.3f%%)\n", prefix,
                   ll(s.deadlock_failures),
                   100.0 * static_cast<double>(s.deadlock_failures) / total_cnt);
+        if (config.pgbench->continue_on_error) {
+            pg_append(out, "%snumber of other failures: %lld (%.3f%%)\n", prefix,
+                      ll(s.other_failures),
+                      100.0 * static_cast<double>(s.other_failures) / total_cnt);
+        }
     }
     if (config.max_tries != 1) {
         pg_append(out, "%snumber of transactions retried: %lld (%.3f%%)\n", prefix, ll(s.retried),

@@ -14,7 +14,7 @@ struct ProgressSnapshot {
     int64_t count = 0;          ///< successful transactions
     double latency_sum_us = 0;  ///< sum of their latencies (µs)
     double latency_sum2_us = 0; ///< sum of squared latencies (µs²)
-    int64_t failures = 0;       ///< failed transactions (serialization + deadlock)
+    int64_t failures = 0;       ///< failed transactions (serialization, deadlock, other)
     double lag_sum_us = 0;      ///< -R: sum of schedule lags (µs) of successful transactions
     int64_t skipped = 0;        ///< -R with -L: skipped transactions
     int64_t retried = 0;        ///< transactions retried at least once

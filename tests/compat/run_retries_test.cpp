@@ -169,7 +169,7 @@ SELECT pg_advisory_lock(3);
 SELECT pg_advisory_unlock_all();
 )";
 
-std::vector<std::string> words(const std::string& text) {
+std::vector<std::string> retry_words(const std::string& text) {
     std::istringstream in(text);
     std::vector<std::string> out;
     for (std::string w; in >> w;) {
@@ -216,7 +216,7 @@ protected:
                                       const std::string& script, const std::string& isolation) {
         support::run_sql("DELETE FROM first_client_table", k_retries_db);
         std::vector<std::string> argv = support::bench_program(pglab);
-        for (auto& w : words(args)) {
+        for (auto& w : retry_words(args)) {
             argv.push_back(w);
         }
         argv.push_back("-f");

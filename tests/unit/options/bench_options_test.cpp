@@ -197,6 +197,8 @@ TEST_F(BenchOptionsTest, VersionComesFromTheOptionThenTheEnvironmentElse18) {
     EXPECT_EQ(parse({"--pgbench-version=17"})->pgbench->major, 17);
     EXPECT_EQ(parse({"--pgbench-version", "15", "db"})->pgbench->major, 15);
     EXPECT_EQ(parse({"--pgbench-version=18.6"})->pgbench->major, 18);
+    EXPECT_EQ(parse({"--pgbench-version=19"})->pgbench->major, 19);
+    EXPECT_TRUE(parse({"--pgbench-version=19", "--continue-on-error"})->run.continue_on_error);
     auto r = parse({"--pgbench-version=18"});
     ASSERT_TRUE(r);
     EXPECT_EQ(r->run.pgbench, r->pgbench); // the run and the report speak as the same release
@@ -207,12 +209,14 @@ TEST_F(BenchOptionsTest, UnknownVersionsAreRefused) {
     auto r = parse({"--pgbench-version=14"});
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().message, "invalid value \"14\" for option --pgbench-version");
-    EXPECT_EQ(r.error().detail, "pglab speaks as pgbench 15, 16, 17 or 18.");
+    EXPECT_EQ(r.error().detail, "pglab speaks as pgbench 15, 16, 17, 18 or 19.");
     EXPECT_EQ(r.error().exit_code, 1);
     EXPECT_EQ(error_of({"--pgbench-version=18x"}),
               "invalid value \"18x\" for option --pgbench-version");
+    m_vars["PGLAB_PGBENCH_VERSION"] = "20";
+    EXPECT_EQ(error_of({}), "invalid value \"20\" of environment variable PGLAB_PGBENCH_VERSION");
     m_vars["PGLAB_PGBENCH_VERSION"] = "19";
-    EXPECT_EQ(error_of({}), "invalid value \"19\" of environment variable PGLAB_PGBENCH_VERSION");
+    EXPECT_EQ(parse({})->pgbench->major, 19);
     // pglab's options are spelt out in full: an abbreviation is unknown, as to pgbench
     m_vars["PGLAB_PGBENCH_VERSION"] = "18";
     EXPECT_EQ(error_of({"--pgbench-v=15"}), ""); // getopt complained
