@@ -32,17 +32,8 @@ constexpr const char* k_script = "BEGIN;\n"
                                  "INSERT INTO uniq VALUES (:client_id);\n"
                                  "COMMIT;\n";
 
-std::vector<std::string> continue_log_lines_of(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> out;
-    for (std::string line; std::getline(in, line);) {
-        out.push_back(line);
-    }
-    return out;
-}
-
 bool continue_has_line(const std::string& text, const std::string& line) {
-    const auto all = continue_log_lines_of(text);
+    const auto all = support::lines_of(text);
     return std::find(all.begin(), all.end(), line) != all.end();
 }
 
@@ -79,7 +70,7 @@ protected:
         std::vector<std::string> out;
         for (const auto& entry : fs::directory_iterator(s_dir)) {
             if (entry.path().filename().string().rfind(prefix + ".", 0) == 0) {
-                for (auto& line : continue_log_lines_of(support::read_file(entry.path()))) {
+                for (auto& line : support::lines_of(support::read_file(entry.path()))) {
                     out.push_back(line);
                 }
             }

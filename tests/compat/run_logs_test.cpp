@@ -3,6 +3,7 @@
 // TAP regexes on both, the same log file shapes; plus an aggregated log that must add up to the
 // reported total.
 #include "support/compat.hpp"
+#include "support/files.hpp"
 #include "support/run_command.hpp"
 #include "support/test_server.hpp"
 
@@ -67,12 +68,7 @@ std::vector<fs::path> files_in(const fs::path& dir) {
 }
 
 std::vector<std::string> read_lines(const fs::path& p) {
-    std::ifstream in(p);
-    std::vector<std::string> out;
-    for (std::string line; std::getline(in, line);) {
-        out.push_back(line);
-    }
-    return out;
+    return support::lines_of(support::read_file(p));
 }
 
 /// pgbench_log_check(): `n` files named prefix\.\d+(\.\d+)?, between min and max lines in all,
