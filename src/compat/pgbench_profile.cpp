@@ -66,11 +66,10 @@ constexpr PgbenchProfile make_18() {
 }
 
 /// 19 adds --continue-on-error (other SQL errors end the transaction as a failure, counted as an
-/// "other failure"), and names -c "-c/--clients" again in its messages.
+/// "other failure"); -c keeps 18's name, "-c/--client" (Debian's pgbench 19rc1 says so).
 constexpr PgbenchProfile make_19() {
     PgbenchProfile p = as_major(make_18(), 19, "19rc1", 190000);
     p.continue_on_error = true;
-    p.client_option_singular = false;
     return p;
 }
 

@@ -258,6 +258,10 @@ TEST_F(BenchOptionsTest, ClientOptionNameAndOpenFilesFollowTheRelease) {
     m_vars["PGLAB_PGBENCH_VERSION"] = "18";
     EXPECT_EQ(error_of({"-c", "three"}), "invalid value \"three\" for option -c/--client");
     ASSERT_TRUE(parse({"-c", "3"}));
+    m_vars["PGLAB_PGBENCH_VERSION"] = "19"; // as 18: Debian's pgbench 19rc1 says so
+    EXPECT_EQ(error_of({"-c", "three"}), "invalid value \"three\" for option -c/--client");
+    EXPECT_EQ(error_of({"-c", "0"}), "-c/--client must be in range 1..2147483647");
+    m_vars["PGLAB_PGBENCH_VERSION"] = "18";
     EXPECT_EQ(m_fd_checks, (std::vector<int>{2, 3}));
     EXPECT_EQ(m_fd_raises, (std::vector<bool>{false, true})); // 18 raises the soft limit
 }
