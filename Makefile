@@ -37,8 +37,8 @@ releases: pglab
 
 # pgbench 18 built from Debian's source and the upstream TAP files of pgbench 15 and 18, in
 # pglab's cache (once per machine), for the tap-* tests (scripts/run-pgbench-tap).
-references:
-	JOBS=$(JOBS) scripts/build-pgbench-reference
+references: pglab
+	PGLAB=$(BUILD_DIR)/pglab JOBS=$(JOBS) scripts/build-pgbench-reference
 
 # ctest's jobs: most cases wait, on a server, a child or a benchmark's duration, rather than
 # compute, so twice as many as cores (measured on 2 cores, 5 December 2026: the suite took 258 s
@@ -58,7 +58,7 @@ test:
 		$(MAKE) --no-print-directory configure CMAKE_FLAGS="-DPGLAB_WARNINGS_AS_ERRORS=ON $(CMAKE_FLAGS)"; \
 	scripts/phase-time $(PHASES) compile cmake --build $(BUILD_DIR) -j $(JOBS); \
 	scripts/phase-time $(PHASES) "releases and references" \
-		sh -c 'scripts/fetch-releases $(BUILD_DIR)/pglab && JOBS=$(JOBS) scripts/build-pgbench-reference'; \
+		sh -c 'scripts/fetch-releases $(BUILD_DIR)/pglab && PGLAB=$(BUILD_DIR)/pglab JOBS=$(JOBS) scripts/build-pgbench-reference'; \
 	scripts/phase-time $(PHASES) ctest ctest --test-dir $(BUILD_DIR) --output-on-failure \
 		-j $(TEST_JOBS) --timeout 900 -LE reference --output-junit $(ABS_BUILD_DIR)/ctest-results.xml
 

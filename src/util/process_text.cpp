@@ -1,5 +1,6 @@
 // util: the words of a child process for people and for the system: a command line quoted as a
-// shell would read it, and a user looked up by name (subprocess.hpp declares both).
+// shell would read it, a user looked up by name, and a failed child told as an error
+// (subprocess.hpp declares them).
 #include "util/subprocess.hpp"
 
 #include <fmt/format.h>
@@ -47,6 +48,22 @@ std::string quote_command(const std::vector<std::string>& argv) {
         out += '\'';
     }
     return out;
+}
+
+Result<ProcessResult> run_checked(const SpawnOptions& options) {
+    PGLAB_TRY_ASSIGN(ProcessResult r, run_process(options));
+    if (r.status.success() && !r.timed_out && !r.stopped) {
+        return r;
+    }
+    std::string out = r.err.empty() ? r.out : r.err;
+    while (!out.empty() && out.back() == '\n') {
+        out.pop_back();
+    }
+    const std::string how = r.timed_out ? "timed out"
+                            : r.stopped ? "was stopped"
+                                        : r.status.describe();
+    return make_error(
+        Error(fmt::format("\"{}\" {}", quote_command(options.argv), how)).with_detail(out));
 }
 
 } // namespace pglab::util

@@ -95,6 +95,10 @@ struct ProcessResult {
 /// status is not an error but part of the result.
 Result<ProcessResult> run_process(const SpawnOptions& options);
 
+/// run_process, for a child that must succeed: a non-zero exit, a signal or a timeout is an error
+/// naming the command and how it ended, with its stderr (else its stdout) as the detail.
+Result<ProcessResult> run_checked(const SpawnOptions& options);
+
 /// A started child that runs on its own (a server). Output::capture is not allowed for it: give
 /// inherit, discard or file. Move-only; the destructor kills (SIGKILL) and reaps a child that is
 /// still running, so no process outlives its owner by accident.

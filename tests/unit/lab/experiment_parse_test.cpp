@@ -112,6 +112,19 @@ conninfo = "host=db1 dbname=bench"
     EXPECT_EQ(s.default_server, "pg16");
 }
 
+TEST(SpecParseTest, PreReleaseVersionsAsPostgresNamesThem) {
+    // What `pglab server list` shows for Debian's 19 is "19rc1": a file may name it so.
+    const ExperimentSpec s = parse_ok(R"toml(
+server = "rc"
+[servers.rc]
+version = "19rc1"
+[servers.beta]
+version = "18beta2"
+)toml" + std::string(k_bench_step));
+    EXPECT_EQ(s.find_server("rc")->version, "19rc1");
+    EXPECT_EQ(s.find_server("beta")->version, "18beta2");
+}
+
 TEST(SpecParseTest, AnOlderReleasesDefaultsUnderTheFilesOwnSettings) {
     const ExperimentSpec s = parse_ok(R"toml(
 [servers.old]
