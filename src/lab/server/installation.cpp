@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -230,6 +231,41 @@ fs::path release_cache_dir() {
     return fs::path(home) / ".cache" / "pglab" / "postgres";
 }
 
+Status prepare_cache_dir(const fs::path& cache) {
+    std::error_code ec;
+    fs::create_directories(cache, ec);
+    if (ec) {
+        return make_error(
+            Error(fmt::format("could not create \"{}\": {}", cache.string(), ec.message()))
+                .with_hint("Set PGLAB_CACHE_DIR to a writable directory."));
+    }
+    // The server runs as an unprivileged user, who must reach the binaries: pglab's own
+    // directories are opened to it, and so is every directory above them that this user owns
+    // and that others cannot pass through (a `mktemp -d` is 0700): search only, not listing.
+    for (fs::path p = cache; p != p.parent_path(); p = p.parent_path()) {
+        if (p.string().find("pglab") != std::string::npos) {
+            fs::permissions(p,
+                            fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec
+                                | fs::perms::others_read | fs::perms::others_exec,
+                            ec);
+            continue;
+        }
+
+        struct stat st {};
+
+        if (::stat(p.c_str(), &st) == 0 && st.st_uid == ::geteuid()
+            && (st.st_mode & S_IXOTH) == 0) {
+            fs::permissions(p, fs::perms::group_exec | fs::perms::others_exec,
+                            fs::perm_options::add, ec);
+        }
+    }
+    return {};
+}
+
+fs::path builds_cache_dir() {
+    return release_cache_dir().parent_path() / "builds";
+}
+
 std::vector<Installation> list_installations() {
     std::vector<Installation> found;
     std::set<fs::path> seen;
@@ -244,6 +280,7 @@ std::vector<Installation> list_installations() {
     }
     add_installations_in(k_debian_install_root, "system", found, seen);
     add_installations_in(release_cache_dir(), "cache", found, seen);
+    add_installations_in(builds_cache_dir(), "build", found, seen);
     std::stable_sort(found.begin(), found.end(), [](const Installation& a, const Installation& b) {
         return compare_versions(a.version, b.version) > 0;
     });
@@ -256,7 +293,7 @@ Result<Installation> resolve_installation(const std::string& spec) {
     }
     const std::vector<Installation> found = list_installations();
     for (const Installation& inst : found) {
-        if (version_matches(inst.version, spec)) {
+        if (inst.origin != "build" && version_matches(inst.version, spec)) {
             return inst;
         }
     }

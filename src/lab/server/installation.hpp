@@ -16,7 +16,8 @@ struct Installation {
     std::string version; ///< as `postgres -V` prints it: "15.10", "17.2", "18beta1"
     int major = 0;       ///< 15, 17...; for 9.x the first number
     /// Where it was found: "system" (/usr/lib/postgresql), "PGLAB_POSTGRES_PATH", "cache"
-    /// (release binaries of `pglab server fetch`), or empty when named by its directory.
+    /// (release binaries of `pglab server fetch`), "build" (`pglab server build`, under its key),
+    /// or empty when named by its directory.
     std::string origin;
 
     /// `bin_dir/name`, whether or not it exists.
@@ -45,15 +46,25 @@ Result<Installation> installation_at(const std::filesystem::path& bin_dir);
 /// for root, whose home the unprivileged server user cannot enter.
 std::filesystem::path release_cache_dir();
 
+/// Creates a cache directory (release binaries, builds) and opens it, and every directory above it
+/// that this user owns and others cannot pass, to the unprivileged user a server runs as (search
+/// only, not listing). Error, with a hint to set PGLAB_CACHE_DIR, when it cannot be created.
+Status prepare_cache_dir(const std::filesystem::path& cache);
+
+/// Where `pglab server build` puts builds from source (`<dir>/<key>/bin`): $PGLAB_CACHE_DIR/builds,
+/// else beside the release cache (~/.cache/pglab/builds, /var/cache/pglab/builds for root).
+std::filesystem::path builds_cache_dir();
+
 /// Every installation found, newest version first: the directories of PGLAB_POSTGRES_PATH
 /// (colon-separated; each a bin directory or a directory of installations with `*/bin`), then
-/// /usr/lib/postgresql/*/bin, then release_cache_dir()/*/bin. A directory found twice is listed
-/// once.
+/// /usr/lib/postgresql/*/bin, then release_cache_dir()/*/bin, then builds_cache_dir()/*/bin. A
+/// directory found twice is listed once.
 std::vector<Installation> list_installations();
 
 /// An installation from what a user writes: a path (containing '/') is a bin directory; else a
-/// version, "16" (the newest 16.x found), "17.8" (17.8 exactly, or 17.8.x). Error, with the
-/// versions that were found and how to fetch one, when none matches.
+/// version, "16" (the newest 16.x found), "17.8" (17.8 exactly, or 17.8.x). Builds from source
+/// are not chosen by version (a build of master is not "19"): they are named by their source.
+/// Error, with the versions that were found and how to fetch one, when none matches.
 Result<Installation> resolve_installation(const std::string& spec);
 
 /// Whether `version` ("17.8", "18beta1") is what `spec` ("17", "17.8") asks for: equal, or
