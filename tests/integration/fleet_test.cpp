@@ -279,7 +279,12 @@ TEST_F(FleetTest, AKilledProcessEndsTheRunWithAReportNamingIt) {
     support::Background run({"/bin/sh", "-c", command + "> '" + out.string() + "'"}, m_dir,
                             m_dir / "err");
     ASSERT_GT(run.pid(), 0);
-    ASSERT_TRUE(support::wait_for_sql(support::test_server(), support::bench_sessions_active(3)));
+    // Every rank past the start: each client has run the script's query (a session that ran only
+    // the set-up's queries may still wait for the other ranks, and a kill then ends the run
+    // before it started, with no report).
+    ASSERT_TRUE(support::wait_for_sql(
+        support::test_server(), "SELECT count(*) >= 3 FROM pg_stat_activity WHERE "
+                                "application_name = 'pgbench' AND query LIKE 'SELECT abalance%'"));
     pid_t victim = 0;
     ASSERT_TRUE(
         support::wait_until([&] { return (victim = find_rank(1, export_path.string())) > 0; }));

@@ -238,6 +238,11 @@ sql = "SELECT 1"
 [[steps]]
 type = "promote"
 server = "old"
+
+[[steps]]
+type = "sql"
+server = "gone"
+sql = "SELECT 2"
 )toml");
     for (const bool dry : {true, false}) {
         SCOPED_TRACE(dry ? "--dry-run" : "run");

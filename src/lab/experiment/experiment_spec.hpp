@@ -45,8 +45,12 @@ struct ServerSpec {
 
     std::string version; ///< "16", "17.8": resolved by the orchestrator; "" = not given
     std::string bin_dir; ///< an installation's bin directory; "" = not given
-    ///< neither version nor bin_dir: the newest installation found
-    SourcePos installation_pos; ///< of the `version` or `bin_dir` value; unknown when neither
+    /// A PostgreSQL source tree that pglab builds before the first run (`pglab server build`),
+    /// resolved against the experiment file's directory; "" = not given.
+    std::string source;
+    std::vector<std::string> configure; ///< the build's configure (or meson) options
+    ///< none of version, bin_dir and source: the newest installation found
+    SourcePos installation_pos; ///< of the `version`, `bin_dir` or `source` value; unknown when none
 
     std::string conninfo; ///< non-empty: an existing server; the fields below are then unset
 

@@ -7,8 +7,10 @@
 #include "util/text.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 namespace pglab::lab::experiment {
 
@@ -213,8 +215,9 @@ void for_each_named(const toml::table& t, const char* what, ParseContext& ctx, R
 
 /// The keys of `[servers.NAME]`.
 const std::vector<std::string> k_server_keys = {
-    "version", "bin_dir", "conninfo",    "settings",   "defaults",     "initdb",     "data_dir",
-    "auth",    "tcp",     "environment", "sync_delay", "memory_limit", "standby_of", "archive"};
+    "version",    "bin_dir",      "source",     "configure", "conninfo", "settings",
+    "defaults",   "initdb",       "data_dir",   "auth",      "tcp",      "environment",
+    "sync_delay", "memory_limit", "standby_of", "archive"};
 
 /// A major ("16"), a release ("17.8") or a pre-release as PostgreSQL names it ("19rc1",
 /// "18beta2"): what server::version_matches compares with an installation's version.
@@ -245,11 +248,13 @@ bool is_version_text(std::string_view text) {
     return i == text.size();
 }
 
-/// Where the server comes from: `version`, `bin_dir` (one of them) or `conninfo` (an existing
-/// server, which then takes none of the keys of a server pglab creates).
+/// Where the server comes from: `version`, `bin_dir`, `source` (one of them) or `conninfo` (an
+/// existing server, which then takes none of the keys of a server pglab creates).
 void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, ServerSpec& s) {
     const auto version = r.string("version", "version = \"16\"");
     const auto bin_dir = r.string("bin_dir", "bin_dir = \"/usr/lib/postgresql/16/bin\"");
+    const auto source = r.string("source", "source = \"../postgresql\"");
+    const auto configure = r.string_list("configure", "configure = [\"--enable-debug\"]");
     const auto conninfo = r.string("conninfo", "conninfo = \"host=db1 port=5432 dbname=bench\"");
     if (version) {
         s.version = *version;
@@ -270,6 +275,38 @@ void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, 
                      "\"version\" and \"bin_dir\" cannot both be given in " + r.where(),
                      "keep one: a version pglab looks up, or the bin directory to use");
     }
+    if (source) {
+        std::filesystem::path tree(*source);
+        if (tree.is_relative()) {
+            tree = ctx.base_dir / tree;
+        }
+        // Absolute: the plan records it, and --resume reads the file's copy from elsewhere.
+        std::error_code ec;
+        const std::filesystem::path absolute = std::filesystem::absolute(tree, ec);
+        s.source = (ec ? tree : absolute).lexically_normal().string();
+        s.installation_pos = r.value_pos(*t.get("source"));
+        if (source->empty()) {
+            ctx.diag.add(r.value_pos(*t.get("source")), "empty \"source\" in " + r.where(),
+                         "write the path of a PostgreSQL source tree: source = \"../postgresql\"");
+        }
+        if (version || bin_dir) {
+            ctx.diag.add(r.key_pos("source"),
+                         "\"source\" cannot be given with \""
+                             + std::string(version ? "version" : "bin_dir") + "\" in " + r.where(),
+                         "keep one: a source tree pglab builds, a version it looks up, or the bin "
+                         "directory to use");
+        }
+    }
+    if (configure) {
+        for (const TextField& option : *configure) {
+            s.configure.push_back(option.text);
+        }
+        if (!source) {
+            ctx.diag.add(r.key_pos("configure"), "\"configure\" needs \"source\" in " + r.where(),
+                         "configure options are those of the build of a source tree: add source "
+                         "= \"PATH\", or remove configure");
+        }
+    }
     if (conninfo) {
         s.conninfo = *conninfo;
         if (conninfo->empty()) {
@@ -287,8 +324,8 @@ void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, 
         }
     };
     for (const char* key :
-         {"version", "bin_dir", "initdb", "data_dir", "auth", "tcp", "environment", "standby_of",
-          "sync_delay", "memory_limit", "defaults", "archive"}) {
+         {"version", "bin_dir", "source", "configure", "initdb", "data_dir", "auth", "tcp",
+          "environment", "standby_of", "sync_delay", "memory_limit", "defaults", "archive"}) {
         mark_existing_conflict(key);
     }
 }

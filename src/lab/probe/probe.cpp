@@ -36,6 +36,7 @@ struct Column {
 constexpr Column k_wal_columns[] = {
     {"pg_stat_wal", "wal_records", "wal.records", "count"},
     {"pg_stat_wal", "wal_fpi", "wal.fpi", "count"},
+    {"pg_stat_wal", "wal_fpi_bytes", "wal.fpi_bytes", "bytes"}, // 19+
     {"pg_stat_wal", "wal_bytes", "wal.stat_bytes", "bytes"},
     {"pg_stat_wal", "wal_buffers_full", "wal.buffers_full", "count"},
     {"pg_stat_wal", "wal_write", "wal.write", "count"},

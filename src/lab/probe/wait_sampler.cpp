@@ -43,10 +43,32 @@ std::string wait_name(const ActivityRow& row) {
     return "wait.unknown";
 }
 
+std::optional<std::string> wait_family_name(const ActivityRow& row) {
+    if (wait_name(row) != "wait." + row.wait_type + "." + row.wait_event) {
+        return std::nullopt; // not waiting (idle, on a CPU)
+    }
+    const std::string& type = row.wait_type;
+    const std::string& event = row.wait_event;
+    if ((type == "BufferPin" && event == "BufferPin")
+        || (type == "Buffer" && event == "BufferCleanup")) {
+        return std::string("wait.buffer_pin");
+    }
+    if ((type == "LWLock" && event == "BufferContent")
+        || (type == "Buffer"
+            && (event == "BufferShared" || event == "BufferExclusive"
+                || event == "BufferShareExclusive"))) {
+        return std::string("wait.buffer_content");
+    }
+    return std::nullopt;
+}
+
 void WaitTally::add(const std::vector<ActivityRow>& rows, std::optional<int> runnable) {
     ++m_samples;
     for (const ActivityRow& row : rows) {
         m_sums[wait_name(row)] += row.count;
+        if (const auto family = wait_family_name(row)) {
+            m_sums[*family] += row.count;
+        }
         m_sessions += row.count;
     }
     if (runnable) {

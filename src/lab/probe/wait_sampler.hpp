@@ -42,6 +42,13 @@ const char* wait_sampling_query();
 /// client's next statement), "wait.idle" (between transactions), "wait.unknown" (no state).
 std::string wait_name(const ActivityRow& row);
 
+/// The name of the same wait on every version, for the waits PostgreSQL 19 renamed:
+/// "wait.buffer_pin" (BufferPin.BufferPin up to 18, Buffer.BufferCleanup from 19) and
+/// "wait.buffer_content" (LWLock.BufferContent up to 18; Buffer.BufferShared, BufferExclusive
+/// and BufferShareExclusive from 19). Counted beside the server's own name, so that a claim can
+/// compare 18 with 19. nullopt for every other row.
+std::optional<std::string> wait_family_name(const ActivityRow& row);
+
 /// The sums of the samples, and their averages.
 class WaitTally {
 public:

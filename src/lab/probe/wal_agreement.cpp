@@ -93,11 +93,14 @@ std::optional<std::string> withhold_unflushed_wal(const Snapshot& before, const 
     if (!gap) {
         return std::nullopt;
     }
+    const bool has_fpi_bytes = find(deltas, k_wal_fpi_bytes_probe).has_value();
     std::erase_if(deltas, [](const Delta& d) {
-        return std::any_of(std::begin(k_wal_record_probes), std::end(k_wal_record_probes),
-                           [&d](const char* name) { return d.name == name; });
+        return d.name == k_wal_fpi_bytes_probe
+               || std::any_of(std::begin(k_wal_record_probes), std::end(k_wal_record_probes),
+                              [&d](const char* name) { return d.name == name; });
     });
-    return fmt::format("{} withheld: {}", names_withheld(), *gap);
+    return fmt::format("{}{} withheld: {}", names_withheld(),
+                       has_fpi_bytes ? fmt::format(", {}", k_wal_fpi_bytes_probe) : "", *gap);
 }
 
 } // namespace pglab::lab::probe

@@ -38,9 +38,13 @@ std::optional<std::string> wal_statistics_gap(unsigned long long start, unsigned
 /// withheld together.
 inline constexpr const char* k_wal_record_probes[] = {"wal.records", "wal.fpi", "wal.stat_bytes"};
 
-/// Removes wal.records, wal.fpi and wal.stat_bytes from `deltas` when the snapshots' insert
-/// positions show that they miss records or hold others (wal_statistics_gap), or when no
-/// position was read to tell; the reason, naming them, when it did. On a server without
+/// pg_stat_wal.wal_fpi_bytes (19+): flushed with the record counters, withheld with them where
+/// the server has it.
+inline constexpr const char* k_wal_fpi_bytes_probe = "wal.fpi_bytes";
+
+/// Removes wal.records, wal.fpi and wal.stat_bytes (and 19's wal.fpi_bytes) from `deltas` when the
+/// snapshots' insert positions show that they miss records or hold others (wal_statistics_gap), or
+/// when no position was read to tell; the reason, naming them, when it did. On a server without
 /// pg_stat_wal (11-13) those probes are absent already: a note says so.
 std::optional<std::string> withhold_unflushed_wal(const Snapshot& before, const Snapshot& after,
                                                   Deltas& deltas);

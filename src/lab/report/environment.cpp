@@ -23,7 +23,7 @@ ServerInfo& server_named(Environment& env, const std::string& name) {
             return s;
         }
     }
-    env.servers.push_back(ServerInfo{name, {}, {}, {}, {}, {}});
+    env.servers.push_back(ServerInfo{name, {}, {}, {}, {}, {}, {}, {}});
     return env.servers.back();
 }
 
@@ -70,7 +70,9 @@ void read_plan(const store::PlanRecord& plan, Environment& env) {
         env.machine_recorded = true;
     }
     for (const store::PlanServer& s : plan.servers) {
-        server_named(env, s.name);
+        ServerInfo& server = server_named(env, s.name);
+        server.source = s.source;
+        server.configure = s.configure;
     }
     env.planned_runs = static_cast<int64_t>(plan.runs.size());
 }

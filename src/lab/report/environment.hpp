@@ -22,6 +22,11 @@ struct ServerInfo {
     std::string initdb;                                    ///< from experiment.toml, "" if none
     std::map<std::string, std::set<std::string>> settings; ///< NAME -> values seen
     std::set<std::string> emulation; ///< "memory limit 768 MiB, each sync +2 ms": as run
+    /// Built from this source tree (plan.json), with these options; "" when not built. Its
+    /// build's key (commit, hash of the uncommitted changes, hash of the options) names the
+    /// installation's directory.
+    std::string source;
+    std::vector<std::string> configure;
 };
 
 struct Environment {

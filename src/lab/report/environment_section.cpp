@@ -71,10 +71,17 @@ Table servers_table(const Environment& env) {
             std::vector<std::string> v(values.begin(), values.end());
             settings.push_back(fmt::format("`{}={}`", name, join(v, " / ")));
         }
+        std::string installation = join({s.bin_dirs.begin(), s.bin_dirs.end()}, ", ");
+        if (!s.source.empty()) {
+            // The directory is the build's key: commit, uncommitted changes, options.
+            installation +=
+                fmt::format("{}built from `{}`{}", installation.empty() ? "" : ", ", s.source,
+                            s.configure.empty() ? std::string(" with PostgreSQL's default options")
+                                                : " with `" + join(s.configure, " ") + "`");
+        }
         servers.rows.push_back(
             {s.name, s.versions.empty() ? "?" : join({s.versions.begin(), s.versions.end()}, ", "),
-             join({s.bin_dirs.begin(), s.bin_dirs.end()}, ", "),
-             s.initdb.empty() ? "none" : "`" + s.initdb + "`",
+             installation, s.initdb.empty() ? "none" : "`" + s.initdb + "`",
              settings.empty() ? "none (defaults)" : join(settings, " ")});
         if (emulated) {
             servers.rows.back().push_back(

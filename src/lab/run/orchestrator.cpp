@@ -8,6 +8,7 @@
 #include "lab/run/checks.hpp"
 #include "lab/run/plan_runner.hpp"
 #include "lab/run/prepare.hpp"
+#include "lab/run/source_builds.hpp"
 #include "lab/run/run_progress.hpp"
 #include "lab/run/servers.hpp"
 #include "lab/run/until_decided.hpp"
@@ -131,10 +132,15 @@ PlanOutcome run_experiment(const RunRequest& request) {
     Prepared& p = *prepared;
     bool to_fetch = false; // --dry-run: a version the run would fetch
     fetch_missing_versions(p.spec, request, to_fetch);
+    bool to_build = false; // --dry-run: a source tree the run would build
+    if (auto st = build_missing_sources(p.spec, request, to_build); !st) {
+        log::print(st.error());
+        return PlanOutcome::not_started;
+    }
     ServerSet servers(p.spec);
-    if (to_fetch) {
+    if (to_fetch || to_build) {
         log::warning("the checks that need the installations (setting names) are not made: the "
-                     "run makes them once it has fetched the missing versions");
+                     "run makes them once it has fetched or built the missing installations");
     } else if (auto st = check_before_start(p.spec, p.plan, servers); !st) {
         log::print(st.error());
         return PlanOutcome::not_started;

@@ -55,7 +55,8 @@ store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan
         for (const experiment::TextField& arg : s.initdb_options) {
             initdb.push_back(arg.text);
         }
-        r.servers.push_back({s.name, s.version, s.bin_dir, s.is_existing(), std::move(initdb)});
+        r.servers.push_back({s.name, s.version, s.bin_dir, s.is_existing(), std::move(initdb),
+                             s.source, s.configure});
     }
     for (std::size_t i = 0; i < spec.steps.size(); ++i) {
         const auto& st = spec.steps[i];
@@ -75,6 +76,47 @@ store::PlanRecord plan_record(const experiment::ExperimentSpec& spec, const plan
     return r;
 }
 
+/// Leaves out the servers no run of the plan uses, so that the run neither fetches, builds nor
+/// checks them: a file may declare a server that only its quick form's matrix names (a
+/// PostgreSQL 19 cell beside a study's own versions). In use: each cell's server, the servers
+/// steps and sessions name, and the primaries and standbys of those.
+void drop_unused_servers(experiment::ExperimentSpec& spec, const plan::Plan& plan) {
+    std::set<std::string> used;
+    for (const plan::Cell& cell : plan.cells) {
+        used.insert(cell.server);
+    }
+    for (const experiment::Step& step : spec.steps) {
+        used.insert(step.server);
+    }
+    for (const experiment::SessionSpec& session : spec.sessions) {
+        used.insert(session.server);
+    }
+    used.erase("");
+    // A standby's primary is made first; a used server's standby is kept too, as a step may
+    // promote it and the checks of promote steps name the standbys there are.
+    for (bool added = true; added;) {
+        added = false;
+        for (const experiment::ServerSpec& s : spec.servers) {
+            if (s.standby_of.empty()) {
+                continue;
+            }
+            if (used.count(s.name) != 0) {
+                added = used.insert(s.standby_of).second || added;
+            } else if (used.count(s.standby_of) != 0) {
+                added = used.insert(s.name).second || added;
+            }
+        }
+    }
+    std::erase_if(spec.servers, [&](const experiment::ServerSpec& s) {
+        if (used.count(s.name) != 0) {
+            return false;
+        }
+        log::info("server \"{}\": no run of this form uses it (not fetched, built or checked)",
+                  s.name);
+        return true;
+    });
+}
+
 } // namespace
 
 Result<Prepared> prepare(const RunRequest& request) {
@@ -89,6 +131,17 @@ Result<Prepared> prepare(const RunRequest& request) {
     experiment::ParseOptions parse_options;
     parse_options.quick = request.quick || (resume && p.store->plan().quick);
     PGLAB_TRY_ASSIGN(p.spec, experiment::parse_experiment_file(p.experiment, parse_options));
+    if (resume) {
+        // A relative `source` was resolved against the original file's directory; the copy
+        // read now lies elsewhere: build the tree the plan recorded.
+        for (experiment::ServerSpec& s : p.spec.servers) {
+            for (const store::PlanServer& recorded : p.store->plan().servers) {
+                if (recorded.name == s.name && !recorded.source.empty() && !s.source.empty()) {
+                    s.source = recorded.source;
+                }
+            }
+        }
+    }
     if (resume && !p.spec.order_given) {
         // A directory made before the default order changed (paired, 6 December 2026) resumes
         // in the order it was made in.
@@ -111,6 +164,7 @@ Result<Prepared> prepare(const RunRequest& request) {
                                              ^ static_cast<std::uint64_t>(pglab::wall_now_us()));
     }
     PGLAB_TRY_ASSIGN(p.plan, plan::build_plan(p.spec, seed));
+    drop_unused_servers(p.spec, p.plan);
     if (resume) {
         // A `repeat` until decided may have added rounds after the plan the file gives: those
         // are recorded after it, and run as recorded.

@@ -5,6 +5,7 @@
 #include "lab/experiment/suggest.hpp"
 #include "lab/run/servers.hpp"
 #include "lab/server/installation.hpp"
+#include "lab/server/source_build.hpp"
 #include "lab/server/memory_cgroup.hpp"
 #include "lab/server/sync_delay.hpp"
 #include "util/subprocess.hpp"
@@ -33,6 +34,9 @@ Error error_at(const experiment::SourcePos& pos, const std::string& message,
 Result<server::Installation> installation_of(const experiment::ServerSpec& s) {
     if (!s.bin_dir.empty()) {
         return server::installation_at(s.bin_dir);
+    }
+    if (!s.source.empty()) {
+        return server::built_installation(s.source, s.configure);
     }
     if (!s.version.empty()) {
         return server::resolve_installation(s.version);

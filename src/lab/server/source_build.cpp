@@ -200,6 +200,43 @@ Result<std::string> build_system_of(const fs::path& source) {
                        "postgresql.git or an unpacked release tarball."));
 }
 
+Result<Installation> built_installation(const fs::path& source,
+                                        const std::vector<std::string>& options) {
+    PGLAB_TRY_ASSIGN(const std::string system, build_system_of(source));
+    PGLAB_TRY_ASSIGN(const BuildKey key, build_key(source, system, options));
+    const fs::path bin = builds_cache_dir() / key.text() / "bin";
+    auto inst = installation_at(bin);
+    if (!inst) {
+        return make_error(
+            Error(fmt::format("the source tree \"{}\" is not built (key {})", source.string(),
+                              key.text()))
+                .with_hint(fmt::format("pglab run builds it before the first run; by hand: "
+                                       "pglab server build {}",
+                                       source.string())));
+    }
+    inst->origin = "build";
+    return inst;
+}
+
+double typical_build_minutes(const fs::path& builds_dir) {
+    std::vector<double> minutes;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(builds_dir, ec)) {
+        std::ifstream info(entry.path() / "build-info");
+        for (std::string line; std::getline(info, line);) {
+            if (line.rfind("minutes: ", 0) == 0) {
+                minutes.push_back(std::atof(line.c_str() + 9));
+            }
+        }
+    }
+    if (minutes.empty()) {
+        return 0;
+    }
+    std::sort(minutes.begin(), minutes.end());
+    const size_t n = minutes.size();
+    return n % 2 == 1 ? minutes[n / 2] : (minutes[n / 2 - 1] + minutes[n / 2]) / 2;
+}
+
 Result<SourceBuild> build_from_source(const SourceBuildRequest& request) {
     std::error_code ec;
     const fs::path source = fs::absolute(request.source, ec).lexically_normal();

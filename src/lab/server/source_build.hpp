@@ -5,6 +5,7 @@
 // trees that differ are two builds.
 #pragma once
 
+#include "lab/server/installation.hpp"
 #include "util/result.hpp"
 
 #include <cstdint>
@@ -61,6 +62,15 @@ struct SourceBuild {
 /// Which build system `source` has: "configure" when it has a configure script, else "meson"
 /// when it has meson.build. Error naming both when it has neither.
 Result<std::string> build_system_of(const std::filesystem::path& source);
+
+/// The build of `source` with `options` in builds_cache_dir(), found by its key. Error when it
+/// is not built (naming the key and `pglab server build`), or `source` is no source tree.
+Result<Installation> built_installation(const std::filesystem::path& source,
+                                        const std::vector<std::string>& options);
+
+/// The median minutes of the builds in `builds_dir` (their build-info), for an estimate; 0 when
+/// there is none.
+double typical_build_minutes(const std::filesystem::path& builds_dir);
 
 /// Builds `request.source` into `builds_dir/<key>` (or finds it there). Every step's output goes
 /// to `builds_dir/logs/<key>.log`; a step that fails is an error naming the step and the log,

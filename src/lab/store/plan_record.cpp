@@ -127,11 +127,16 @@ json lists_json(const PlanRecord& p, json j) {
     j["variables"] = p.variables;
     j["servers"] = json::array();
     for (const auto& s : p.servers) {
-        j["servers"].push_back({{"name", s.name},
-                                {"version", s.version},
-                                {"bin_dir", s.bin_dir},
-                                {"existing", s.existing},
-                                {"initdb_options", s.initdb_options}});
+        json server = {{"name", s.name},
+                       {"version", s.version},
+                       {"bin_dir", s.bin_dir},
+                       {"existing", s.existing},
+                       {"initdb_options", s.initdb_options}};
+        if (!s.source.empty()) { // plans of servers not built from source keep their form
+            server["source"] = s.source;
+            server["configure"] = s.configure;
+        }
+        j["servers"].push_back(std::move(server));
     }
     j["steps"] = json::array();
     for (const auto& s : p.steps) {
@@ -170,8 +175,13 @@ json lists_json(const PlanRecord& p, json j) {
 void read_lists(const json& j, PlanRecord& p) {
     p.variables = f::texts(j, "variables");
     p.servers = list_from<PlanServer>(j, "servers", [](const json& s, std::size_t) {
-        return PlanServer{f::text(s, "name"), f::text(s, "version"), f::text(s, "bin_dir"),
-                          f::boolean(s, "existing", false), f::texts(s, "initdb_options")};
+        return PlanServer{f::text(s, "name"),
+                          f::text(s, "version"),
+                          f::text(s, "bin_dir"),
+                          f::boolean(s, "existing", false),
+                          f::texts(s, "initdb_options"),
+                          f::text(s, "source"),
+                          f::texts(s, "configure")};
     });
     p.steps = list_from<PlanStep>(j, "steps", [](const json& s, std::size_t i) {
         return PlanStep{index_of(s, "index", i),

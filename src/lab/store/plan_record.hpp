@@ -27,6 +27,11 @@ struct PlanServer {
     std::string bin_dir; ///< as the experiment file gives it; "" none
     bool existing = false;
     std::vector<std::string> initdb_options; ///< as the experiment file gives them
+    /// The source tree the server is built from, absolute (a relative `source` resolved against
+    /// the experiment file's directory when the plan was made, so that --resume, which reads the
+    /// copy in the results directory, builds the same tree); "" none.
+    std::string source;
+    std::vector<std::string> configure; ///< the build's options, with `source`
 
     bool operator==(const PlanServer&) const = default;
 };

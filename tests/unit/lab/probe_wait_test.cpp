@@ -34,6 +34,29 @@ TEST(ProbeWaits, EachStateAndWaitHasItsName) {
     EXPECT_EQ(wait_name({"disabled", "", "", 1}), "wait.unknown");
 }
 
+TEST(ProbeWaits, NineteensRenamedBufferWaitsHaveOneNameOnEveryVersion) {
+    // Up to 18.
+    EXPECT_EQ(wait_family_name({"active", "BufferPin", "BufferPin", 1}), "wait.buffer_pin");
+    EXPECT_EQ(wait_family_name({"active", "LWLock", "BufferContent", 1}), "wait.buffer_content");
+    // From 19.
+    EXPECT_EQ(wait_family_name({"active", "Buffer", "BufferCleanup", 1}), "wait.buffer_pin");
+    for (const char* event : {"BufferShared", "BufferExclusive", "BufferShareExclusive"}) {
+        EXPECT_EQ(wait_family_name({"active", "Buffer", event, 1}), "wait.buffer_content") << event;
+    }
+    // Anything else, and a session that is not waiting, has none.
+    EXPECT_EQ(wait_family_name({"active", "LWLock", "BufferMapping", 1}), std::nullopt);
+    EXPECT_EQ(wait_family_name({"active", "LWLock", "WALWrite", 1}), std::nullopt);
+    EXPECT_EQ(wait_family_name({"idle", "Buffer", "BufferCleanup", 1}), std::nullopt);
+
+    WaitTally tally;
+    tally.add({{"active", "Buffer", "BufferShared", 2}, {"active", "Buffer", "BufferExclusive", 1}},
+              std::nullopt);
+    const auto avg = by_name(tally.averages());
+    EXPECT_DOUBLE_EQ(avg.at("wait.Buffer.BufferShared"), 2.0); // the server's own name stays
+    EXPECT_DOUBLE_EQ(avg.at("wait.buffer_content"), 3.0);
+    EXPECT_DOUBLE_EQ(avg.at("wait.sessions"), 3.0); // each session counted once
+}
+
 TEST(ProbeWaits, AveragesAreSessionsPerSample) {
     WaitTally tally;
     EXPECT_TRUE(tally.averages().empty()); // no sample, no values

@@ -118,6 +118,26 @@ TEST(ProbeWalAgreement, UnflushedCountersAreWithheldTogether) {
     EXPECT_TRUE(has_delta(d, "elapsed_s"));
 }
 
+TEST(ProbeWalAgreement, NineteensFpiBytesAreWithheldWithTheRecords) {
+    const Snapshot before = snapshot_at(1000, 190000);
+    const Snapshot after = snapshot_at(1000 + 8 * k_mb, 190000);
+    Deltas d = step_deltas(8.0 * k_mb, 0, 0);
+    d.push_back({"wal.fpi_bytes", 0, "bytes"});
+    const auto note = withhold_unflushed_wal(before, after, d);
+    ASSERT_TRUE(note);
+    EXPECT_EQ(note->rfind("wal.records, wal.fpi, wal.stat_bytes, wal.fpi_bytes withheld: ", 0), 0U)
+        << *note;
+    EXPECT_FALSE(has_delta(d, "wal.fpi_bytes"));
+    EXPECT_TRUE(has_delta(d, "wal.bytes"));
+
+    // Agreeing counters keep it.
+    Deltas agreeing = step_deltas(81920, 81920 - 240 - 100, 50);
+    agreeing.push_back({"wal.fpi_bytes", 8192, "bytes"});
+    EXPECT_FALSE(withhold_unflushed_wal(snapshot_at(1000, 190000),
+                                        snapshot_at(1000 + 81920, 190000), agreeing));
+    EXPECT_TRUE(has_delta(agreeing, "wal.fpi_bytes"));
+}
+
 TEST(ProbeWalAgreement, NoInsertPositionNothingToTellBy) {
     Snapshot before = snapshot_at(1000);
     Snapshot after = snapshot_at(2000);

@@ -156,6 +156,33 @@ TEST_F(ReportResultsTest, ClaimsComeFromThePlanAndNotFromTheExperimentFileBeside
     EXPECT_NE(older->experiment_problem.find("could not be read"), std::string::npos);
 }
 
+TEST_F(ReportResultsTest, AServerBuiltFromSourceIsNamedByItsTreeOptionsAndKey) {
+    write("plan.json", R"({"version":"pglab.plan/1","experiment":"t","variables":["params.x"],
+        "servers":[{"name":"default","source":"/src/patched","configure":["--enable-debug"]}],
+        "steps":[{"index":0,"key":"q","type":"timed-sql"}],
+        "cells":[{"index":0,"label":"params.x=0","server":"default","values":{"params.x":0}}],
+        "runs":[{"run":0,"cell":0}]})");
+    std::string run = line(0, 0, 10);
+    const std::string seen = R"("server":{"name":"default","version":"15.6",)";
+    run.replace(run.find(seen), seen.size(),
+                seen + R"("bin_dir":"/cache/builds/0123456789ab-1a2b3c4d-5e6f7a8b/bin",)");
+    write("results.jsonl", run);
+    const auto r = load_results(m_dir);
+    ASSERT_TRUE(r.has_value());
+    ReportOptions options;
+    options.output_dir = m_dir;
+    const Report report = build_report(*r, options);
+    ASSERT_EQ(report.environment.servers.size(), 1U);
+    EXPECT_EQ(report.environment.servers[0].source, "/src/patched");
+    const std::string md = render_markdown(report.document);
+    // The directory is the key (commit, uncommitted changes, options); the tree and the options
+    // are said beside it.
+    EXPECT_NE(md.find("/cache/builds/0123456789ab-1a2b3c4d-5e6f7a8b/bin, built from "
+                      "`/src/patched` with `--enable-debug`"),
+              std::string::npos)
+        << md;
+}
+
 TEST(ReportFormatTest, NumbersKeepUsefulDigits) {
     EXPECT_EQ(format_number(0), "0");
     EXPECT_EQ(format_number(1228.07), "1228.1");

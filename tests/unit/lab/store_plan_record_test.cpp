@@ -90,8 +90,8 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     p.quick = true;
     p.on_error = "continue";
     p.variables = {"server", "clients"};
-    p.servers = {{"pg16", "16", "", false, {"--data-checksums", "--wal-segsize=64"}},
-                 {"ext", "", "", true, {}}};
+    p.servers = {{"pg16", "16", "", false, {"--data-checksums", "--wal-segsize=64"}, "", {}},
+                 {"ext", "", "", true, {}, "", {}}};
     p.steps = {{0, "0:init", "", "init", false, true, ""},
                {1, "tps", "tps", "bench", true, false, ""},
                {2, "2:checkpoint", "", "checkpoint", false, false, "not in the paper"}};
@@ -148,6 +148,23 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     EXPECT_EQ(written["claims"][2]["kind"], "ratio_of_ratios");
     EXPECT_EQ(written["claims"][2]["own"], true);
     EXPECT_EQ(written["claims"][2]["divided_by_baseline"]["text"], "server=pg16 clients=1");
+}
+
+TEST(PlanRecord, AServerBuiltFromSourceKeepsItsTreeAndOptions) {
+    PlanRecord p;
+    p.servers = {{"master", "", "", false, {}, "/src/postgresql", {}},
+                 {"patched", "", "", false, {}, "/src/patched", {"--enable-debug", "CFLAGS=-O2"}},
+                 {"released", "17", "", false, {}, "", {}}};
+    const json written = to_json(p);
+    const auto read = plan_record_from_json(written);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->servers, p.servers);
+    EXPECT_EQ(written["servers"][1]["source"], "/src/patched");
+    EXPECT_EQ(written["servers"][1]["configure"], json::array({"--enable-debug", "CFLAGS=-O2"}));
+    EXPECT_EQ(written["servers"][0]["configure"], json::array()); // PostgreSQL's defaults
+    // A server not built from source keeps the form plans had before.
+    EXPECT_FALSE(written["servers"][2].contains("source"));
+    EXPECT_FALSE(written["servers"][2].contains("configure"));
 }
 
 TEST(PlanRecord, AClaimOfAKindThisPglabDoesNotKnowIsKeptAndSaysSo) {
