@@ -37,6 +37,9 @@ printf 'all:\n\tsh %s/fake-make\ninstall:\n\tsh %s/fake-install "$(DESTDIR)%s" "
 
 constexpr const char* k_make = R"sh(#!/bin/sh
 dir=$(dirname "$0")
+if [ "${MAKELEVEL:-}" != 1 ]; then
+  echo "fake-make: MAKELEVEL=${MAKELEVEL:-}: run as a sub-make of another make" >&2; exit 3
+fi
 if [ -f "$dir/FAIL_MAKE" ]; then echo "fake-make: asked to fail" >&2; exit 2; fi
 echo "fake-make: compiled"
 )sh";
@@ -93,6 +96,9 @@ protected:
         args.insert(args.begin(), {support::pglab_binary(), "server", "build"});
         support::EnvOverrides e = env();
         e.emplace_back("PGLAB_CACHE_DIR", m_cache.string());
+        // As under `make test-references`: the build's make must not believe it is a sub-make.
+        e.emplace_back("MAKELEVEL", "1");
+        e.emplace_back("MAKEFLAGS", "-j7");
         e.insert(e.end(), extra.begin(), extra.end());
         return support::run_command(args, e);
     }

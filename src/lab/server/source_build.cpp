@@ -322,6 +322,11 @@ Result<SourceBuild> build_from_source(const SourceBuildRequest& request) {
         o.working_dir = build_dir.string();
         o.output = util::Output::file;
         o.output_path = log.string();
+        // Run as a make of its own: under another make (make test-references, a user's
+        // Makefile) the inherited MAKELEVEL tells PostgreSQL's makefiles they are a sub-make,
+        // which then skip building the generated headers first, and MAKEFLAGS would hand over
+        // the outer make's job server and options.
+        o.unset_env = {"MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES", "GNUMAKEFLAGS"};
         auto r = util::run_process(o);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - step_started).count();
