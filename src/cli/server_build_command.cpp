@@ -37,12 +37,12 @@ int build_server_from_source(const std::string& path, const std::vector<std::str
     }
     const std::string bin = (built->dir / "bin").string();
     if (built->reused) {
-        std::printf("PostgreSQL %s from %s is built already (key %s): %s\n",
-                    built->version.c_str(), path.c_str(), built->key.text().c_str(), bin.c_str());
+        std::printf("PostgreSQL %s from %s is built already (key %s): %s\n", built->version.c_str(),
+                    path.c_str(), built->key.text().c_str(), bin.c_str());
     } else {
         std::printf("built PostgreSQL %s from %s in %.1f min (key %s): %s\n",
-                    built->version.c_str(), path.c_str(), built->minutes,
-                    built->key.text().c_str(), bin.c_str());
+                    built->version.c_str(), path.c_str(), built->minutes, built->key.text().c_str(),
+                    bin.c_str());
     }
     return 0;
 }

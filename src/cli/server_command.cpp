@@ -278,6 +278,17 @@ Result<fs::path> unpack_release(const std::string& release, const std::string& p
     return package_dir;
 }
 
+/// An empty staging directory of this process inside the release cache (made ready first), where
+/// a fetch unpacks before it moves the release into place; the caller removes it.
+Result<fs::path> fresh_staging_dir(const fs::path& cache) {
+    PGLAB_TRY(server::prepare_cache_dir(cache));
+    std::error_code ec;
+    const fs::path staging = cache / fmt::format(".fetch-{}", ::getpid());
+    fs::remove_all(staging, ec);
+    fs::create_directories(staging, ec);
+    return staging;
+}
+
 /// Removes an installation that was put into the cache but does not start.
 int remove_unstartable(const fs::path& dir, const Error& why) {
     std::error_code ec;
@@ -309,19 +320,16 @@ int fetch_from_debian(const FetchRequest& request, const std::vector<std::string
         return fail(archive.error());
     }
     const fs::path cache = server::release_cache_dir();
-    if (Status ready = server::prepare_cache_dir(cache); !ready) {
-        return fail(ready.error());
+    const auto staging = fresh_staging_dir(cache);
+    if (!staging) {
+        return fail(staging.error());
     }
-    std::error_code ec;
-    const fs::path staging = cache / fmt::format(".fetch-{}", ::getpid());
-    fs::remove_all(staging, ec);
-    fs::create_directories(staging, ec);
     server::DebianFetchRequest want;
     want.major = major;
     want.spec = spec;
     want.archive = *archive;
     want.cache = cache;
-    want.staging = staging;
+    want.staging = *staging;
     want.force = request.force;
     want.progress = [](const std::string& line) {
         std::printf("%s\n", line.c_str());
@@ -329,7 +337,8 @@ int fetch_from_debian(const FetchRequest& request, const std::vector<std::string
     };
     const auto started = std::chrono::steady_clock::now();
     auto fetched = server::fetch_debian_release(want);
-    fs::remove_all(staging, ec);
+    std::error_code ec;
+    fs::remove_all(*staging, ec);
     if (!fetched) {
         return fail(fetched.error());
     }
@@ -382,16 +391,14 @@ int fetch_command(const FetchRequest& request) {
         }
     }
 
-    if (Status ready = server::prepare_cache_dir(cache); !ready) {
-        return fail(ready.error());
+    const auto staging = fresh_staging_dir(cache);
+    if (!staging) {
+        return fail(staging.error());
     }
     std::error_code ec;
-    const fs::path staging = cache / fmt::format(".fetch-{}", ::getpid());
-    fs::remove_all(staging, ec);
-    fs::create_directories(staging, ec);
-    auto cleanup = [&] { fs::remove_all(staging, ec); };
+    auto cleanup = [&] { fs::remove_all(*staging, ec); };
 
-    const auto package_dir = unpack_release(*release, pg_version, staging);
+    const auto package_dir = unpack_release(*release, pg_version, *staging);
     if (!package_dir) {
         cleanup();
         return fail(package_dir.error());
@@ -485,8 +492,7 @@ int server_command(int argc, char** argv) {
     line.flag("--no-check", no_check, "do not start a throwaway server from the fetched binaries");
     std::vector<std::string> configure;
     line.repeated("--configure", configure,
-                  ValueText{"OPTION",
-                            "a configure option",
+                  ValueText{"OPTION", "a configure option",
                             "an option of configure (or of meson setup) for build, one each time "
                             "(--configure=--enable-debug); the build's key includes them",
                             "none: PostgreSQL's own defaults"});

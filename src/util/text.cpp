@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 namespace pglab::util {
 
 namespace {
@@ -60,6 +62,16 @@ std::string doubling_quoted(std::string_view text, char quote) {
 
 std::string first_line(std::string_view text) {
     return std::string(text.substr(0, text.find('\n')));
+}
+
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
+        text.remove_suffix(1);
+    }
+    return text;
 }
 
 std::string ascii_lower(std::string_view text) {

@@ -23,6 +23,9 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 /// DETAIL and HINT lines).
 std::string first_line(std::string_view text);
 
+/// `text` without the white space (isspace) at its ends.
+std::string_view trim(std::string_view text);
+
 /// `text` with its ASCII letters in lower case (setting names, as PostgreSQL folds them).
 std::string ascii_lower(std::string_view text);
 

@@ -50,7 +50,8 @@ struct ServerSpec {
     std::string source;
     std::vector<std::string> configure; ///< the build's configure (or meson) options
     ///< none of version, bin_dir and source: the newest installation found
-    SourcePos installation_pos; ///< of the `version`, `bin_dir` or `source` value; unknown when none
+    SourcePos
+        installation_pos; ///< of the `version`, `bin_dir` or `source` value; unknown when none
 
     std::string conninfo; ///< non-empty: an existing server; the fields below are then unset
 

@@ -2,6 +2,9 @@
 // files, and the choice of Debian's main archive among them.
 #include "lab/server/apt_sources.hpp"
 
+#include "util/text.hpp"
+#include "util/text_file.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,15 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
+using util::trim;
 
 std::vector<std::string> words(std::string_view s) {
     std::vector<std::string> out;
@@ -186,14 +181,12 @@ std::vector<AptSource> parse_deb822_sources(std::string_view text, const std::st
 std::vector<AptSource> read_apt_sources(const fs::path& etc_apt) {
     std::vector<AptSource> out;
     auto read = [&](const fs::path& file, bool deb822) {
-        std::ifstream in(file);
-        if (!in) {
-            return;
+        const auto text = util::read_text_file(file);
+        if (!text) {
+            return; // a file apt would not read either
         }
-        std::stringstream text;
-        text << in.rdbuf();
-        std::vector<AptSource> found = deb822 ? parse_deb822_sources(text.str(), file.string())
-                                              : parse_sources_list(text.str(), file.string());
+        std::vector<AptSource> found = deb822 ? parse_deb822_sources(*text, file.string())
+                                              : parse_sources_list(*text, file.string());
         out.insert(out.end(), found.begin(), found.end());
     };
     read(etc_apt / "sources.list", false);

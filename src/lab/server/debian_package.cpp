@@ -1,6 +1,8 @@
 // Control stanzas, relation fields and the library closure of Debian binary packages.
 #include "lab/server/debian_package.hpp"
 
+#include "util/text.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -10,15 +12,7 @@ namespace pglab::lab::server {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
+using util::trim;
 
 std::vector<std::string_view> split(std::string_view s, char sep) {
     std::vector<std::string_view> out;

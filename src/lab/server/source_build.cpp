@@ -2,8 +2,10 @@
 // configure (or meson), make and install steps with their log, and the move into place.
 #include "lab/server/source_build.hpp"
 
+#include "lab/server/cluster_files.hpp"
 #include "lab/server/installation.hpp"
 #include "util/subprocess.hpp"
+#include "util/text_file.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +14,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <deque>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -28,11 +29,9 @@ std::string hex(std::uint64_t h) {
     return fmt::format("{:016x}", h);
 }
 
+/// The bytes of a file of the tree, or none (a file that vanished counts as empty).
 std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
+    return util::read_text_file(p).value_or(std::string());
 }
 
 /// `git -C source args...`: its stdout, or an error.
@@ -100,20 +99,12 @@ std::optional<fs::path> first_file_outside(const fs::path& stage, const fs::path
 }
 
 /// The last `n` lines of a file, for an error's detail.
-std::string last_lines(const fs::path& file, size_t n) {
-    std::ifstream in(file);
-    std::deque<std::string> lines;
-    for (std::string line; std::getline(in, line);) {
-        lines.push_back(line);
-        if (lines.size() > n) {
-            lines.pop_front();
-        }
+std::string last_lines(const fs::path& file, int n) {
+    std::string tail = tail_lines(util::read_text_file(file).value_or(std::string()), n);
+    while (!tail.empty() && tail.back() == '\n') {
+        tail.pop_back();
     }
-    std::string out;
-    for (const std::string& line : lines) {
-        out += (out.empty() ? "" : "\n") + line;
-    }
-    return out;
+    return tail;
 }
 
 } // namespace

@@ -35,4 +35,10 @@ TEST(Text, AMultiByteCharacterIsNotCut) {
     EXPECT_NE(s.find("… (2000 characters)"), std::string::npos) << s;
 }
 
+TEST(Text, TrimDropsWhiteSpaceAtBothEndsOnly) {
+    EXPECT_EQ(pglab::util::trim("  deb http://x  sid \t\r\n"), "deb http://x  sid");
+    EXPECT_EQ(pglab::util::trim(" \t\n"), "");
+    EXPECT_EQ(pglab::util::trim("a"), "a");
+}
+
 } // namespace
