@@ -1,5 +1,7 @@
 #include "bench/tx_log.hpp"
 
+#include "util/output_file.hpp"
+
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -22,8 +24,15 @@ bool TxLog::open(const RunConfig& config, int index, std::string& error) {
     if (index > 0) {
         name += fmt::format(".{}", index);
     }
-    m_file = std::fopen(name.c_str(), "w");
+    // As fopen(name, "w") would, but a FIFO or device is written in place (util/output_file).
+    const int fd = util::open_output_stream(name);
+    m_file = fd >= 0 ? ::fdopen(fd, "w") : nullptr;
     if (m_file == nullptr) {
+        const int err = errno;
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        errno = err;
         error = fmt::format("could not open logfile \"{}\": {}", name, std::strerror(errno));
         return false;
     }

@@ -9,6 +9,7 @@
 #include "output/json_export.hpp"
 #include "output/report.hpp"
 #include "util/log.hpp"
+#include "util/output_file.hpp"
 #include "util/stop_signal.hpp"
 
 #include <fmt/format.h>
@@ -46,18 +47,15 @@ int fail(const Error& error) {
     return error.exit_code;
 }
 
-/// Creates (or truncates) an export file before the run, so that an unwritable path is an
-/// error before any connection is made (pgbench checks its log files only after connecting).
-Status create_export_file(const std::string& path) {
+/// Looks at an export's path before the run, so that an unwritable path is an error before any
+/// connection is made (pgbench checks its log files only after connecting). Nothing is created
+/// or truncated yet: a FIFO's reader gets the whole export at the end, and a file is kept as it
+/// was when the run fails.
+Status check_export_path(const std::string& path) {
     if (path.empty()) {
         return {};
     }
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (f == nullptr) {
-        return make_error(
-            fmt::format("could not open export file \"{}\": {}", path, std::strerror(errno)));
-    }
-    std::fclose(f);
+    PGLAB_TRY(util::inspect_output(path));
     return {};
 }
 
@@ -121,7 +119,7 @@ int run_benchmark(BenchOptions& options) {
     const bool fleet = launch && launch->size != 1;
     if (!fleet || launch->rank == 0) {
         for (const std::string* path : {&options.export_json, &options.export_csv}) {
-            if (auto st = create_export_file(*path); !st) {
+            if (auto st = check_export_path(*path); !st) {
                 return fail(st.error());
             }
         }

@@ -9,7 +9,7 @@
 #include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
 #include "util/log.hpp"
-#include "util/text_file.hpp"
+#include "util/output_file.hpp"
 
 #include <fmt/format.h>
 
@@ -85,7 +85,7 @@ Status write_output(const std::string& path, const std::string& text) {
         return {};
     }
     // Whole or not at all: a full disk leaves no empty report, and the error says why.
-    return util::write_file_atomically(path, text);
+    return util::write_output_file(path, text);
 }
 
 /// Reports every problem of the results on stderr: nothing is skipped silently.
@@ -314,6 +314,16 @@ int report_command(int argc, char** argv) {
     }
     print_problems(*results);
     const fs::path dir = args.dirs.front();
+    const auto files = report_files(format, output, dir);
+    // A path that cannot be written (a directory, a missing directory) fails before a chart is
+    // drawn beside it: nothing is written.
+    for (const auto& [fmt_name, path] : files) {
+        if (path != "-") {
+            if (auto target = util::inspect_output(path); !target) {
+                return fail(target.error());
+            }
+        }
+    }
     options.output_dir = (output.empty() || output == "-") ? dir : fs::path(output).parent_path();
     if (options.output_dir.empty()) {
         options.output_dir = ".";
@@ -326,7 +336,7 @@ int report_command(int argc, char** argv) {
         log::warning("chart not drawn: {}", e);
     }
     std::vector<std::string> written;
-    for (const auto& [fmt_name, path] : report_files(format, output, dir)) {
+    for (const auto& [fmt_name, path] : files) {
         if (auto st = write_output(path, render_report(fmt_name, *results, report)); !st) {
             return fail(st.error());
         }

@@ -1,8 +1,8 @@
 // to_csv / write_csv: a flat view of to_json()'s totals and latency percentiles.
 #include "output/csv_export.hpp"
 
-#include "output/export_file.hpp"
 #include "output/json_export.hpp"
+#include "util/output_file.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>
@@ -104,7 +104,7 @@ std::string to_csv(const bench::RunConfig& config, const bench::RunResult& resul
 Status write_csv(const std::string& path, const bench::RunConfig& config,
                  const bench::RunResult& result) {
     const std::string text = to_csv(config, result);
-    return write_export_file(path, text, "CSV");
+    return util::write_output_file(path, text);
 }
 
 } // namespace pglab::output

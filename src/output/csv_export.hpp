@@ -15,8 +15,7 @@ namespace pglab::output {
 /// does not exist for the run is an empty field).
 std::string to_csv(const bench::RunConfig& config, const bench::RunResult& result);
 
-/// Writes to_csv() to `path`, replacing the file. Errors:
-/// `could not write CSV file "<path>": <reason>`.
+/// Writes to_csv() to `path` as util::write_output_file writes a user's path, with its errors.
 Status write_csv(const std::string& path, const bench::RunConfig& config,
                  const bench::RunResult& result);
 

@@ -2,9 +2,9 @@
 // (docs/json-schema.md): add fields freely, rename only with a new "version".
 #include "output/json_export.hpp"
 
-#include "output/export_file.hpp"
 #include "output/percentile_block.hpp"
 #include "util/named_values.hpp"
+#include "util/output_file.hpp"
 
 #include <fmt/format.h>
 
@@ -330,7 +330,7 @@ Status write_json(const std::string& path, const bench::RunConfig& config,
     std::string text;
     write_pretty(to_json(config, result), 0, text);
     text += '\n';
-    return write_export_file(path, text, "JSON");
+    return util::write_output_file(path, text);
 }
 
 } // namespace pglab::output

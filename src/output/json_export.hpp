@@ -21,8 +21,8 @@ inline constexpr const char* k_json_version = "pglab.bench/1";
 nlohmann::json to_json(const bench::RunConfig& config, const bench::RunResult& result);
 
 /// Writes to_json() to `path` (indented by 2, except that arrays of numbers such as histogram
-/// buckets stay on one line; final newline), replacing the file. Errors:
-/// `could not write JSON file "<path>": <reason>`.
+/// buckets stay on one line; final newline), as util::write_output_file writes a user's path
+/// (a regular file replaced whole, a FIFO or device written in place), with its errors.
 Status write_json(const std::string& path, const bench::RunConfig& config,
                   const bench::RunResult& result);
 

@@ -2,6 +2,8 @@
 // everything the child needs (argv, environment, file descriptors) is prepared before fork.
 #include "util/subprocess.hpp"
 
+#include "util/sigpipe_guard.hpp"
+
 #include <fmt/format.h>
 
 #include <fcntl.h>
@@ -356,37 +358,6 @@ void kill_child(pid_t pid, ProcessGroup group, int sig) {
     }
     ::kill(pid, sig);
 }
-
-/// Blocks SIGPIPE in this thread while alive, and swallows a SIGPIPE raised meanwhile (as libpq
-/// does), so that a child that closes its stdin early does not kill us.
-class SigpipeGuard {
-public:
-    SigpipeGuard() {
-        sigset_t pending;
-        sigemptyset(&m_pipe);
-        sigaddset(&m_pipe, SIGPIPE);
-        sigpending(&pending);
-        m_was_pending = sigismember(&pending, SIGPIPE) == 1;
-        ::pthread_sigmask(SIG_BLOCK, &m_pipe, &m_old);
-    }
-
-    SigpipeGuard(const SigpipeGuard&) = delete;
-    SigpipeGuard& operator=(const SigpipeGuard&) = delete;
-
-    ~SigpipeGuard() {
-        if (!m_was_pending) {
-            const timespec zero{};
-            while (::sigtimedwait(&m_pipe, nullptr, &zero) == SIGPIPE) {
-            }
-        }
-        ::pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
-    }
-
-private:
-    sigset_t m_pipe{};
-    sigset_t m_old{};
-    bool m_was_pending = false;
-};
 
 /// How often SpawnOptions::stop is asked while a child runs.
 constexpr int k_stop_poll_ms = 20;

@@ -12,7 +12,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -555,6 +558,37 @@ TEST_F(ExportTest, DISABLED_Json60sWith100ClientsStaysUnder1MB) {
     EXPECT_LT(size, 1u << 20);
 }
 
+/// An export goes where its path points, never replacing it: a FIFO's reader gets the whole
+/// document (the FIFO is not opened before the run, which would make the reader see an empty
+/// one), and a link keeps pointing at its rewritten target.
+TEST_F(ExportTest, ExportsToAFifoAndThroughALinkAreWrittenInPlace) {
+    const fs::path dir = fs::temp_directory_path() / ("pglab_export_" + std::to_string(::getpid()));
+    fs::create_directories(dir / "kept");
+    const fs::path fifo = dir / "run.fifo";
+    fs::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::ofstream(dir / "kept" / "run.csv") << "old\n";
+    fs::remove(dir / "run.csv");
+    fs::create_symlink("kept/run.csv", dir / "run.csv");
+    std::string got;
+    std::thread reader([&] { got = read_file(fifo); });
+    const auto r = pglab({"-n", "-S", "-t", "20", "--export-json=" + fifo.string(),
+                          "--export-csv=" + (dir / "run.csv").string()});
+    // Had pglab never opened the FIFO, its reader would wait for ever: a writer of our own ends it.
+    if (const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC); fd >= 0) {
+        ::close(fd);
+    }
+    reader.join();
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+    const json doc = json::parse(got, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << got;
+    EXPECT_EQ(doc["totals"]["transactions"].get<int64_t>(), 20);
+    EXPECT_TRUE(fs::is_fifo(fifo));
+    EXPECT_TRUE(fs::is_symlink(dir / "run.csv"));
+    EXPECT_EQ(read_file(dir / "kept" / "run.csv").rfind("version,", 0), 0u)
+        << read_file(dir / "kept" / "run.csv");
+}
+
 /// An unwritable export path is reported before any connection is tried: -h points nowhere,
 /// so reaching the connection would print a libpq error instead.
 TEST_F(ExportTest, UnwritableExportPathFailsBeforeConnecting) {
@@ -565,8 +599,9 @@ TEST_F(ExportTest, UnwritableExportPathFailsBeforeConnecting) {
                                   "-S", "-t", "1", std::string(option) + "=/nonexistent/dir/out"});
         EXPECT_EQ(r.exit_code, 1) << support::describe(r);
         EXPECT_EQ(r.out, "");
-        EXPECT_EQ(r.err, "pglab: error: could not open export file \"/nonexistent/dir/out\": No "
-                         "such file or directory\n");
+        EXPECT_EQ(
+            r.err,
+            "pglab: error: cannot write /nonexistent/dir/out: its directory does not exist\n");
     }
 }
 

@@ -6,9 +6,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -56,6 +61,51 @@ TEST(ReportCliTest, FormatsAndCorruptLinesOnStderr) {
     const auto json = pglab({"report", k_fixture, "--format", "json", "-o", "-"});
     ASSERT_EQ(json.exit_code, 0);
     EXPECT_EQ(nlohmann::json::parse(json.out)["version"], "pglab.report/1");
+}
+
+// What stands at -o is written, never replaced (util/output_file): a FIFO's reader gets the whole
+// report, a link keeps pointing at its rewritten target; a directory or a missing one is exit 1.
+TEST(ReportCliTest, OutputPathsAreWrittenNeverReplaced) {
+    const fs::path dir = out_dir() / "paths";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "kept");
+    const auto whole = pglab({"report", k_fixture, "--format", "csv", "-o", "-"});
+    ASSERT_EQ(whole.exit_code, 0) << support::describe(whole);
+
+    const fs::path fifo = dir / "cells.fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    std::string got;
+    std::thread reader([&] { got = read_file(fifo); });
+    const auto piped = pglab({"report", k_fixture, "--format", "csv", "-o", fifo.string()});
+    // Had pglab never opened the FIFO, its reader would wait for ever: a writer of our own ends it.
+    if (const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC); fd >= 0) {
+        ::close(fd);
+    }
+    reader.join();
+    EXPECT_EQ(piped.exit_code, 0) << support::describe(piped);
+    EXPECT_EQ(got, whole.out);
+    EXPECT_TRUE(fs::is_fifo(fifo));
+
+    std::ofstream(dir / "kept" / "cells.csv") << "old\n";
+    fs::create_symlink("kept/cells.csv", dir / "cells.csv");
+    const auto linked = pglab({"report", k_fixture, "-o", (dir / "cells.csv").string()});
+    EXPECT_EQ(linked.exit_code, 0) << support::describe(linked);
+    EXPECT_TRUE(fs::is_symlink(dir / "cells.csv"));
+    EXPECT_EQ(read_file(dir / "kept" / "cells.csv"), whole.out);
+
+    const auto into_dir =
+        pglab({"report", k_fixture, "--format", "md", "-o", (dir / "kept").string()});
+    EXPECT_EQ(into_dir.exit_code, 1);
+    EXPECT_EQ(into_dir.err.substr(into_dir.err.find("pglab: error: cannot")),
+              "pglab: error: cannot write " + (dir / "kept").string() + ": it is a directory\n");
+    const auto nowhere = pglab({"report", k_fixture, "-o", "/nonexistent/dir/x.csv"});
+    EXPECT_EQ(nowhere.exit_code, 1);
+    EXPECT_NE(nowhere.err.find("pglab: error: cannot write /nonexistent/dir/x.csv: its directory "
+                               "does not exist\n"),
+              std::string::npos)
+        << nowhere.err;
+    EXPECT_FALSE(fs::exists("/nonexistent"));
+    EXPECT_FALSE(fs::exists(dir / "kept" / "charts")); // nothing drawn beside a refused path
 }
 
 // The claims and the checks have CSV formats of their own (the cells' CSV keeps its header); the

@@ -131,6 +131,18 @@ class DocTablesTest(unittest.TestCase):
         self.assertIn("](results/fixture/tpcb-tps.svg)", text)  # relative to the doc
         self.assertEqual(self.render("--check").returncode, 0)  # rendering again changes nothing
 
+    def test_render_writes_a_linked_document_and_keeps_the_link(self):
+        kept = self.tmp / "kept"
+        kept.mkdir()
+        self.doc.rename(kept / "doc.md")
+        self.doc.symlink_to(Path("kept") / "doc.md")
+        (kept / "doc.md").chmod(0o600)
+        self.assertEqual(self.render().returncode, 0)
+        self.assertTrue(self.doc.is_symlink())
+        self.assertIn("| claim | paper | measured | verdict |", (kept / "doc.md").read_text(encoding="utf-8"))
+        self.assertEqual((kept / "doc.md").stat().st_mode & 0o777, 0o600)
+        self.assertEqual(sorted(p.name for p in kept.iterdir()), ["doc.md"])
+
     def test_pglabs_own_claims_get_a_column_of_their_own(self):
         claims = self.results / "fixture" / "claims.csv"
         with claims.open(encoding="utf-8", newline="") as f:

@@ -1,5 +1,6 @@
 #include "support/shared_run.hpp"
 
+#include "util/output_file.hpp"
 #include "util/text_file.hpp"
 
 #include <gtest/gtest.h>
@@ -32,7 +33,7 @@ void store(const fs::path& dir, const CommandResult& r) {
                               {"timed_out", r.timed_out},
                               {"out", r.out},
                               {"err", r.err}};
-    const auto written = pglab::util::write_file_atomically(dir / k_result_file, j.dump());
+    const auto written = pglab::util::write_output_file(dir / k_result_file, j.dump());
     EXPECT_TRUE(written) << written.error().message;
 }
 

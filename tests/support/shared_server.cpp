@@ -1,5 +1,6 @@
 #include "support/shared_server.hpp"
 
+#include "util/output_file.hpp"
 #include "util/text_file.hpp"
 
 #include <fmt/format.h>
@@ -49,7 +50,7 @@ pglab::Status write_shared_server_state(const fs::path& path, const SharedServer
                               {"user", server.user},
                               {"psql", server.psql.string()},
                               {"template_database", server.template_database}};
-    return pglab::util::write_file_atomically(path, j.dump(2) + "\n");
+    return pglab::util::write_output_file(path, j.dump(2) + "\n");
 }
 
 pglab::Result<SharedServer> read_shared_server_state(const fs::path& path) {

@@ -2,9 +2,9 @@
 // as working directory and relative file names, so the kept .gp files redraw as they are.
 #include "lab/report/chart.hpp"
 
+#include "util/output_file.hpp"
 #include "util/subprocess.hpp"
 #include "util/text.hpp"
-#include "util/text_file.hpp"
 
 #include <fmt/format.h>
 
@@ -32,7 +32,7 @@ std::string number(double v) {
 }
 
 Status write_file(const fs::path& path, const std::string& text) {
-    return util::write_file_atomically(path, text);
+    return util::write_output_file(path, text);
 }
 
 void replace_all(std::string& text, std::string_view from, std::string_view to) {

@@ -3,6 +3,7 @@
 
 #include "lab/store/json_fields.hpp"
 #include "util/log.hpp"
+#include "util/output_file.hpp"
 
 #include <fmt/format.h>
 
@@ -39,27 +40,43 @@ Status write_all(int fd, std::string_view data, const fs::path& path) {
     return {};
 }
 
-Status write_file_synced(const fs::path& path, std::string_view data) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        return make_error(
-            fmt::format("could not create file \"{}\": {}", path.string(), std::strerror(errno)));
-    }
-    Status st = write_all(fd, data, path);
-    if (st && ::fsync(fd) != 0) {
-        st = make_error(
-            fmt::format("could not fsync file \"{}\": {}", path.string(), std::strerror(errno)));
-    }
-    ::close(fd);
-    return st;
-}
+/// Puts the complete `partial` directory at `dir`: renamed there whole, or, when `dir` is an
+/// empty directory the user made (a mount point, one with permissions of its own), its entries
+/// moved into it, so that their directory is never renamed over.
+Status move_into_place(const fs::path& partial, const fs::path& dir) {
+    struct stat st {};
 
-void fsync_dir(const fs::path& dir) {
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
+    if (::lstat(dir.c_str(), &st) != 0) {
+        if (::rename(partial.c_str(), dir.c_str()) != 0) {
+            return make_error(fmt::format("could not rename \"{}\" to \"{}\": {}", partial.string(),
+                                          dir.string(), std::strerror(errno)));
+        }
+        return {};
     }
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        return make_error(
+            fmt::format("results directory \"{}\" exists and is not a directory", dir.string()));
+    }
+    std::error_code ec;
+    std::vector<fs::path> moved;
+    for (const auto& entry : fs::directory_iterator(partial, ec)) {
+        const fs::path to = dir / entry.path().filename();
+        if (::rename(entry.path().c_str(), to.c_str()) != 0) {
+            const int err = errno;
+            for (const fs::path& ours : moved) {
+                fs::remove_all(ours, ec);
+            }
+            return make_error(fmt::format("could not move \"{}\" into \"{}\": {}",
+                                          entry.path().string(), dir.string(), std::strerror(err)));
+        }
+        moved.push_back(to);
+    }
+    if (ec) {
+        return make_error(
+            fmt::format("could not read directory \"{}\": {}", partial.string(), ec.message()));
+    }
+    fs::remove(partial, ec);
+    return {};
 }
 
 /// k of a server log named `resume<k>-<cluster>-postgresql.log` (both numbers), or nullopt.
@@ -201,14 +218,13 @@ Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view 
     store.m_plan = plan;
     Status st = store.lock();
     if (st) {
-        st = write_file_synced(partial / "experiment.toml", experiment_text);
+        st = util::write_output_file(partial / "experiment.toml", experiment_text);
     }
     if (st) {
-        st = write_file_synced(partial / "plan.json", to_json(plan).dump(2) + "\n");
+        st = util::write_output_file(partial / "plan.json", to_json(plan).dump(2) + "\n");
     }
-    if (st && ::rename(partial.c_str(), dir.c_str()) != 0) {
-        st = make_error(fmt::format("could not rename \"{}\" to \"{}\": {}", partial.string(),
-                                    dir.string(), std::strerror(errno)));
+    if (st) {
+        st = move_into_place(partial, dir);
     }
     if (!st) {
         fs::remove_all(partial, ec);
@@ -216,8 +232,8 @@ Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view 
     }
     store.m_dir = dir;
     PGLAB_TRY(store.open_jsonl());
-    fsync_dir(dir);
-    fsync_dir(parent);
+    util::fsync_directory(dir);
+    util::fsync_directory(parent);
     return store;
 }
 
@@ -350,13 +366,7 @@ Status ResultsStore::lock() {
 Status ResultsStore::add_planned_runs(const std::vector<PlanRun>& runs) {
     PlanRecord plan = m_plan;
     plan.runs.insert(plan.runs.end(), runs.begin(), runs.end());
-    const fs::path next = m_dir / "plan.json.next";
-    PGLAB_TRY(write_file_synced(next, to_json(plan).dump(2) + "\n"));
-    if (::rename(next.c_str(), (m_dir / "plan.json").c_str()) != 0) {
-        return make_error(fmt::format("could not rename \"{}\" to plan.json: {}", next.string(),
-                                      std::strerror(errno)));
-    }
-    fsync_dir(m_dir);
+    PGLAB_TRY(util::write_output_file(m_dir / "plan.json", to_json(plan).dump(2) + "\n"));
     m_plan = std::move(plan);
     return {};
 }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -219,6 +220,40 @@ TEST_F(StoreJsonl, ACreatedDirectoryAppearsWholeOrNotAtAll) {
         ++entries;
     }
     EXPECT_EQ(entries, 1u);
+}
+
+// An empty directory the user made (a mount point, one with its own mode) is filled, never
+// renamed over; a plan rewritten on --resume goes through a link to plan.json and keeps it.
+TEST_F(StoreJsonl, AnEmptyDirectoryOfTheUsersIsFilledNotReplaced) {
+    const fs::path dir = m_dir / "theirs";
+    fs::create_directory(dir);
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+
+    struct stat before {};
+
+    ASSERT_EQ(::stat(dir.c_str(), &before), 0);
+    {
+        auto created = store::ResultsStore::create(dir, "x", store::PlanRecord{});
+        ASSERT_TRUE(created) << created.error().message;
+        fs::rename(dir / "plan.json", m_dir / "kept-plan.json");
+        fs::create_symlink(m_dir / "kept-plan.json", dir / "plan.json");
+        store::PlanRun run;
+        ASSERT_TRUE(created->add_planned_runs({run}));
+    }
+
+    struct stat after {};
+
+    ASSERT_EQ(::stat(dir.c_str(), &after), 0);
+    EXPECT_EQ(after.st_ino, before.st_ino);
+    EXPECT_EQ(after.st_mode, before.st_mode);
+    EXPECT_TRUE(fs::exists(dir / "experiment.toml"));
+    EXPECT_TRUE(fs::is_symlink(dir / "plan.json"));
+    EXPECT_NE(read_text(m_dir / "kept-plan.json").find("\"runs\""), std::string::npos);
+    std::size_t entries = 0; // theirs and kept-plan.json: nothing of the making beside them
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(m_dir)) {
+        ++entries;
+    }
+    EXPECT_EQ(entries, 2u);
 }
 
 TEST_F(StoreJsonl, ServerLogsOfAResumedSessionDoNotReplaceTheFirstOnes) {

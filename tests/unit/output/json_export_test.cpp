@@ -145,7 +145,7 @@ TEST(JsonExportTest, WriteJsonWritesAndReportsErrors) {
     const Status bad = write_json("/nonexistent-dir/x.json", f.config, f.result);
     ASSERT_FALSE(bad.has_value());
     EXPECT_EQ(bad.error().message,
-              "could not write JSON file \"/nonexistent-dir/x.json\": No such file or directory");
+              "cannot write /nonexistent-dir/x.json: its directory does not exist");
 }
 
 } // namespace
