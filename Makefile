@@ -9,7 +9,7 @@ FUZZ_SECONDS ?= 60
 
 .PHONY: all bootstrap configure build pglab install releases references test test-references unit demo \
 	bench compare \
-	lab-overhead studies-quick \
+	lab-overhead studies-quick soak \
 	sanitize-build sanitize fuzz-run fuzz-quick format check-format clean
 
 all: build
@@ -130,6 +130,16 @@ fuzz-quick: bootstrap sanitize-build
 sanitize: bootstrap sanitize-build
 	$(SANITIZE_STACK) cd $(SANITIZE_DIR) && ctest --output-on-failure -L unit -j $(JOBS)
 	$(MAKE) fuzz-run FUZZ_SECONDS=30
+
+# The soak that looks for the next race (bench/soak): MINUTES of ctest rounds over the server,
+# lab, fleet and compat cases under a fixed stress-ng load; SOAK_FLAGS adds --cases FILE,
+# --json FILE...
+MINUTES ?= 30
+SOAK_FLAGS ?=
+soak:
+	@bench/soak --check --minutes $(MINUTES) $(SOAK_FLAGS)
+	$(MAKE) --no-print-directory bootstrap build
+	bench/soak --minutes $(MINUTES) --build $(BUILD_DIR) $(SOAK_FLAGS)
 
 lab-overhead: pglab
 	bench/lab-overhead $(BUILD_DIR)/pglab

@@ -45,3 +45,18 @@ set_tests_properties(ServerFetchDebian.IntoAnEmptyCacheThenFoundAgain
 # cores the first time); make test leaves it out.
 set_tests_properties(ServerBuildReference.Debian18SourceTreeIsBuiltOnceAndStartsAServer
                      PROPERTIES LABELS "server;reference")
+
+# The lab's and the fleet's cases carry a label of their own beside their suite's, so that
+# `make soak` (bench/soak --labels) and `ctest -L lab|fleet` can pick them.
+foreach(case IN LISTS pglab_integration_tests_TESTS)
+  set(labels server)
+  if(case MATCHES "^((Steps/)?Lab|Settle|StepProgress|Probe|MemoryLimit|SyncDelay)")
+    list(APPEND labels lab)
+  endif()
+  if(case MATCHES "^(Fleet|LabFleet)")
+    list(APPEND labels fleet)
+  endif()
+  if(NOT labels STREQUAL "server") # (the reference cases above keep theirs: neither lab nor fleet)
+    set_tests_properties(${case} PROPERTIES LABELS "${labels}")
+  endif()
+endforeach()
