@@ -4,6 +4,7 @@
 // server that dies mid-plan, a full disk, a killed session's server log, and long values in
 // messages.
 #include "support/background.hpp"
+#include "support/files.hpp"
 #include "support/processes.hpp"
 #include "support/wait.hpp"
 
@@ -362,6 +363,45 @@ sql = "SELECT 1"
     EXPECT_EQ(ls[2]["status"], "ok");
     EXPECT_FALSE(ls[2].contains("recoveries"));
     EXPECT_NE(r.err.find("server \"default\" was found dead"), std::string::npos) << r.err;
+    expect_clean();
+}
+
+// A backend killed by a signal makes the postmaster end every session and restart the server
+// without ending itself (bench/fault-campaign found such a run recorded ok): only the server's
+// log tells, and the step during which it happened fails, naming it; the run stops there, and
+// the terminal gets one line, not the server's log.
+TEST_F(LabFaults, ACrashRestartDuringAStepFailsItNamingTheCrash) {
+    const fs::path file = write("crash.toml", R"toml(name = "crash-restart"
+
+[[steps]]
+type = "shell"
+name = "crash"
+command = "psql -XAtc 'select pg_sleep(30)' >/dev/null 2>&1 & sleep 0.2; until pid=$(psql -XAtc \"select pid from pg_stat_activity where query = 'select pg_sleep(30)'\") && [ -n \"$pid\" ]; do sleep 0.05; done; kill -9 $pid; wait; until psql -XAtc 'select 1' >/dev/null 2>&1; do sleep 0.05; done"
+
+[[steps]]
+type = "sql"
+name = "after"
+sql = "SELECT 1"
+)toml");
+    const fs::path results = m_dir / "results";
+    const auto r = pglab({"run", file.string(), "--results", results.string()});
+    EXPECT_EQ(r.exit_code, 1) << support::describe(r);
+    const auto ls = lines(results);
+    ASSERT_EQ(ls.size(), 1u) << r.err;
+    EXPECT_EQ(ls[0]["status"], "failed");
+    const std::string reason = ls[0]["error"]["reason"];
+    EXPECT_NE(reason.find("server \"default\" crashed during the step and its postmaster "
+                          "restarted it: \""),
+              std::string::npos)
+        << reason;
+    EXPECT_NE(reason.find("was terminated by signal 9"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("(its log: servers/default/1-postgresql.log)"), std::string::npos)
+        << reason;
+    EXPECT_EQ(ls[0]["steps"][0]["status"], "failed");
+    EXPECT_EQ(ls[0]["steps"][1]["status"], "not-run") << ls[0]["steps"][1].dump();
+    for (const std::string& line : support::lines_of(r.err)) {
+        EXPECT_EQ(line.rfind("pglab: ", 0), 0u) << "not pglab's line: " << line;
+    }
     expect_clean();
 }
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -182,6 +183,59 @@ TEST_P(LabInterruptStep, IsRecordedInterruptedAndRunAgainOnResume) {
 
 INSTANTIATE_TEST_SUITE_P(Steps, LabInterruptStep, ::testing::ValuesIn(k_busy_steps),
                          [](const auto& param_info) { return std::string(param_info.param.kind); });
+
+/// The pid of a process under `tmp` whose command line ends with `title`; 0 when none.
+pid_t backend_showing(const fs::path& tmp, const std::string& title) {
+    for (const pid_t pid : support::processes_in(tmp)) {
+        std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
+        std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        while (!line.empty() && (line.back() == '\0' || line.back() == ' ')) {
+            line.pop_back();
+        }
+        if (line.size() > title.size()
+            && line.compare(line.size() - title.size(), title.size(), title) == 0) {
+            return pid;
+        }
+    }
+    return 0;
+}
+
+// A timed-sql step whose server crashes (a server process killed: the postmaster ends every
+// session with a FATAL message, then restarts the server) ends, failed, naming the crash. (In
+// bench/fault-campaign a crash 8 ms after such a step began left it reading its pipeline for
+// ever: libpq answers null, never the sync, on a lost connection. That moment is not made on
+// demand here; the read now ends on a lost connection.)
+TEST_F(LabInterrupt, ACrashDuringATimedSqlStepFailsItNamingTheCrash) {
+    const fs::path file = write("crash.toml", R"toml(name = "timed-sql-crash"
+
+[[steps]]
+type = "timed-sql"
+sql = "SELECT pg_sleep(60)"
+)toml");
+    const auto pglab = start_run(file);
+    ASSERT_GT(pglab->pid(), 0);
+    pid_t backend = 0;
+    ASSERT_TRUE(support::wait_until([&] {
+        return (backend = backend_showing(m_tmp, " SELECT")) > 0;
+    })) << "the timed-sql step never got busy: "
+        << read_file(err_file());
+    // Not the statement's own backend: another server process, so that the postmaster ends the
+    // statement's backend with SIGQUIT and a FATAL message, as a crash anywhere does.
+    const pid_t checkpointer = backend_showing(m_tmp, "checkpointer");
+    ASSERT_GT(checkpointer, 0);
+    ASSERT_EQ(::kill(checkpointer, SIGKILL), 0);
+    const int status = pglab->wait();
+    ASSERT_NE(status, -1) << "pglab run did not end after its step's backend was killed";
+    ASSERT_TRUE(WIFEXITED(status)) << read_file(err_file());
+    EXPECT_EQ(WEXITSTATUS(status), 1) << read_file(err_file());
+    const auto ls = lines(results());
+    ASSERT_EQ(ls.size(), 1u);
+    EXPECT_EQ(ls[0]["status"], "failed");
+    EXPECT_NE(ls[0]["steps"][0]["error"].get<std::string>().find("crashed during the step"),
+              std::string::npos)
+        << ls[0].dump();
+    expect_clean();
+}
 
 TEST_F(LabInterrupt, ASecondSigintWhileTheClustersAreRemovedChangesNothing) {
     const fs::path file = write("interrupt.toml", R"toml(name = "interrupt-twice"

@@ -48,9 +48,14 @@ bool count_run(const RunRecord& record, const plan::PlannedRun& run, const plan:
     }
     ++(status == store::RunStatus::timed_out ? totals.timed_out : totals.failed);
     progress.end();
-    log::warning("run {} ({}) {}: {}", run.ordinal, util::shorten(cell.label, 200),
+    // One line on the terminal: a reason that holds a server log's last lines keeps them in
+    // results.jsonl and the step's log, not among pglab's lines.
+    const std::string reason = record.failure ? record.failure->reason : "";
+    const std::string shown = util::first_line(reason);
+    log::warning("run {} ({}) {}: {}{}", run.ordinal, util::shorten(cell.label, 200),
                  status == store::RunStatus::timed_out ? "timed out" : "failed",
-                 util::shorten(record.failure ? record.failure->reason : "", 2000));
+                 util::shorten(shown, 2000),
+                 shown.size() < reason.size() ? " (the rest in results.jsonl)" : "");
     return false;
 }
 

@@ -6,6 +6,7 @@
 #include "lab/probe/wal_agreement.hpp"
 #include "lab/run/settle.hpp"
 #include "lab/run/sql_step.hpp"
+#include "lab/run/step_events.hpp"
 #include "lab/run/step_options.hpp"
 #include "lab/run/step_statistics.hpp"
 #include "lab/server/installation.hpp"
@@ -348,7 +349,24 @@ StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
                                  s.key, s.type),
                      progress_server(step.type, server));
     std::unique_ptr<probe::WaitSampler> waits = start_wait_sampler(step, measured, server);
+    const std::string_view type_name = experiment::step_type_name(step.type);
+    m_crashes.mark(m_servers);
+    step_event("begin", record.run, s.key, type_name);
     StepOutcome outcome = execute_step(step, ctx);
+    step_event("end", record.run, s.key, type_name);
+    // A step that failed other than by a check may have failed by a crash not logged yet.
+    const auto crash_wait = outcome.ok() || outcome.check_failed ? std::chrono::milliseconds(0)
+                                                                 : std::chrono::milliseconds(1000);
+    if (const auto crash = m_crashes.crashed(m_servers, crash_wait);
+        crash && !util::stop_signalled()) {
+        // What the step measured ran across a restart of its server: the step fails, naming it,
+        // whatever it said itself (a bench's "2 client(s) aborted" is this crash's doing).
+        outcome.fail(fmt::format("server \"{}\" crashed during the step and its postmaster "
+                                 "restarted it: \"{}\" (its log: {}){}",
+                                 crash->server, crash->line, m_store.relative(crash->log),
+                                 outcome.error.empty() ? "" : "; the step: " + outcome.error));
+        outcome.check_failed = false; // the run stops here, as for any failed step
+    }
     s.elapsed_ms = ms_between(ts, Clock::now());
     const probe::Deltas wait_averages = waits ? waits->stop() : probe::Deltas{};
     m_progress.end();

@@ -10,6 +10,7 @@
 #include "lab/probe/vacuum_verbose.hpp"
 #include "lab/probe/wait_sampler.hpp"
 #include "lab/run/busy_machine.hpp"
+#include "lab/run/crash_watch.hpp"
 #include "lab/run/left_waiting.hpp"
 #include "lab/run/run_time.hpp"
 #include "lab/run/servers.hpp"
@@ -91,6 +92,7 @@ private:
     store::ResultsStore& m_store;
     Watchdog m_watchdog;
     StepProgress m_progress;
+    CrashWatch m_crashes;        ///< each step's servers' logs, for a crash-restart during it
     LeftWaiting m_left_waiting;  ///< statements expect_blocked left waiting in this run
     NeighbourWatch m_neighbours; ///< other benchmarks' CPU during the run
     Clock::time_point m_run_start;

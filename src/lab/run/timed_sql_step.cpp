@@ -2,6 +2,7 @@
 // pipeline, so that the server's time excludes the round trips.
 #include "lab/run/sql_step.hpp"
 #include "lab/run/step_kinds.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -32,6 +33,17 @@ PipelinedResult read_pipelined(pg::Connection& conn) {
         }
         if (!res) {
             r.done = Clock::now();
+            if (conn.connection_bad()) {
+                // A lost connection (its server crashed or was stopped) never brings the sync:
+                // libpq answers null for ever.
+                if (r.error.empty()) {
+                    r.error = util::first_line(conn.error_message());
+                }
+                if (r.error.empty()) {
+                    r.error = "the connection to the server was lost";
+                }
+                break;
+            }
             continue;
         }
         if (st == pg::ResultStatus::fatal_error || st == pg::ResultStatus::pipeline_aborted) {

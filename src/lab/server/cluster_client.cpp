@@ -98,6 +98,14 @@ void remove_stale_clusters(const fs::path& parent_dir) {
         postmaster >> server_pid;
         const auto gone = [](pid_t p) { return p <= 0 || (::kill(p, 0) != 0 && errno == ESRCH); };
         if (gone(owner_pid) && gone(server_pid)) {
+            // Its server's processes are gone, so its memory cgroup is empty and can go too: only
+            // a cgroup named after the directory, as pglab names them (MemoryCgroup::create).
+            std::ifstream named(entry.path() / k_cgroup_file);
+            std::string cgroup;
+            if (std::getline(named, cgroup) && cgroup.rfind("/sys/fs/cgroup/", 0) == 0
+                && fs::path(cgroup).filename() == entry.path().filename()) {
+                ::rmdir(cgroup.c_str());
+            }
             cleanup::remove_tree(entry.path().c_str());
         }
     }

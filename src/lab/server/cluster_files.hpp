@@ -39,4 +39,8 @@ Status tool_succeeded(std::string_view tool, const util::ProcessResult& r);
 /// The file in a cluster's directory naming the process that owns it (and its pid namespace).
 inline constexpr const char* k_owner_file = "pglab.owner";
 
+/// The file in a cluster's directory naming its memory cgroup (`memory_limit`), so that the
+/// cgroup of an owner killed by SIGKILL (whose cleanup never ran) goes with its directory.
+inline constexpr const char* k_cgroup_file = "pglab.cgroup";
+
 } // namespace pglab::lab::server

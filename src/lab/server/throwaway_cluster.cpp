@@ -328,8 +328,11 @@ Status ThrowawayCluster::prepare_emulation() {
     if (m_options.memory_limit_bytes) {
         PGLAB_TRY_ASSIGN(m_memory_cgroup, MemoryCgroup::create(m_base_dir.filename().string(),
                                                                *m_options.memory_limit_bytes));
-        // A fatal signal stops the server and removes the directory: the cgroup too.
+        // A fatal signal stops the server and removes the directory: the cgroup too; after a
+        // SIGKILL, the next pglab that finds the directory stale (remove_stale_clusters).
         cleanup::set_cgroup_dir(m_slot, m_memory_cgroup->dir.string());
+        PGLAB_TRY(write_file(m_base_dir / k_cgroup_file, m_memory_cgroup->dir.string() + "\n",
+                             std::ios::trunc));
     }
     return {};
 }
