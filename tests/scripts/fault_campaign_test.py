@@ -33,6 +33,17 @@ class FaultCampaignTest(unittest.TestCase):
             self.assertEqual(doc["seed"], 3)
             self.assertEqual(doc["by_kind"], {"sigint": {"tried": 1, "survived": 1, "lost": 0},
                                               "postmaster": {"tried": 1, "survived": 1, "lost": 0}})
+            # README's table reads the stored file as it is (scripts/doc-tables' faults region).
+            stored = Path(tmp) / "results"
+            stored.mkdir()
+            (stored / "fault-campaign-20261207T0400Z.json").write_text(out.read_text(encoding="utf-8"),
+                                                                       encoding="utf-8")
+            page = Path(tmp) / "doc.md"
+            page.write_text(f"<!-- faults: {stored} -->\n<!-- end -->\n", encoding="utf-8")
+            rendered = subprocess.run([sys.executable, str(ROOT / "scripts" / "doc-tables"), "render", str(page)],
+                                      capture_output=True, text=True)
+            self.assertEqual(rendered.returncode, 0, rendered.stderr)
+            self.assertRegex(page.read_text(encoding="utf-8"), r"\| [^|]*seed 3 \| postmaster \| 1 \| 1 \| 0 \|")
 
     def test_bad_input_is_refused(self):
         r = campaign("--faults", "sigint,meteor")
