@@ -361,21 +361,29 @@ TEST_F(DropInTest, TimeCountsFromBeforeTheConnections) {
     }
 }
 
+/// pgbench and pglab run `script_text` with `-T 1 -R 20 -P 1 --random-seed=7` (the same throttle
+/// schedule whatever the script) and must print the same lines, progress lines included.
+std::pair<CommandResult, CommandResult> throttled_second(const fs::path& script,
+                                                         const std::string& script_text) {
+    std::ofstream(script) << script_text;
+    const std::vector<std::string> args = {"-n", "-f", script.string(),  "-T", "1", "-R", "20",
+                                           "-P", "1",  "--random-seed=7"};
+    auto pg = run_drop_in(false, args);
+    auto lab = run_drop_in(true, args);
+    support::CompareOptions keep_progress;
+    keep_progress.ignore_progress = false;
+    EXPECT_TRUE(support::same_behaviour(pg, lab, keep_progress));
+    return {std::move(pg), std::move(lab)};
+}
+
 TEST_F(DropInTest, NoProgressLineAfterTheLastTransactionOfAThrottledRun) {
     // `-T 1 -R 20 -P 1`: with this seed the last transaction is scheduled well before the end of
     // the second, and the run ends then, before the first progress report is due. Its
     // transactions only set a variable: with -S, `make soak` saw one held up 400 ms by the loaded
     // server still running at 1 s, which rightly got a report (next case); without the server in
     // them, nothing makes a transaction that late.
-    const fs::path script = m_dir / "set-only.sql";
-    std::ofstream(script) << "\\set aid random(1, 100000)\n";
-    const std::vector<std::string> args = {"-n", "-f", script.string(),  "-T", "1", "-R", "20",
-                                           "-P", "1",  "--random-seed=7"};
-    const auto pg = run_drop_in(false, args);
-    const auto lab = run_drop_in(true, args);
-    support::CompareOptions keep_progress;
-    keep_progress.ignore_progress = false;
-    EXPECT_TRUE(support::same_behaviour(pg, lab, keep_progress));
+    const auto [pg, lab] =
+        throttled_second(m_dir / "set-only.sql", "\\set aid random(1, 100000)\n");
     EXPECT_EQ(lab.err.find("progress:"), std::string::npos) << lab.err;
 }
 
@@ -384,15 +392,7 @@ TEST_F(DropInTest, AProgressLineWhileALateTransactionStillRuns) {
     // 300 ms against a schedule of 20 a second run back to back, so the one begun last, before
     // the end of the second, is still running when the report is due at 1 s. pgbench reports
     // it, and so does pglab.
-    const fs::path script = m_dir / "late.sql";
-    std::ofstream(script) << "SELECT pg_sleep(0.3);\n";
-    const std::vector<std::string> args = {"-n", "-f", script.string(),  "-T", "1", "-R", "20",
-                                           "-P", "1",  "--random-seed=7"};
-    const auto pg = run_drop_in(false, args);
-    const auto lab = run_drop_in(true, args);
-    support::CompareOptions keep_progress;
-    keep_progress.ignore_progress = false;
-    EXPECT_TRUE(support::same_behaviour(pg, lab, keep_progress));
+    const auto [pg, lab] = throttled_second(m_dir / "late.sql", "SELECT pg_sleep(0.3);\n");
     for (const auto* r : {&pg, &lab}) {
         EXPECT_NE(r->err.find("progress: "), std::string::npos) << support::describe(*r);
     }

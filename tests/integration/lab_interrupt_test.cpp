@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -187,11 +186,7 @@ INSTANTIATE_TEST_SUITE_P(Steps, LabInterruptStep, ::testing::ValuesIn(k_busy_ste
 /// The pid of a process under `tmp` whose command line ends with `title`; 0 when none.
 pid_t backend_showing(const fs::path& tmp, const std::string& title) {
     for (const pid_t pid : support::processes_in(tmp)) {
-        std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
-        std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        while (!line.empty() && (line.back() == '\0' || line.back() == ' ')) {
-            line.pop_back();
-        }
+        const std::string line = support::command_line(pid);
         if (line.size() > title.size()
             && line.compare(line.size() - title.size(), title.size(), title) == 0) {
             return pid;

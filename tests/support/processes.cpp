@@ -32,8 +32,6 @@ std::vector<pid_t> processes_in(const fs::path& dir) {
     return pids;
 }
 
-namespace {
-
 /// The command line of `pid`, its arguments separated by blanks; "" when the process ended
 /// between the scan of /proc and this read (the read then fails with ESRCH, which a
 /// std::ifstream would throw from).
@@ -55,8 +53,6 @@ std::string command_line(pid_t pid) {
     std::replace(line.begin(), line.end(), '\0', ' ');
     return line;
 }
-
-} // namespace
 
 std::vector<std::string> command_lines_in(const fs::path& dir) {
     std::vector<std::string> lines;

@@ -14,6 +14,9 @@ namespace support {
 /// and backends work in their data directory), read from /proc/<pid>/cwd.
 std::vector<pid_t> processes_in(const std::filesystem::path& dir);
 
+/// The command line of `pid`, its arguments separated by blanks; "" when it has ended.
+std::string command_line(pid_t pid);
+
 /// The command lines (arguments joined by blanks) of processes_in(`dir`), without those that
 /// ended meanwhile. A PostgreSQL backend's shows what it does: "postgres: <user> <db> [local]
 /// SELECT" while it runs a SELECT.

@@ -31,10 +31,6 @@ std::string number(double v) {
     return fmt::format("{:.10g}", v);
 }
 
-Status write_file(const fs::path& path, const std::string& text) {
-    return util::write_output_file(path, text);
-}
-
 void replace_all(std::string& text, std::string_view from, std::string_view to) {
     size_t pos = 0;
     while ((pos = text.find(from, pos)) != std::string::npos) {
@@ -174,8 +170,8 @@ Result<std::string> draw_chart(const ChartSpec& spec, const fs::path& dir, const
     const std::string data_file = stem + ".dat";
     const std::string script_file = stem + ".gp";
     const std::string svg_file = stem + ".svg";
-    PGLAB_TRY(write_file(dir / data_file, chart_data(spec)));
-    PGLAB_TRY(write_file(dir / script_file, chart_script(spec, data_file, svg_file)));
+    PGLAB_TRY(util::write_output_file(dir / data_file, chart_data(spec)));
+    PGLAB_TRY(util::write_output_file(dir / script_file, chart_script(spec, data_file, svg_file)));
     util::SpawnOptions opts;
     opts.argv = {gnuplot.string(), script_file};
     opts.working_dir = dir.string();
