@@ -11,7 +11,7 @@
 namespace support {
 
 Background::Background(const std::vector<std::string>& args, const std::filesystem::path& tmpdir,
-                       const std::filesystem::path& err) {
+                       const std::filesystem::path& err, const std::vector<std::string>& env) {
     std::vector<std::string> all = args;
     std::vector<char*> argv;
     for (auto& a : all) {
@@ -20,6 +20,7 @@ Background::Background(const std::vector<std::string>& args, const std::filesyst
     argv.push_back(nullptr);
     std::vector<std::string> env_store = {"TMPDIR=" + tmpdir.string(), "PATH=/usr/bin:/bin",
                                           "LC_ALL=C"};
+    env_store.insert(env_store.end(), env.begin(), env.end());
     std::vector<char*> envp;
     for (auto& e : env_store) {
         envp.push_back(e.data());

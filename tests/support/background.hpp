@@ -12,10 +12,10 @@ namespace support {
 
 class Background {
 public:
-    /// Starts `argv` with only TMPDIR=`tmpdir`, PATH and LC_ALL=C in its environment, its
-    /// stderr written to `err`. pid() is 0 when it could not start.
+    /// Starts `argv` with only TMPDIR=`tmpdir`, PATH, LC_ALL=C and `env` ("NAME=value" each)
+    /// in its environment, its stderr written to `err`. pid() is 0 when it could not start.
     Background(const std::vector<std::string>& argv, const std::filesystem::path& tmpdir,
-               const std::filesystem::path& err);
+               const std::filesystem::path& err, const std::vector<std::string>& env = {});
 
     /// SIGKILLs and reaps it when the test did not wait for it.
     ~Background();

@@ -328,6 +328,9 @@ StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
             ? *run_dir / fmt::format("{:02}-{}.log", s.index, experiment::step_type_name(step.type))
             : fs::path("/dev/null");
     const bool measured = step.measure && experiment::is_measurable(step.type);
+    // From before the probes of the step's start: a crash while they ran fails the step too (its
+    // session then finds the server in recovery).
+    m_crashes.mark(m_servers);
     std::optional<probe::Snapshot> before;
     std::set<int> backends_before;
     if (measured) {
@@ -350,7 +353,6 @@ StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
                      progress_server(step.type, server));
     std::unique_ptr<probe::WaitSampler> waits = start_wait_sampler(step, measured, server);
     const std::string_view type_name = experiment::step_type_name(step.type);
-    m_crashes.mark(m_servers);
     step_event("begin", record.run, s.key, type_name);
     StepOutcome outcome = execute_step(step, ctx);
     step_event("end", record.run, s.key, type_name);

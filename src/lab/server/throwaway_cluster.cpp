@@ -449,7 +449,11 @@ Status ThrowawayCluster::remove() {
     if (m_slot < 0) {
         return {};
     }
-    Status stopped = stop_server();
+    // Immediate, as PostgreSQL's own test clusters are torn down: the directory goes next, so a
+    // shutdown checkpoint would write and fsync pages nobody reads, and after a crash-restart a
+    // fast shutdown first waits for the whole crash recovery (an fsync of every file in the data
+    // directory): over 60 s on a machine busy writing.
+    Status stopped = stop_server(ShutdownMode::immediate);
     if (m_memory_cgroup) {
         if (const Status s = m_memory_cgroup->remove(); !s && stopped) {
             stopped = s;

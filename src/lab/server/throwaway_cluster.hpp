@@ -135,7 +135,8 @@ public:
     /// The last `lines` lines of the server log.
     std::string log_tail(int lines = 20) const;
 
-    /// Stops the server and removes the directory. Also what the destructor does; idempotent.
+    /// Stops the server (immediate shutdown: nothing of the data is kept) and removes the
+    /// directory. Also what the destructor does; idempotent.
     Status remove();
 
 private:
