@@ -96,14 +96,15 @@ compare: bootstrap build
 	bench/compare-pgbench $(BUILD_DIR)/pglab
 
 # The sanitizer build (clang, ASan + UBSan, libFuzzer coverage) in its own directory: the unit
-# tests and both fuzzers (fuzz/: the script language, experiment files). Each file compiled
-# alone, without precompiled headers: this also checks that every file includes what it uses.
+# tests and the three fuzzers (fuzz/: the script language, experiment files, damaged stored
+# results). Each file compiled alone, without precompiled headers: this also checks that every
+# file includes what it uses.
 sanitize-build:
 	cmake -S . -B $(SANITIZE_DIR) $(call generator_flag,$(SANITIZE_DIR)) -DCMAKE_CXX_COMPILER=clang++ \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DPGLAB_SANITIZE=fuzzer -DPGLAB_BUILD_BENCH=OFF -DPGLAB_PCH=OFF -DPGLAB_UNITY_TESTS=OFF
 	cmake --build $(SANITIZE_DIR) -j $(JOBS) --target pglab_unit_tests pglab_script_fuzz \
-		pglab_spec_fuzz
+		pglab_spec_fuzz pglab_results_fuzz
 
 # ASan's instrumented frames take about three times the stack of the plain build: the deepest
 # expressions pgbench accepts (bison's 10000 levels) need more than the default 8 MB.
@@ -111,9 +112,11 @@ SANITIZE_STACK := ulimit -s 65536;
 
 # Each fuzzer for FUZZ_SECONDS. A finding is written to $(SANITIZE_DIR)/<fuzzer>-crash-* (or
 # leak-*, timeout-*) and the run fails: keep it as a regression file under
-# tests/golden/script/fuzz/ or tests/golden/lab/experiment-fuzz/ and fix what it shows.
+# tests/golden/script/fuzz/, tests/golden/lab/experiment-fuzz/ or tests/golden/lab/results-fuzz/
+# and fix what it shows. The results fuzzer's inputs choose a damage to a fixture of tests/golden
+# (fuzz/results_fuzz_harness.hpp); -max_len keeps them to that and a payload.
 fuzz-run:
-	mkdir -p $(SANITIZE_DIR)/corpus-script $(SANITIZE_DIR)/corpus-spec
+	mkdir -p $(SANITIZE_DIR)/corpus-script $(SANITIZE_DIR)/corpus-spec $(SANITIZE_DIR)/corpus-results
 	$(SANITIZE_STACK) $(SANITIZE_DIR)/fuzz/pglab_script_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 -dict=fuzz/script.dict \
 		-artifact_prefix=$(SANITIZE_DIR)/script- $(SANITIZE_DIR)/corpus-script fuzz/corpus \
@@ -122,6 +125,10 @@ fuzz-run:
 		-rss_limit_mb=2048 -print_final_stats=1 -dict=fuzz/spec.dict \
 		-artifact_prefix=$(SANITIZE_DIR)/spec- $(SANITIZE_DIR)/corpus-spec experiments \
 		tests/golden/lab/experiment-fuzz
+	$(SANITIZE_STACK) $(SANITIZE_DIR)/fuzz/pglab_results_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=30 \
+		-rss_limit_mb=2048 -print_final_stats=1 -max_len=72 \
+		-artifact_prefix=$(SANITIZE_DIR)/results- $(SANITIZE_DIR)/corpus-results \
+		fuzz/results-corpus tests/golden/lab/results-fuzz
 
 fuzz-quick: bootstrap sanitize-build
 	$(MAKE) fuzz-run

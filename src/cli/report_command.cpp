@@ -268,6 +268,9 @@ int recheck_command(CommandLine& line, const std::vector<std::string>& dirs) {
             status = 1;
             continue;
         }
+        for (const std::string& problem : outcome->problems) {
+            log::warning("{}: {}", dir, problem);
+        }
         if (!outcome->runs_kept) {
             ++unkept;
             std::printf("%s: no runs kept (stored before they were): not re-judged\n", dir.c_str());

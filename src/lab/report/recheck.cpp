@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 namespace pglab::lab::report {
 
@@ -130,6 +131,16 @@ Result<fs::path> unpack_runs(const fs::path& runs, const fs::path& into) {
     return into;
 }
 
+/// A problem of the unpacked runs ("results.jsonl line 7: …") named by the kept file it is in
+/// ("runs/results.jsonl.gz line 7: …").
+std::string kept_file_problem(const std::string& problem) {
+    constexpr std::string_view k_unpacked = "results.jsonl";
+    if (problem.compare(0, k_unpacked.size(), k_unpacked) == 0) {
+        return "runs/results.jsonl.gz" + problem.substr(k_unpacked.size());
+    }
+    return "runs/" + problem;
+}
+
 } // namespace
 
 Result<RecheckOutcome> recheck_stored(const fs::path& stored) {
@@ -145,6 +156,9 @@ Result<RecheckOutcome> recheck_stored(const fs::path& stored) {
                             / fmt::format("pglab-recheck-{}-{}", ::getpid(), ++counter));
     PGLAB_TRY(unpack_runs(runs, unpacked.dir()));
     PGLAB_TRY_ASSIGN(const ResultsDir results, load_results(unpacked.dir()));
+    for (const std::string& problem : results.problems) {
+        out.problems.push_back(kept_file_problem(problem));
+    }
     const std::vector<ClaimResult> judged =
         evaluate_claims(read_claims(results).claims, results, collect_steps(results, /*cores=*/0));
     out.claims = judged.size();

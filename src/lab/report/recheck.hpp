@@ -19,6 +19,9 @@ struct RecheckOutcome {
     std::size_t claims = 0; ///< claims judged again
     /// One sentence per difference: "claim 2 (\"…\"): verdict stored agrees, now inconclusive".
     std::vector<std::string> differences;
+    /// What of the kept runs could not be read or was left out, one sentence each, naming the
+    /// file and line ("runs/results.jsonl.gz line 7: not valid JSON; the line is skipped").
+    std::vector<std::string> problems;
 };
 
 /// Judges the claims of the stored result `stored` again from its kept runs and compares them

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace pglab::lab::report {
 
@@ -48,7 +50,7 @@ void read_plan(ResultsDir& r) {
 /// results.jsonl through the store's one reader (the rule --resume follows too); every line
 /// it skips or keeps with a reservation becomes a problem.
 void read_runs(ResultsDir& r) {
-    auto file = store::read_results(r.dir / "results.jsonl");
+    auto file = store::read_results(r.dir / "results.jsonl", r.plan ? &*r.plan : nullptr);
     if (!file || !file->exists) {
         r.problems.emplace_back("results.jsonl is missing: no run has finished");
         return;
@@ -63,8 +65,38 @@ void read_runs(ResultsDir& r) {
     r.runs = std::move(file->runs);
 }
 
+/// A run's cell as its line gives it: values and server.
+std::string cell_as_given(const store::RunRecord& run) {
+    return fmt::format("{} on server \"{}\"", run.values.dump(), run.server.seen.name);
+}
+
+/// Without plan.json a cell is what its runs say: when runs give one cell number different
+/// values or servers (a line damaged, or two results files put together), nothing tells which is
+/// right, so each of them is skipped and named.
+void skip_cells_told_two_ways(ResultsDir& r) {
+    std::map<std::size_t, std::set<std::string>> given;
+    for (const auto& finished : r.runs) {
+        given[finished.record.cell].insert(cell_as_given(finished.record));
+    }
+    std::vector<FinishedRun> kept;
+    for (auto& finished : r.runs) {
+        const std::set<std::string>& ways = given[finished.record.cell];
+        if (ways.size() == 1) {
+            kept.push_back(std::move(finished));
+            continue;
+        }
+        r.problems.push_back(fmt::format(
+            "results.jsonl line {}: run {} gives cell {} as {}, other lines give it otherwise, and "
+            "without plan.json nothing tells which is right; the line is skipped",
+            finished.line, finished.record.run, finished.record.cell,
+            cell_as_given(finished.record)));
+    }
+    r.runs = std::move(kept);
+}
+
 /// Without plan.json: one cell per distinct cell number of the runs.
 void rebuild_cells(ResultsDir& r) {
+    skip_cells_told_two_ways(r);
     for (const auto& finished : r.runs) {
         const store::RunRecord& run = finished.record;
         if (find_cell(r, static_cast<int64_t>(run.cell)) != nullptr) {

@@ -38,6 +38,11 @@ struct BenchFigures {
     };
 
     std::vector<Point> series; ///< points with an elapsed time and a tps, in order
+
+    /// The values the document has where these figures are read but of another type ("a
+    /// string, not a number"), each left out: "series.points[4].elapsed_s is \"1.0\", not a
+    /// number: the point is left out". Absent and null values are not in it.
+    std::vector<std::string> unread;
 };
 
 /// The figures of `step`'s document; none when it has none (the bench did not start).

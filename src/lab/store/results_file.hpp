@@ -3,6 +3,7 @@
 // means (docs/results-format.md, "Damaged lines").
 #pragma once
 
+#include "lab/store/plan_record.hpp"
 #include "lab/store/run_record.hpp"
 #include "util/result.hpp"
 
@@ -48,11 +49,17 @@ struct ResultsFile {
 /// - any other line (not JSON, not a run's object, an unknown status) is skipped with its
 ///   reason: the run it held counts as not finished, so --resume runs it again and the report
 ///   says it is missing;
+/// - a line whose checksum does not match, or with a value its record would read as another, or
+///   (with `plan`) whose run ordinal, cell, repetition, round or values are not the plan's, is
+///   skipped with its reason;
+/// - a value the record leaves out (an unknown field, an item of another type) is a problem not
+///   skipped;
 /// - a line of another format version is read for what this pglab knows (a problem not skipped).
-ResultsFile parse_results(std::string_view text);
+ResultsFile parse_results(std::string_view text, const PlanRecord* plan = nullptr);
 
 /// parse_results() of the file at `path`; a missing file holds no run. Error only when the file
 /// exists and cannot be read.
-Result<ResultsFile> read_results(const std::filesystem::path& path);
+Result<ResultsFile> read_results(const std::filesystem::path& path,
+                                 const PlanRecord* plan = nullptr);
 
 } // namespace pglab::lab::store

@@ -2,6 +2,7 @@
 #include "lab/store/results_store.hpp"
 
 #include "lab/store/json_fields.hpp"
+#include "lab/store/line_seal.hpp"
 #include "util/log.hpp"
 #include "util/output_file.hpp"
 
@@ -247,7 +248,7 @@ Result<ResultsStore> ResultsStore::open(const fs::path& dir) {
     PGLAB_TRY(store.lock());
     PGLAB_TRY_ASSIGN(store.m_plan, read_plan(dir / "plan.json"));
     const fs::path jsonl = dir / "results.jsonl";
-    PGLAB_TRY_ASSIGN(const ResultsFile contents, read_results(jsonl));
+    PGLAB_TRY_ASSIGN(const ResultsFile contents, read_results(jsonl, &store.m_plan));
     for (const LineProblem& p : contents.problems) {
         log::warning("\"{}\" line {}: {}{}", jsonl.string(), p.line, p.what,
                      p.skipped ? "; the line is skipped (its run runs again)" : "");
@@ -270,7 +271,7 @@ Result<ResultsStore> ResultsStore::open(const fs::path& dir) {
 }
 
 Status ResultsStore::append(const nlohmann::json& line) {
-    std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string text = sealed_text(line);
     text += '\n';
     const fs::path path = m_dir / "results.jsonl";
     const off_t before = ::lseek(m_fd, 0, SEEK_END);

@@ -83,6 +83,26 @@ json checks_json(const std::vector<CheckRecord>& checks) {
     return list;
 }
 
+/// Whether `v` is a value a check compares: text, or a list of texts and NULLs (node types, a
+/// row) or of such lists (rows).
+bool is_check_value(const json& v) {
+    const auto is_row = [](const json& row) {
+        return row.is_array() && std::all_of(row.begin(), row.end(), [](const json& x) {
+                   return x.is_string() || x.is_null();
+               });
+    };
+    return v.is_string() || is_row(v)
+           || (v.is_array() && std::all_of(v.begin(), v.end(), [&](const json& row) {
+                   return row.is_string() || row.is_null() || is_row(row);
+               }));
+}
+
+/// `key` of a check when it is a check's value, else null (left out: the reader says so).
+json check_value(const json& c, const char* key) {
+    const json& v = f::value(c, key);
+    return is_check_value(v) ? v : json(nullptr);
+}
+
 std::vector<CheckRecord> checks_from(const json& j) {
     std::vector<CheckRecord> out;
     const json& list = f::value(j, "checks");
@@ -91,7 +111,7 @@ std::vector<CheckRecord> checks_from(const json& j) {
     }
     for (const json& c : list) {
         if (c.is_object()) {
-            out.push_back({f::text(c, "kind"), f::value(c, "expected"), f::value(c, "actual"),
+            out.push_back({f::text(c, "kind"), check_value(c, "expected"), check_value(c, "actual"),
                            f::boolean(c, "pass", false)});
         }
     }

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "../../../fuzz/spec_fuzz_harness.hpp"
+#include "fuzz_regressions.hpp"
 
 namespace pglab::fuzz {
 namespace {
@@ -63,18 +63,6 @@ TEST(SpecFuzzHarnessTest, HostileInputs) {
     }
 }
 
-std::vector<std::filesystem::path> regression_files() {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(
-             PGLAB_SOURCE_DIR "/tests/golden/lab/experiment-fuzz")) {
-        if (entry.is_regular_file() && entry.path().filename() != "README.md") {
-            files.push_back(entry.path());
-        }
-    }
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 class SpecFuzzRegressionTest : public testing::TestWithParam<std::filesystem::path> {};
 
 // The directory may hold no finding yet.
@@ -84,14 +72,10 @@ TEST_P(SpecFuzzRegressionTest, PassesHarnessChecks) {
     EXPECT_EQ(check_spec_input(read(GetParam())), "") << GetParam();
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, SpecFuzzRegressionTest, testing::ValuesIn(regression_files()),
-                         [](const testing::TestParamInfo<std::filesystem::path>& p) {
-                             std::string name = p.param.filename().string();
-                             for (char& c : name) {
-                                 c = std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
-                             }
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Files, SpecFuzzRegressionTest,
+                         testing::ValuesIn(regression_files(PGLAB_SOURCE_DIR
+                                                            "/tests/golden/lab/experiment-fuzz")),
+                         regression_name);
 
 } // namespace
 } // namespace pglab::fuzz

@@ -73,6 +73,18 @@ TEST_F(Recheck, AStoredResultIsJudgedAsStored) {
     EXPECT_TRUE(outcome->differences.empty()) << outcome->differences.front();
 }
 
+TEST_F(Recheck, WhatOfTheKeptRunsCouldNotBeReadIsNamedByItsFileAndLine) {
+    // The fixture's own damage: a corrupt line and a torn last one.
+    const auto outcome = recheck_stored(m_dir);
+    ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+    ASSERT_EQ(outcome->problems.size(), 2U);
+    EXPECT_EQ(outcome->problems[0], "runs/results.jsonl.gz line 15: not valid JSON; the line is "
+                                    "skipped");
+    EXPECT_EQ(outcome->problems[1].rfind("runs/results.jsonl.gz line 24: incomplete last line", 0),
+              0U)
+        << outcome->problems[1];
+}
+
 TEST_F(Recheck, AnEditedVerdictOrFigureIsNamed) {
     store_claims(",differs,its 95% interval", ",agrees,its 95% interval");
     auto outcome = recheck_stored(m_dir);

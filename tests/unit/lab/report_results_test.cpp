@@ -102,7 +102,8 @@ TEST_F(ReportResultsTest, PartialPlanReportsWhatIsThereAndWhatIsMissing) {
         "steps":[{"index":0,"key":"q","type":"timed-sql"}],
         "cells":[{"index":0,"label":"params.x=0","server":"default","values":{"params.x":0}},
                  {"index":1,"label":"params.x=1","server":"default","values":{"params.x":1}}],
-        "runs":[{"run":0,"cell":0},{"run":1,"cell":1},{"run":2,"cell":0},{"run":3,"cell":1}]})");
+        "runs":[{"run":0,"cell":0,"repetition":1},{"run":1,"cell":1,"repetition":1},
+                {"run":2,"cell":0,"repetition":1},{"run":3,"cell":1,"repetition":1}]})");
     write("results.jsonl", line(0, 0, 10) + line(2, 0, 12));
     const auto r = load_results(m_dir);
     ASSERT_TRUE(r.has_value());
@@ -125,7 +126,7 @@ TEST_F(ReportResultsTest, ClaimsComeFromThePlanAndNotFromTheExperimentFileBeside
         "steps":[{"index":0,"key":"q","type":"timed-sql"}],
         "cells":[{"index":0,"label":"params.x=0","server":"default","values":{"params.x":0}},
                  {"index":1,"label":"params.x=1","server":"default","values":{"params.x":1}}],
-        "runs":[{"run":0,"cell":0},{"run":1,"cell":1}])";
+        "runs":[{"run":0,"cell":0,"repetition":1},{"run":1,"cell":1,"repetition":1}])";
     write("plan.json", plan_start + R"(, "question":"Is x=1 slower?",
         "claims":[{"text":"x=1 takes twice as long","step":"q","metric":"client_ms",
                    "kind":"ratio","paper":2.0,"tolerance":0.1,
@@ -161,7 +162,7 @@ TEST_F(ReportResultsTest, AServerBuiltFromSourceIsNamedByItsTreeOptionsAndKey) {
         "servers":[{"name":"default","source":"/src/patched","configure":["--enable-debug"]}],
         "steps":[{"index":0,"key":"q","type":"timed-sql"}],
         "cells":[{"index":0,"label":"params.x=0","server":"default","values":{"params.x":0}}],
-        "runs":[{"run":0,"cell":0}]})");
+        "runs":[{"run":0,"cell":0,"repetition":1}]})");
     std::string run = line(0, 0, 10);
     const std::string seen = R"("server":{"name":"default","version":"15.6",)";
     run.replace(run.find(seen), seen.size(),

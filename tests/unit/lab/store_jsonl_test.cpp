@@ -59,6 +59,15 @@ std::string run_line(std::size_t run) {
 
 const std::string k_two = run_line(0) + run_line(1);
 
+/// The plan of runs 0 to 7 of cell 0, as run_line() writes them.
+store::PlanRecord plan_of_eight() {
+    store::PlanRecord plan;
+    for (std::size_t run = 0; run < 8; ++run) {
+        plan.runs.push_back({run, 0, 0, false, 0});
+    }
+    return plan;
+}
+
 std::set<std::size_t> ordinals(const store::ResultsFile& file) {
     std::set<std::size_t> out;
     for (const auto& run : file.runs) {
@@ -133,20 +142,106 @@ TEST_F(StoreJsonl, EachKindOfDamagedLineHasOneMeaning) {
     EXPECT_EQ(ordinals(*c), (std::set<std::size_t>{0, 3, 4}));
     std::vector<std::size_t> skipped;
     for (const auto& p : c->problems) {
-        EXPECT_TRUE(p.skipped) << p.line << ": " << p.what;
+        EXPECT_EQ(p.skipped, p.line != 6) << p.line << ": " << p.what;
         skipped.push_back(p.line);
     }
-    EXPECT_EQ(skipped, (std::vector<std::size_t>{2, 3, 4, 5, 8, 9}));
+    EXPECT_EQ(skipped, (std::vector<std::size_t>{2, 3, 4, 5, 6, 8, 9}));
     EXPECT_TRUE(c->torn);
     EXPECT_NE(c->problems[3].what.find("not valid JSON"), std::string::npos);
     EXPECT_NE(c->problems[2].what.find("run 0 appears a second time"), std::string::npos);
-    EXPECT_EQ(c->runs[1].record.run, 3U); // a field it does not know is left out
+    // A field it does not know is left out, with a word.
+    EXPECT_EQ(c->runs[1].record.run, 3U);
+    EXPECT_EQ(c->problems[4].what, "a_field_of_tomorrow ({\"x\":1}) is not read: left out");
     EXPECT_EQ(c->runs[2].record.steps.at(0).type, "quantum");
+}
+
+/// Run `run` with one step of `type` whose own fields are `own`, as pglab writes it.
+nlohmann::json run_with_step(std::size_t run, const std::string& type, const nlohmann::json& own) {
+    nlohmann::json line = nlohmann::json::parse(run_line(run));
+    nlohmann::json step = {{"index", 0},          {"key", "0:" + type}, {"type", type},
+                           {"server", "default"}, {"status", "ok"},     {"error", nullptr},
+                           {"elapsed_ms", 12.5},  {"log", nullptr},     {"probes", nullptr}};
+    step.update(own);
+    line["steps"] = nlohmann::json::array({step});
+    return line;
+}
+
+TEST_F(StoreJsonl, AValueLeftOutOrReadAsAnotherIsNamedNeverDroppedInSilence) {
+    nlohmann::json probe = run_with_step(0, "sql", {{"session", "s"}});
+    probe["steps"][0]["probes"] = {{"wal.bytes", "4096"}, {"wal.records", 12}};
+    nlohmann::json point = run_with_step(
+        1, "bench",
+        {{"bench",
+          {{"totals", {{"tps", 101.5}}},
+           {"series",
+            {{"points",
+              {{{"elapsed_s", 1.0}, {"tps", 100}}, {{"elapsed_s", "2.0"}, {"tps", 103}}}}}}}}});
+    nlohmann::json sleep = run_with_step(2, "sleep", {{"duration_ms", "100"}});
+    nlohmann::json settle = nlohmann::json::parse(run_line(3));
+    settle["settle"] = {
+        {"checkpoint_ms", "fast"}, {"waited_ms", 1.5}, {"settled", true}, {"busy", nullptr}};
+    const auto c = store::read_results(write(probe.dump() + "\n" + point.dump() + "\n"
+                                             + sleep.dump() + "\n" + settle.dump() + "\n"));
+    ASSERT_TRUE(c) << c.error().message;
+    // Left out, the line kept: a probe value that is not a number, a bench point whose time is
+    // a string.
+    EXPECT_EQ(ordinals(*c), (std::set<std::size_t>{0, 1}));
+    ASSERT_EQ(c->problems.size(), 4u);
+    EXPECT_EQ(c->problems[0].line, 1u);
+    EXPECT_FALSE(c->problems[0].skipped);
+    EXPECT_EQ(c->problems[0].what, "steps[0].probes.wal.bytes (\"4096\") is not read: left out");
+    EXPECT_EQ(c->runs[0].record.steps[0].probes->size(), 1u);
+    EXPECT_EQ(c->problems[1].line, 2u);
+    EXPECT_FALSE(c->problems[1].skipped);
+    EXPECT_EQ(c->problems[1].what, "steps[0].bench.series.points[1].elapsed_s is \"2.0\", not a "
+                                   "number: the point is left out");
+    // Read as something else (0), which the report would use: the line is skipped.
+    EXPECT_EQ(c->problems[2].line, 3u);
+    EXPECT_TRUE(c->problems[2].skipped);
+    EXPECT_EQ(c->problems[2].what, "steps[0].duration_ms is \"100\", which this pglab reads as 0");
+    EXPECT_EQ(c->problems[3].line, 4u);
+    EXPECT_TRUE(c->problems[3].skipped);
+    EXPECT_EQ(c->problems[3].what,
+              "settle.checkpoint_ms is \"fast\", which this pglab reads as 0.0");
+}
+
+TEST_F(StoreJsonl, ASealedLineChangedAfterItWasWrittenIsSkipped) {
+    auto created =
+        store::ResultsStore::create(m_dir / "results", "name = \"x\"\n", store::PlanRecord{});
+    ASSERT_TRUE(created) << created.error().message;
+    nlohmann::json line = run_with_step(0, "timed-sql",
+                                        {{"session", "s"},
+                                         {"statement", "SELECT 1"},
+                                         {"client_ms", 1.25},
+                                         {"server_ms", 1.0},
+                                         {"rows", 1}});
+    ASSERT_TRUE(created->append(line));
+    ASSERT_TRUE(created->append(run_with_step(1, "sleep", {{"duration_ms", 100}})));
+    const fs::path file = m_dir / "results" / "results.jsonl";
+    std::string text = read_text(file);
+    EXPECT_NE(text.find("\"crc32\":\""), std::string::npos) << text;
+    {
+        const auto intact = store::read_results(file);
+        ASSERT_TRUE(intact);
+        EXPECT_EQ(ordinals(*intact), (std::set<std::size_t>{0, 1}));
+        EXPECT_TRUE(intact->problems.empty());
+    }
+    // One digit of a figure, still valid JSON of the right type: only the checksum tells.
+    text.replace(text.find("1.25"), 4, "7.25");
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+    const auto changed = store::read_results(file);
+    ASSERT_TRUE(changed);
+    EXPECT_EQ(ordinals(*changed), (std::set<std::size_t>{1}));
+    ASSERT_EQ(changed->problems.size(), 1u);
+    EXPECT_EQ(changed->problems[0].line, 1u);
+    EXPECT_TRUE(changed->problems[0].skipped);
+    EXPECT_EQ(changed->problems[0].what,
+              "its crc32 does not match its content: the line was changed after pglab wrote it");
 }
 
 TEST_F(StoreJsonl, ResumeFinishesExactlyTheRunsTheReportShows) {
     const fs::path dir = m_dir / "results";
-    { ASSERT_TRUE(store::ResultsStore::create(dir, "", store::PlanRecord{})); }
+    { ASSERT_TRUE(store::ResultsStore::create(dir, "", plan_of_eight())); }
     std::ofstream(dir / "results.jsonl", std::ios::binary | std::ios::trunc) << damaged_corpus();
     const auto read = store::read_results(dir / "results.jsonl");
     ASSERT_TRUE(read);
@@ -173,7 +268,7 @@ TEST_F(StoreJsonl, ResumeCutsTheTornLineAndAppendsAfterTheGoodOnes) {
     const std::string experiment = "[[steps]]\ntype = \"bench\"\n";
     const fs::path dir = m_dir / "results";
     {
-        auto created = store::ResultsStore::create(dir, experiment, store::PlanRecord{});
+        auto created = store::ResultsStore::create(dir, experiment, plan_of_eight());
         ASSERT_TRUE(created) << created.error().message;
         ASSERT_TRUE(created->append(nlohmann::json::parse(run_line(0))));
     }
