@@ -104,14 +104,32 @@ std::vector<options::OptionDefault> RunValues::matrix_options(const experiment::
     return out;
 }
 
-std::string option_argument(const options::OptionDefault& option) {
-    std::string_view name = "define";
+std::string_view matrix_option_long_name(char letter) {
+    if (letter == 'D') {
+        return "define";
+    }
     for (const MatrixOption& o : k_matrix_options) {
-        if (o.letter == option.letter) {
-            name = o.long_name;
+        if (o.letter == letter) {
+            return o.long_name;
         }
     }
-    return "--" + std::string(name) + "=" + option.value;
+    return {};
+}
+
+std::string option_argument(const options::OptionDefault& option) {
+    return "--" + std::string(matrix_option_long_name(option.letter)) + "=" + option.value;
+}
+
+std::string matrix_variable(const options::OptionDefault& option) {
+    if (option.letter == 'D') {
+        return "vars." + option.value.substr(0, option.value.find('='));
+    }
+    for (const MatrixOption& o : k_matrix_options) {
+        if (o.letter == option.letter) {
+            return std::string(o.variable);
+        }
+    }
+    return {};
 }
 
 std::string RunValues::server_of(const experiment::ExperimentSpec& spec,

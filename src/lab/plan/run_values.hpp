@@ -66,6 +66,12 @@ private:
 /// An option value the matrix offers, spelt as an argument: `--client=4`, `--define=NAME=VALUE`.
 std::string option_argument(const options::OptionDefault& option);
 
+/// The matrix variable an option value comes from: "clients" for -c, "vars.NAME" for -D NAME=.
+std::string matrix_variable(const options::OptionDefault& option);
+
+/// The long name of an option the matrix may offer ("client" for 'c'); "" for another letter.
+std::string_view matrix_option_long_name(char letter);
+
 /// The postgresql.conf settings of `server` in `cell`: the server's own settings with the
 /// cell's `settings.NAME` values applied on top (matrix settings apply to the cell's server
 /// only), in file order, a name appearing once (case-insensitive).

@@ -2,6 +2,7 @@
 // metric with n, mean ± sd, median, min–max and the 95% CI of each cell.
 #include "lab/report/report.hpp"
 
+#include "lab/report/bench_runs.hpp"
 #include "lab/report/cells.hpp"
 #include "lab/report/chart.hpp"
 #include "lab/report/chart_specs.hpp"
@@ -300,6 +301,13 @@ private:
         m_first_runs = first_runs_after_start(m_results); // once for every step's outliers
         for (const auto& step : m_report.steps) {
             step_warnings(step);
+            if (step.kind == experiment::StepType::bench) {
+                for (std::string& warning :
+                     short_bench_warnings(step.key, bench_ran(m_results, step.key),
+                                          [&](int64_t c) { return short_label(c); })) {
+                    m_report.warnings.push_back(std::move(warning) + ".");
+                }
+            }
         }
     }
 
@@ -453,6 +461,15 @@ private:
         for (const auto* m : metrics) {
             doc.heading(part == Part::main ? 3 : 4, with_unit(m->info));
             doc.table(m_once.count(step.key) != 0 ? once_table(*m) : metric_table(*m));
+        }
+        if (step.kind == experiment::StepType::bench && part != Part::rest) {
+            // How long each bench ran and with what: a step's options can make it run
+            // otherwise than the matrix's labels say.
+            const std::vector<BenchRan> ran = bench_ran(m_results, step.key);
+            if (!ran.empty()) {
+                doc.heading(part == Part::main ? 3 : 4, "What pglab bench ran");
+                doc.table(bench_ran_table(ran, [&](int64_t c) { return short_label(c); }));
+            }
         }
     }
 

@@ -22,35 +22,86 @@ std::string step_label(const experiment::Step& step, std::size_t index) {
                              : step.name;
 }
 
+/// The option a complaint of the option parser names: its text in the message, else getopt's
+/// "-- 'c'" for "-c".
+std::optional<std::size_t> option_named(const experiment::Step& step, const std::string& message) {
+    for (std::size_t k = 0; k < step.options.size(); ++k) {
+        const std::string& t = step.options[k].text;
+        if (!t.empty() && message.find(t) != std::string::npos) {
+            return k;
+        }
+    }
+    for (std::size_t k = 0; k < step.options.size(); ++k) {
+        // getopt names a short option without its dash ("option requires an argument -- 'c'").
+        const std::string_view t = step.options[k].text;
+        if (t.size() == 2 && t[0] == '-'
+            && message.find(fmt::format("-- '{}'", t[1])) != std::string::npos) {
+            return k;
+        }
+    }
+    return std::nullopt;
+}
+
 /// Where a problem of `step`'s options is best shown: the option that the complaint names, else
 /// the script it names, else the first option, else the step.
 experiment::SourcePos position_of(const experiment::ExperimentSpec& spec,
                                   const experiment::Step& step, const std::string& message) {
-    for (const auto& o : step.options) {
-        if (!o.text.empty() && message.find(o.text) != std::string::npos) {
-            return o.pos;
-        }
-    }
     for (const auto& ref : step.scripts) {
         if (message.find("pglab-script:" + ref.name) != std::string::npos
             || message.find("\"" + ref.name + "\"") != std::string::npos) {
+            if (option_named(step, message)) {
+                break;
+            }
             const experiment::ScriptSpec* script = spec.find_script(ref.name);
             return script != nullptr && script->pos.known() ? script->pos : ref.pos;
         }
     }
-    for (const auto& o : step.options) {
-        // getopt names a short option without its dash ("option requires an argument -- 'c'").
-        const std::string_view t = o.text;
-        if (t.size() == 2 && t[0] == '-'
-            && message.find(fmt::format("-- '{}'", t[1])) != std::string::npos) {
-            return o.pos;
-        }
+    if (const auto k = option_named(step, message)) {
+        return step.options[*k].pos;
     }
     if (!step.options.empty()) {
         return step.options.front().pos;
     }
     return step.scripts.empty() ? step.pos : step.scripts.front().pos;
 }
+
+/// The step with only its first `count` options.
+experiment::Step with_first_options(const experiment::Step& step, std::size_t count) {
+    experiment::Step first = step;
+    first.options.resize(count);
+    return first;
+}
+
+/// The option the parser's complaint is about: the last of the shortest run of the step's
+/// options it refuses (its value is the next one when it is given apart). None when the step
+/// is refused without any of its options (a script, a matrix value).
+std::optional<std::size_t> refused_option(const experiment::ExperimentSpec& spec,
+                                          const experiment::Step& step,
+                                          const plan::RunValues& values) {
+    for (std::size_t count = 0; count <= step.options.size(); ++count) {
+        if (!check_bench_options(spec, with_first_options(step, count), values)) {
+            return count == 0 ? std::nullopt : std::optional(count - 1);
+        }
+    }
+    return std::nullopt;
+}
+
+/// The step without its option `k`, and without that option's value when it is the next
+/// argument ("-R", "abc").
+experiment::Step without_option(const experiment::Step& step, std::size_t k) {
+    const std::string& t = step.options[k].text;
+    const bool bare = (t.size() == 2 && t[0] == '-' && t[1] != '-')
+                      || (t.rfind("--", 0) == 0 && t.find('=') == std::string::npos);
+    const bool value_next =
+        bare && k + 1 < step.options.size() && step.options[k + 1].text.rfind('-', 0) != 0;
+    experiment::Step rest = step;
+    const auto first = rest.options.begin() + static_cast<std::ptrdiff_t>(k);
+    rest.options.erase(first, first + (value_next ? 2 : 1));
+    return rest;
+}
+
+/// The most complaints of one step's options reported at once.
+constexpr int k_option_complaints = 8;
 
 /// PostgreSQL's max_connections when neither the server's settings nor the matrix set it.
 constexpr int k_default_max_connections = 100;
@@ -120,6 +171,21 @@ std::optional<std::string> connections_problem(const experiment::ExperimentSpec&
                        clients, values.cell().label, own, beside, clients + own, limit, server);
 }
 
+/// Why the step's option `replaced` may not replace a matrix value, naming both.
+std::string replaced_message(const experiment::ExperimentSpec& spec, const experiment::Step& step,
+                             std::size_t index, const ReplacedValue& replaced) {
+    const experiment::MatrixVariable* variable = spec.matrix.find(replaced.variable);
+    const std::string where = variable != nullptr && variable->pos.known()
+                                  ? " (" + variable->pos.to_string() + ")"
+                                  : std::string();
+    const bool length = replaced.variable == "duration" || replaced.variable == "transactions";
+    return fmt::format("{} step \"{}\": its option \"{}\" replaces the matrix's {}{}{}: every "
+                       "cell would run alike under different labels",
+                       experiment::step_type_name(step.type), step_label(step, index),
+                       replaced.option, replaced.variable, where,
+                       length ? " (pgbench takes one of -t and -T)" : "");
+}
+
 /// The options of every init/bench step, in every cell where it runs (a `when` that is false in
 /// a cell leaves it out there). A problem is reported once per step and message.
 void check_steps(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
@@ -141,27 +207,52 @@ void check_steps(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
             if (applies && !*applies) {
                 continue;
             }
-            Status st = applies ? Status{} : Status(applies.error());
-            if (st) {
-                st = check_bench_options(spec, step, values);
-            }
-            std::string hint;
-            if (st) {
-                if (auto problem = connections_problem(spec, i, values, hint)) {
-                    st = make_error(Error(*problem).with_hint(hint));
+            const auto report = [&](const experiment::SourcePos& pos, const Error& e) {
+                if (!seen.emplace(i, e.message).second) {
+                    return;
                 }
-            }
-            if (st || !seen.emplace(i, st.error().message).second) {
+                std::string message =
+                    fmt::format("{} step \"{}\": {}", experiment::step_type_name(step.type),
+                                step_label(step, i), e.message);
+                if (!e.detail.empty()) {
+                    message += " (" + e.detail + ")";
+                }
+                diag.add(pos, std::move(message), e.hint);
+            };
+            if (!applies) {
+                report(position_of(spec, step, applies.error().message), applies.error());
                 continue;
             }
-            std::string message =
-                fmt::format("{} step \"{}\": {}", experiment::step_type_name(step.type),
-                            step_label(step, i), st.error().message);
-            if (!st.error().detail.empty()) {
-                message += " (" + st.error().detail + ")";
+            if (Status st = check_bench_options(spec, step, values); !st) {
+                // Every bad option at once: the parser stops at the first, so the options are
+                // read again without each one it refused.
+                experiment::Step rest = step;
+                for (int k = 0; k < k_option_complaints && !st; ++k) {
+                    const auto refused = refused_option(spec, rest, values);
+                    report(refused ? rest.options[*refused].pos
+                                   : position_of(spec, rest, st.error().message),
+                           st.error());
+                    if (!refused) {
+                        break;
+                    }
+                    rest = without_option(rest, *refused);
+                    st = check_bench_options(spec, rest, values);
+                }
+                continue;
             }
-            diag.add(position_of(spec, step, st.error().message), std::move(message),
-                     st.error().hint);
+            if (const auto replaced = replaced_matrix_value(spec, step, values)) {
+                if (seen.emplace(i, "replaces " + replaced->variable).second) {
+                    diag.add(replaced->pos, replaced_message(spec, step, i, *replaced),
+                             fmt::format("Remove \"{}\" from the step's options, or {} from the "
+                                         "matrix.",
+                                         replaced->option, replaced->variable));
+                }
+                continue;
+            }
+            std::string hint;
+            if (auto problem = connections_problem(spec, i, values, hint)) {
+                report(position_of(spec, step, *problem), Error(*problem).with_hint(hint));
+            }
         }
     }
 }

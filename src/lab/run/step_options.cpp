@@ -223,6 +223,93 @@ Status check_bench_options(const experiment::ExperimentSpec& spec, const experim
     return {};
 }
 
+namespace {
+
+/// Whether `name`, the part of a long option before any `=`, names `long_name` as getopt reads
+/// it (whole, or abbreviated to two letters or more).
+bool names_long_option(std::string_view name, std::string_view long_name) {
+    return name.size() >= 2 && !long_name.empty() && long_name.substr(0, name.size()) == name;
+}
+
+/// Whether the argument `token` sets option `letter`: "-c", "-c8", "--client", "--client=8",
+/// "--cl=8".
+bool sets_option(std::string_view token, char letter) {
+    if (token.size() >= 2 && token[0] == '-' && token[1] != '-') {
+        return token[1] == letter;
+    }
+    if (token.rfind("--", 0) == 0) {
+        const std::size_t eq = token.find('=');
+        const std::string_view name =
+            token.substr(2, eq == std::string_view::npos ? std::string_view::npos : eq - 2);
+        return names_long_option(name, plan::matrix_option_long_name(letter));
+    }
+    return false;
+}
+
+/// The step's option that defines `name` (-D name=..., -Dname=..., --define=name=...), or null.
+const experiment::TextField* define_of(const experiment::Step& step, std::string_view name) {
+    const std::string prefix = std::string(name) + "=";
+    const auto& options = step.options;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const std::string_view t = options[i].text;
+        std::string_view value;
+        if (t == "-D"
+            || (t.rfind("--", 0) == 0 && t.find('=') == std::string_view::npos
+                && names_long_option(t.substr(2), "define"))) {
+            value = i + 1 < options.size() ? std::string_view(options[i + 1].text) : "";
+        } else if (t.rfind("-D", 0) == 0) {
+            value = t.substr(2);
+        } else if (const std::size_t eq = t.find('=');
+                   t.rfind("--", 0) == 0 && eq != std::string_view::npos
+                   && names_long_option(t.substr(2, eq - 2), "define")) {
+            value = t.substr(eq + 1);
+        }
+        if (value.rfind(prefix, 0) == 0) {
+            return &options[i];
+        }
+    }
+    return nullptr;
+}
+
+/// The step's option that sets `letter`, or null.
+const experiment::TextField* option_of(const experiment::Step& step, char letter) {
+    for (const auto& o : step.options) {
+        if (sets_option(o.text, letter)) {
+            return &o;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+std::optional<ReplacedValue> replaced_matrix_value(const experiment::ExperimentSpec& spec,
+                                                   const experiment::Step& step,
+                                                   const plan::RunValues& values) {
+    const auto read = read_step_options(spec, step, values, pg::ConnParams{}, {});
+    if (!read) {
+        return std::nullopt;
+    }
+    const options::OptionLetters& given = read->parsed.given;
+    for (const options::OptionDefault& d : values.matrix_options(step)) {
+        const char other = d.letter == 't' ? 'T' : d.letter == 'T' ? 't' : '\0';
+        const experiment::TextField* by = nullptr;
+        if (d.letter == 'D') {
+            by = define_of(step, d.value.substr(0, d.value.find('=')));
+        } else if (given.has(d.letter) || given.has(other)) {
+            by = option_of(step, given.has(d.letter) ? d.letter : other);
+            if (by == nullptr) { // set in a form not found (combined flags): the options
+                return ReplacedValue{plan::matrix_variable(d), "its options",
+                                     step.options.empty() ? step.pos : step.options.front().pos};
+            }
+        }
+        if (by != nullptr) {
+            return ReplacedValue{plan::matrix_variable(d), by->text, by->pos};
+        }
+    }
+    return std::nullopt;
+}
+
 Result<std::string> once_fingerprint(const experiment::ExperimentSpec& spec,
                                      const experiment::Step& step, const plan::RunValues& values) {
     PGLAB_TRY_ASSIGN(std::vector<std::string> args, values.own_options(step));

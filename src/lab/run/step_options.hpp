@@ -68,6 +68,22 @@ std::optional<StepOptions> options_or_fail(const experiment::Step& step, StepCon
 Status check_bench_options(const experiment::ExperimentSpec& spec, const experiment::Step& step,
                            const plan::RunValues& values);
 
+/// A matrix value that an init or bench step's own options replace.
+struct ReplacedValue {
+    std::string variable;      ///< "duration", "vars.nrows"
+    std::string option;        ///< the step's option that replaces it, as written ("-t")
+    experiment::SourcePos pos; ///< that option's
+};
+
+/// The first matrix value the step's own options replace in the run `values` stands for: `-t`
+/// against `duration` (pgbench takes one of -t and -T), `-c` against `clients`, `-D n=1` against
+/// `vars.n`. A matrix variable the step's options override would make every cell run the same
+/// and the report label them as different. None when they replace none or are refused
+/// (check_bench_options says why).
+std::optional<ReplacedValue> replaced_matrix_value(const experiment::ExperimentSpec& spec,
+                                                   const experiment::Step& step,
+                                                   const plan::RunValues& values);
+
 /// A `once` step's fingerprint in the run `values` stands for (RunValues::fingerprint), with an
 /// init or bench step's arguments as StepOptions::arguments read without a server (every value
 /// handed to the parser when it refuses them), the expanded `options` for other kinds.
