@@ -3,7 +3,10 @@
 // connection, settings needing a restart or a reload are refused before anything starts, and the
 // password of the conninfo appears nowhere pglab writes (the copy of the file has it masked).
 #include "lab/server/throwaway_cluster.hpp"
+#include "pg/connection.hpp"
+#include "support/background.hpp"
 #include "support/test_server.hpp"
+#include "support/wait.hpp"
 
 #include <fmt/format.h>
 
@@ -34,6 +37,20 @@ protected:
         return fmt::format("host={} port={} user={} dbname=postgres password={}",
                            m_server->socket_dir().string(), port != 0 ? port : m_server->port(),
                            m_server->user(), k_secret);
+    }
+
+    /// A user's session in `dbname`, busy with a statement for ten minutes.
+    pglab::pg::Connection busy_session(const std::string& dbname) const {
+        pglab::pg::ConnParams params;
+        params.host = m_server->socket_dir().string();
+        params.port = std::to_string(m_server->port());
+        params.user = m_server->user();
+        params.dbname = dbname;
+        params.application_name = "a user's session";
+        auto conn = pglab::pg::Connection::connect(params);
+        EXPECT_TRUE(conn) << conn.error().message;
+        EXPECT_TRUE(conn->send_query("SELECT pg_sleep(600)"));
+        return std::move(*conn);
     }
 
     std::optional<server::ThrowawayCluster> m_server;
@@ -111,6 +128,53 @@ sql = "VACUUM pgbench_accounts"
     const auto one = m_server->psql("SELECT 1");
     EXPECT_TRUE(one && *one == "1\n");
     EXPECT_FALSE(fs::exists(results / "servers"));
+    expect_clean();
+}
+
+// On a server pglab did not create, settle waits only for sessions of the experiment's database
+// (and pglab's own), and says on the terminal what it waits for, so that a wait on a user's
+// session is seen and can be ended (issue 62: a 2 s run took 62 s, in silence).
+TEST_F(LabExisting, SettleWaitsOnlyForTheExperimentsDatabaseAndSaysWhatItWaitsFor) {
+    ASSERT_TRUE(m_server->psql("CREATE DATABASE other"));
+    const fs::path file = write("settle.toml", fmt::format(R"toml(name = "settle-existing"
+
+[servers.existing]
+conninfo = "{}"
+
+[[steps]]
+type = "sql"
+sql = "SELECT 1"
+)toml",
+                                                           conninfo()));
+    // A user's session in another database: not the experiment's business.
+    const auto elsewhere = busy_session("other");
+    const auto r = run_experiment(file, m_dir / "elsewhere");
+    ASSERT_EQ(r.exit_code, 0) << support::describe(r);
+    ASSERT_EQ(lines(m_dir / "elsewhere").size(), 1U);
+    EXPECT_EQ(lines(m_dir / "elsewhere")[0]["settle"]["settled"], true);
+    EXPECT_EQ(r.err.find("settling server"), std::string::npos) << r.err;
+
+    // One in the experiment's database: waited for, and named every 5 s until it ends.
+    const auto here = busy_session("postgres");
+    const fs::path err = m_dir / "err.txt";
+    support::Background pglab(
+        {support::pglab_binary(), "run", file.string(), "--results", (m_dir / "here").string()},
+        m_tmp, err);
+    const std::string said = fmt::format(
+        "settling server \"existing\" before run 0: waiting up to 60 s for 1 other active "
+        "session; the first: pid {} (active ",
+        here.backend_pid());
+    EXPECT_TRUE(support::wait_until([&] { return read_file(err).find(said) != std::string::npos; }))
+        << read_file(err);
+    EXPECT_NE(read_file(err).find("SELECT pg_sleep(600) (settle = false in the file skips "
+                                  "settling)"),
+              std::string::npos)
+        << read_file(err);
+    ASSERT_TRUE(m_server->psql(fmt::format("SELECT pg_cancel_backend({})", here.backend_pid())));
+    const int status = pglab.wait();
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << read_file(err);
+    ASSERT_EQ(lines(m_dir / "here").size(), 1U);
+    EXPECT_EQ(lines(m_dir / "here")[0]["settle"]["settled"], true);
     expect_clean();
 }
 

@@ -221,7 +221,15 @@ void PlanRunner::settle(RunRecord& record, const plan::Cell& cell) {
         record.settle = std::move(unsettled);
         return;
     }
-    record.settle = settle_server(**conn);
+    SettleLimits limits;
+    const experiment::ServerSpec* server = m_spec.find_server(cell.server);
+    limits.existing = server != nullptr && server->is_existing();
+    limits.waiting = [&](const std::string& what) {
+        log::info("settling server \"{}\" before run {}: waiting up to {} s for {} ({} in the "
+                  "file skips settling)",
+                  cell.server, record.run, limits.bound.count() / 1000, what, "settle = false");
+    };
+    record.settle = settle_server(**conn, limits);
 }
 
 bool PlanRunner::run_steps(RunRecord& record, const plan::RunValues& values, bool skip_all) {

@@ -9,6 +9,8 @@
 #include "pg/connection.hpp"
 
 #include <chrono>
+#include <functional>
+#include <string>
 
 namespace pglab::lab::run {
 
@@ -16,6 +18,14 @@ namespace pglab::lab::run {
 struct SettleLimits {
     std::chrono::milliseconds bound{60'000};
     std::chrono::milliseconds poll{50};
+    /// A server pglab did not create (`conninfo`): only sessions in the connection's database
+    /// and pglab's own (fallback application names "pglab…" and "pgbench") count, and
+    /// autovacuum only in that database; the others are the server's users, not a last run.
+    bool existing = false;
+    /// Told what it waits for, every `tell_every` of waiting ("pid 4242, active 12 s: UPDATE
+    /// …"), so that a wait on a user's session does not pass in silence.
+    std::function<void(const std::string&)> waiting;
+    std::chrono::milliseconds tell_every{5'000};
 };
 
 /// Settles the server `conn` reaches (the connection itself does not count as a session).
