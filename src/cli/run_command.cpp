@@ -23,7 +23,7 @@ constexpr const char* k_run_synopsis =
     R"(pglab run executes an experiment file and keeps every result.
 
 Usage:
-  pglab run EXPERIMENT.toml [--quick] [--results DIR] [--seed N] [--dry-run]
+  pglab run EXPERIMENT.toml [--quick] [--results DIR] [--seed N] [--dry-run] [--yes]
   pglab run --resume DIR
 )";
 
@@ -84,6 +84,9 @@ int run_command(int argc, char** argv) {
               "missing version is named, not fetched)");
     line.flag("--quick", request.quick,
               "run the file's quick form ([quick]: fewer runs, smaller sizes)");
+    line.flag("--yes", request.yes,
+              "let steps drop tables on servers pglab did not create (an init step on a "
+              "conninfo server; --dry-run lists what each step does there)");
     line.operands(operands);
     if (const auto done = line.parse(argc, argv)) {
         return *done;

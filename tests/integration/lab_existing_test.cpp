@@ -59,6 +59,8 @@ protected:
 TEST_F(LabExisting, StepsProbesAndSettingsOnAnExistingServer) {
     const std::string experiment = fmt::format(R"toml(name = "lab-existing"
 
+destructive_ok = true
+
 [servers.existing]
 conninfo = "{}"
 settings = {{ work_mem = "5MB" }}
@@ -176,6 +178,58 @@ sql = "SELECT 1"
     ASSERT_EQ(lines(m_dir / "here").size(), 1U);
     EXPECT_EQ(lines(m_dir / "here")[0]["settle"]["settled"], true);
     expect_clean();
+}
+
+// An init step drops the pgbench tables of the database it runs in: on a server pglab did not
+// create, the run asks for the user's yes first (--yes, or destructive_ok = true in the file),
+// and --dry-run says so beside the servers and what each step does there.
+TEST_F(LabExisting, AStepThatDropsTablesOnAnExistingServerWaitsForTheUsersYes) {
+    ASSERT_TRUE(m_server->psql("CREATE TABLE pgbench_branches (mine int); "
+                               "INSERT INTO pgbench_branches VALUES (42)"));
+    const fs::path file = write("init.toml", fmt::format(R"toml(name = "init-existing"
+
+[servers.existing]
+conninfo = "{}"
+
+[[steps]]
+type = "init"
+options = ["--quiet"]
+)toml",
+                                                         conninfo()));
+    const std::string said =
+        file.string()
+        + ":6:1: init step \"0:init\" drops and creates again pgbench_accounts, "
+          "pgbench_branches, pgbench_history and pgbench_tellers in dbname=postgres on server "
+          "\"existing\", which pglab did not create";
+    const auto refused = run_experiment(file, m_dir / "refused");
+    EXPECT_EQ(refused.exit_code, 1) << support::describe(refused);
+    EXPECT_NE(refused.err.find(said), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("run again with --yes, or put destructive_ok = true"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_FALSE(fs::exists(m_dir / "refused"));
+    EXPECT_EQ(*m_server->psql("SELECT mine FROM pgbench_branches"), "42\n");
+
+    const auto dry =
+        support::run_command({support::pglab_binary(), "run", "--dry-run", file.string()}, env());
+    EXPECT_EQ(dry.exit_code, 0) << support::describe(dry);
+    EXPECT_NE(dry.out.find("server existing: existing, conninfo \"host="), std::string::npos)
+        << dry.out;
+    EXPECT_NE(dry.out.find("password=********\" (pglab neither starts nor stops it)"),
+              std::string::npos)
+        << dry.out;
+    EXPECT_NE(dry.out.find("step 0 (init) on existing server existing: drops and creates again "
+                           "pgbench_accounts, pgbench_branches, pgbench_history and "
+                           "pgbench_tellers in dbname=postgres; the run asks for --yes first"),
+              std::string::npos)
+        << dry.out;
+    EXPECT_EQ(dry.out.find(k_secret), std::string::npos);
+
+    const auto yes = support::run_command({support::pglab_binary(), "run", file.string(),
+                                           "--results", (m_dir / "yes").string(), "--yes"},
+                                          env());
+    EXPECT_EQ(yes.exit_code, 0) << support::describe(yes);
+    EXPECT_EQ(*m_server->psql("SELECT count(*) FROM pgbench_branches"), "1\n");
 }
 
 TEST_F(LabExisting, SettingsNeedingRestartOrReloadAreRefusedBeforeAnything) {

@@ -83,6 +83,7 @@ protected:
 TEST_F(LabSecrets, KeywordConninfoPasswordIsStoredNowhereAndResumeStillConnects) {
     const std::string experiment = fmt::format(R"toml(name = "lab-secrets"
 repeat = 2
+destructive_ok = true
 
 [servers.existing]
 conninfo = "{}"
@@ -157,6 +158,7 @@ command = "psql -XAtc 'select 1'"
 
 TEST_F(LabSecrets, UriPasswordIsStoredNowhere) {
     const std::string experiment = fmt::format(R"toml(name = "lab-secrets-uri"
+destructive_ok = true
 
 [servers.existing]
 conninfo = '{0}'

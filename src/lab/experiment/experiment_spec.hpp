@@ -365,6 +365,9 @@ struct ExperimentSpec {
     /// is active and autovacuum is idle, so that runs start alike (`settle = false`: as the
     /// last run left the server, for a study whose paper ran so).
     bool settle = true;
+    /// Steps may drop tables on servers pglab did not create (an init step on a `conninfo`
+    /// server), without `pglab run --yes`.
+    bool destructive_ok = false;
 
     std::string question;      ///< what the study asks; the report opens with it
     std::vector<Claim> claims; ///< what its source claims, in file order

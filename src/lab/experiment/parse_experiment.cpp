@@ -84,6 +84,7 @@ void read_top_level(TableReader& r, ParseContext& ctx, ExperimentSpec& spec) {
     }
     spec.run_timeout_ms = r.duration_ms("run_timeout", "run_timeout = \"30min\"").value_or(0);
     spec.settle = r.boolean("settle", "settle = false").value_or(true);
+    spec.destructive_ok = r.boolean("destructive_ok", "destructive_ok = true").value_or(false);
     spec.default_server = r.string("server", "server = \"pg16\"").value_or("");
     parse_servers(r.get("servers"), ctx, spec);
     parse_sessions(r.get("sessions"), ctx, spec);

@@ -6,6 +6,7 @@
 
 #include "lab/run/busy_machine.hpp"
 #include "lab/run/checks.hpp"
+#include "lab/run/existing_servers.hpp"
 #include "lab/run/plan_runner.hpp"
 #include "lab/run/prepare.hpp"
 #include "lab/run/run_progress.hpp"
@@ -153,6 +154,10 @@ PlanOutcome run_experiment(const RunRequest& request) {
     if (request.dry_run) {
         print_dry_run(p);
         return PlanOutcome::complete;
+    }
+    if (auto st = check_destructive_steps(p.spec, p.plan, request.yes); !st) {
+        log::print(st.error());
+        return PlanOutcome::not_started;
     }
     // SIGINT and SIGTERM only ask the plan to stop (however often they come), so that the clusters
     // are stopped and removed by their destructors. The scopes of a bench or init step nest

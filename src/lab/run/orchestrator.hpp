@@ -30,6 +30,8 @@ struct RunRequest {
     std::optional<std::uint64_t> seed; ///< --seed: overrides the file's seed
     bool dry_run = false;              ///< print the plan, start nothing
     bool quick = false;                ///< --quick: the file's `[quick]` form
+    /// --yes: steps may drop tables on servers pglab did not create (existing_servers.hpp).
+    bool yes = false;
     /// Fetches release binaries of a PostgreSQL version that is not installed (`pglab server
     /// fetch VERSION`: true when it is then in the cache), or with `only_look` tells whether it
     /// could; unset: a missing version is an error.

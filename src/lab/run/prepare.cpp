@@ -3,6 +3,7 @@
 
 #include "lab/experiment/parse_experiment.hpp"
 #include "lab/run/estimate.hpp"
+#include "lab/run/existing_servers.hpp"
 #include "lab/run/experiment_copy.hpp"
 #include "lab/run/run_time.hpp"
 #include "lab/server/installation.hpp"
@@ -203,6 +204,15 @@ void print_dry_run(const Prepared& p) {
                         p.spec.repeat, until->max, budget.c_str(),
                         describe(estimate_plan(most, *longest)).c_str());
         }
+    }
+    for (const std::string& line : server_origins(p.spec)) {
+        std::printf("%s\n", line.c_str());
+    }
+    for (const ExistingServerChange& c : existing_server_changes(p.spec, p.plan)) {
+        const experiment::Step& step = p.spec.steps[c.step];
+        std::printf("step %zu (%s) on existing server %s: %s%s\n", c.step,
+                    experiment::step_type_name(step.type), c.server.c_str(), c.what.c_str(),
+                    c.drops && !p.spec.destructive_ok ? "; the run asks for --yes first" : "");
     }
     for (const auto& server : p.spec.servers) { // the emulated machine, of the quick form too
         const std::string emulation =
