@@ -1,9 +1,11 @@
 // lab/store: the one reader of results.jsonl.
 #include "lab/store/results_file.hpp"
 
+#include "lab/experiment/experiment_spec.hpp"
 #include "lab/store/bench_figures.hpp"
 #include "lab/store/line_differences.hpp"
 #include "lab/store/line_seal.hpp"
+#include "util/text.hpp"
 #include "util/text_file.hpp"
 
 #include <fmt/format.h>
@@ -34,6 +36,26 @@ std::string reservations(const nlohmann::json& doc, const RunRecord& record, boo
         out.problems.push_back({number, d.sentence(), false});
     }
     for (const StepRecord& step : record.steps) {
+        if (step.type.empty()) {
+            return fmt::format("steps[{}] has no \"type\"", step.index);
+        }
+        if (const auto* other = step.as<OtherStep>(); other != nullptr) {
+            // Kept as they are, but read by nothing: the report cannot show them.
+            std::vector<std::string> keys;
+            for (const auto& [key, value] : other->fields.items()) {
+                keys.push_back(key);
+            }
+            out.problems.push_back(
+                {number,
+                 experiment::step_type_named(step.type)
+                     ? fmt::format("steps[{}], a {} step, has fields this pglab does not read "
+                                   "({}): left out",
+                                   step.index, step.type, util::join(keys, ", "))
+                     : fmt::format("steps[{}] is of type \"{}\", which this pglab does not "
+                                   "know: only the fields every step has are read",
+                                   step.index, step.type),
+                 false});
+        }
         const auto* bench = step.as<BenchStep>();
         const auto figures = bench != nullptr ? bench_figures(*bench) : std::nullopt;
         for (const std::string& unread : figures ? figures->unread : std::vector<std::string>{}) {
