@@ -52,8 +52,14 @@ private:
     /// Settles the cell's server before the run's first step (settle.hpp) and records how.
     void settle(RunRecord& record, const plan::Cell& cell);
     Status ensure_server(const std::string& name, const plan::Cell& cell, int& restarts);
-    /// False when a signal interrupted the run.
-    bool run_steps(RunRecord& record, const plan::RunValues& values, bool skip_all);
+    /// Steps [from, to) of the run. False when a signal interrupted the run.
+    bool run_steps(RunRecord& record, const plan::RunValues& values, std::size_t from,
+                   std::size_t to, bool& stop_steps);
+    /// The ends of the statements left waiting, once the run's steps are done.
+    void finish_steps(RunRecord& record);
+    /// How many of the first steps are setup to run before the run settles: the leading `once`
+    /// steps not measured (a once init; a measured once step runs on a settled server).
+    std::size_t setup_steps() const;
     /// Adds the ends of statements left waiting, known since the last call, to their steps.
     void add_late_outcomes(RunRecord& record);
     StepRecord run_step(RunRecord& record, std::size_t index, const plan::RunValues& values,

@@ -184,6 +184,9 @@ json to_json(const RunRecord& r) {
                        {"waited_ms", r.settle->waited_ms},
                        {"settled", r.settle->settled},
                        {"busy", text_or_null(r.settle->busy)}};
+        if (!r.settle->after.empty()) {
+            j["settle"]["after"] = r.settle->after;
+        }
     }
     if (!r.beside.empty()) {
         j["beside"] = r.beside;
@@ -264,6 +267,7 @@ Result<RunRecord> run_record_from_json(const json& j) {
         settle.waited_ms = fields::number(*it, "waited_ms").value_or(0);
         settle.settled = fields::boolean(*it, "settled", false);
         settle.busy = fields::text(*it, "busy");
+        settle.after = fields::texts(*it, "after");
         r.settle = std::move(settle);
     }
     if (const auto it = j.find("beside"); it != j.end() && it->is_array()) {

@@ -87,6 +87,10 @@ struct SettleRecord {
     /// What was still going when the bound passed ("2 other active sessions, 1 autovacuum
     /// worker"), or why the server could not be asked; "" when settled.
     std::string busy;
+    /// The setup steps the run ran before it settled (keys of the leading unmeasured `once`
+    /// steps that ran in this run: a once init), so that their writes are not in its
+    /// measurements.
+    std::vector<std::string> after;
 
     bool operator==(const SettleRecord&) const = default;
 };

@@ -60,7 +60,7 @@ TEST(RunRecord, ALineReadsBackAsWritten) {
     r.steps[1].details = store::BenchStep{std::nullopt, nullptr, 1};
     r.failure = store::RunFailure{1, "1:bench", r.steps[1].error, false};
     r.recoveries.push_back({"default", "its postmaster was terminated by signal 9", "LOG: x"});
-    r.settle = store::SettleRecord{12.5, 60000.0, false, "1 autovacuum worker"};
+    r.settle = store::SettleRecord{12.5, 60000.0, false, "1 autovacuum worker", {"0:init"}};
     const nlohmann::json line = store::to_json(r);
     EXPECT_EQ(line["settle"]["busy"], "1 autovacuum worker");
     EXPECT_EQ(line["settle"]["settled"], false);
