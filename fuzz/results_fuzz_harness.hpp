@@ -163,8 +163,9 @@ struct Damaged {
     /// never sealed): only plan.json can tell it, so without one the report's word that cells
     /// are rebuilt from the runs is all there is to say.
     bool needs_plan = false;
-    /// Bytes changed in a line without a checksum: a changed value of the right type (a digit)
-    /// cannot be told there (docs/results-format.md says so), so only the rest is checked.
+    /// Bytes changed in a line without a checksum, or a key renamed in a line that still reads as
+    /// written: a changed value of the right type (a digit) or a name no reader knows cannot be
+    /// told there (docs/results-format.md says so), so only the rest is checked.
     bool undetectable = false;
 };
 
@@ -206,7 +207,11 @@ inline Damaged damage(std::string_view input) {
         d.text = file_text(lines, d.sealed);
     };
     d.text = d.original;
-    d.undetectable = !d.sealed && (kind == 0 || kind == 7);
+    // A key renamed in a line that still reads as written (sealed again, or never sealed) is a
+    // field a newer or older pglab might have written: the round trip names those of the
+    // record, but probes, settings, matrix values and bench documents take any name.
+    d.undetectable =
+        (!d.sealed && (kind == 0 || kind == 7)) || (kind == 3 && (reseal || !d.sealed));
     if (n == 0) {
         d.what = "no line";
         return d;
