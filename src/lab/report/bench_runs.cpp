@@ -50,21 +50,18 @@ std::vector<BenchRan> bench_ran(const ResultsDir& results, const std::string& st
 
 namespace {
 
-/// "10.0", or "10.0 (9.9 – 10.1)": the median, and the range when the runs differ.
-std::string median_and_range(const std::vector<double>& values) {
+/// "10.00", or "10.00 (9.94 – 10.00)": the median, and the range when the runs differ; a count
+/// (`whole`) without decimals: "11933 (11711 – 11967)".
+std::string median_and_range(const std::vector<double>& values, bool whole) {
     const auto [low, high] = std::minmax_element(values.begin(), values.end());
-    const std::string median_text = format_number(median(values));
-    return *low == *high
-               ? median_text
-               : fmt::format("{} ({})", median_text, format_interval(Interval{*low, *high, true}));
-}
-
-/// The same for counts, whole: "11933 (11711 – 11967)".
-std::string count_and_range(const std::vector<double>& values) {
-    const auto [low, high] = std::minmax_element(values.begin(), values.end());
-    const std::string median_text = fmt::format("{:.0f}", median(values));
-    return *low == *high ? median_text
-                         : fmt::format("{} ({:.0f} – {:.0f})", median_text, *low, *high);
+    const double middle = median(values);
+    if (whole) {
+        return *low == *high ? fmt::format("{:.0f}", middle)
+                             : fmt::format("{:.0f} ({:.0f} – {:.0f})", middle, *low, *high);
+    }
+    return *low == *high ? format_number(middle)
+                         : fmt::format("{} ({})", format_number(middle),
+                                       format_interval(Interval{*low, *high, true}));
 }
 
 } // namespace
@@ -79,8 +76,8 @@ Table bench_ran_table(const std::vector<BenchRan>& ran,
                                           ? std::string("(not recorded)")
                                           : "`" + util::join(r.arguments, " ") + "`"
                                                 + (r.arguments_vary ? " (other runs: others)" : "");
-        t.rows.push_back({label(r.cell), arguments, median_and_range(r.durations_s),
-                          count_and_range(r.transactions)});
+        t.rows.push_back({label(r.cell), arguments, median_and_range(r.durations_s, false),
+                          median_and_range(r.transactions, true)});
     }
     return t;
 }

@@ -223,7 +223,8 @@ void check_steps(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
                 report(position_of(spec, step, applies.error().message), applies.error());
                 continue;
             }
-            if (Status st = check_bench_options(spec, step, values); !st) {
+            const auto read = read_step_options(spec, step, values, pg::ConnParams{}, {});
+            if (Status st = read ? Status{} : Status(read.error()); !st) {
                 // Every bad option at once: the parser stops at the first, so the options are
                 // read again without each one it refused.
                 experiment::Step rest = step;
@@ -240,7 +241,7 @@ void check_steps(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
                 }
                 continue;
             }
-            if (const auto replaced = replaced_matrix_value(spec, step, values)) {
+            if (const auto replaced = replaced_matrix_value(step, values, *read)) {
                 if (seen.emplace(i, "replaces " + replaced->variable).second) {
                     diag.add(replaced->pos, replaced_message(spec, step, i, *replaced),
                              fmt::format("Remove \"{}\" from the step's options, or {} from the "

@@ -283,14 +283,10 @@ const experiment::TextField* option_of(const experiment::Step& step, char letter
 
 } // namespace
 
-std::optional<ReplacedValue> replaced_matrix_value(const experiment::ExperimentSpec& spec,
-                                                   const experiment::Step& step,
-                                                   const plan::RunValues& values) {
-    const auto read = read_step_options(spec, step, values, pg::ConnParams{}, {});
-    if (!read) {
-        return std::nullopt;
-    }
-    const options::OptionLetters& given = read->parsed.given;
+std::optional<ReplacedValue> replaced_matrix_value(const experiment::Step& step,
+                                                   const plan::RunValues& values,
+                                                   const StepOptions& options) {
+    const options::OptionLetters& given = options.parsed.given;
     for (const options::OptionDefault& d : values.matrix_options(step)) {
         const char other = d.letter == 't' ? 'T' : d.letter == 'T' ? 't' : '\0';
         const experiment::TextField* by = nullptr;

@@ -75,14 +75,13 @@ struct ReplacedValue {
     experiment::SourcePos pos; ///< that option's
 };
 
-/// The first matrix value the step's own options replace in the run `values` stands for: `-t`
-/// against `duration` (pgbench takes one of -t and -T), `-c` against `clients`, `-D n=1` against
-/// `vars.n`. A matrix variable the step's options override would make every cell run the same
-/// and the report label them as different. None when they replace none or are refused
-/// (check_bench_options says why).
-std::optional<ReplacedValue> replaced_matrix_value(const experiment::ExperimentSpec& spec,
-                                                   const experiment::Step& step,
-                                                   const plan::RunValues& values);
+/// The first matrix value the step's own options (`options`, read by read_step_options in the
+/// run `values` stands for) replace: `-t` against `duration` (pgbench takes one of -t and -T),
+/// `-c` against `clients`, `-D n=1` against `vars.n`. A matrix variable the step's options
+/// override would make every cell run the same and the report label them as different.
+std::optional<ReplacedValue> replaced_matrix_value(const experiment::Step& step,
+                                                   const plan::RunValues& values,
+                                                   const StepOptions& options);
 
 /// A `once` step's fingerprint in the run `values` stands for (RunValues::fingerprint), with an
 /// init or bench step's arguments as StepOptions::arguments read without a server (every value

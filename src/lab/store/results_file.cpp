@@ -74,8 +74,13 @@ std::string repetition_text(std::uint32_t repetition, bool warmup, std::uint32_t
 /// Why `record` is not the run `plan` has under its ordinal ("" when it is): a line whose run
 /// or cell number was changed would count for a run or a cell it is not.
 std::string against_plan(const RunRecord& record, const PlanRecord& plan) {
-    const auto planned = std::find_if(plan.runs.begin(), plan.runs.end(),
-                                      [&](const PlanRun& p) { return p.run == record.run; });
+    // The plan lists its runs by ordinal: run N is at N, unless a plan was written otherwise.
+    const bool at_ordinal =
+        record.run < plan.runs.size() && plan.runs[record.run].run == record.run;
+    const auto planned = at_ordinal
+                             ? plan.runs.begin() + static_cast<std::ptrdiff_t>(record.run)
+                             : std::find_if(plan.runs.begin(), plan.runs.end(),
+                                            [&](const PlanRun& p) { return p.run == record.run; });
     if (planned == plan.runs.end()) {
         return fmt::format("run {} is not in plan.json", record.run);
     }
