@@ -1,9 +1,11 @@
-// Disturbances read from each measured run's probes (docs/probes.md: checkpointer.*,
+// Disturbances read from each measured run's steps (a once step that ran unsettled before it) and
+// probes (docs/probes.md: checkpointer.*,
 // db.autovacuum_count, db.autoanalyze_count, host.cpu_s, host.steal_s, server.cpu_s,
 // client.cpu_s, elapsed_s).
 #include "lab/report/disturbances.hpp"
 
 #include "lab/report/statistics.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -70,31 +72,86 @@ std::string cv_text(std::span<const double> values) {
 
 } // namespace
 
+std::vector<std::string> RunDisturbance::causes() const {
+    std::vector<std::string> out;
+    for (const std::string& key : after_setup) {
+        out.push_back(fmt::format("follows setup step {} with no settle between", key));
+    }
+    out.insert(out.end(), what.begin(), what.end());
+    return out;
+}
+
+namespace {
+
+/// The once steps that ran in `run` and were not settled after, before each of its steps: for
+/// step i of run.steps, the keys of such steps before it.
+class UnsettledSetup {
+public:
+    UnsettledSetup(const store::RunRecord& run, const std::set<std::string>& once)
+        : m_run(run), m_once(once) {}
+
+    /// Called for each step of the run in order: the setup before `s`, then `s` counted.
+    std::vector<std::string> before(const store::StepRecord& s) {
+        std::vector<std::string> out = m_seen;
+        if (m_once.count(s.key) != 0 && s.status == store::StepStatus::ok && !settled_after(s)) {
+            m_seen.push_back(s.key);
+        }
+        return out;
+    }
+
+private:
+    bool settled_after(const store::StepRecord& s) const {
+        if (!m_run.settle) {
+            return false;
+        }
+        const auto& after = m_run.settle->after;
+        return std::find(after.begin(), after.end(), s.key) != after.end();
+    }
+
+    const store::RunRecord& m_run;
+    const std::set<std::string>& m_once;
+    std::vector<std::string> m_seen;
+};
+
+bool checkpoint_in(const StepData& step, int64_t run) {
+    return std::find(step.checkpoint_runs.begin(), step.checkpoint_runs.end(), run)
+           != step.checkpoint_runs.end();
+}
+
+} // namespace
+
 std::vector<StepDisturbances> collect_disturbances(const ResultsDir& results,
-                                                   const std::vector<StepData>& steps, int cores) {
+                                                   const std::vector<StepData>& steps,
+                                                   const std::set<std::string>& once, int cores) {
     std::map<std::string, StepDisturbances> by_step;
     for (const FinishedRun& f : results.runs) {
         const store::RunRecord& run = f.record;
         if (run.warmup || run.status() != store::RunStatus::ok) {
             continue;
         }
+        const auto number = static_cast<int64_t>(run.run);
+        UnsettledSetup setup(run, once);
         for (const store::StepRecord& s : run.steps) {
-            if (s.status != store::StepStatus::ok || !s.probes) {
-                continue;
-            }
+            std::vector<std::string> after_setup = setup.before(s);
             const auto step = std::find_if(steps.begin(), steps.end(),
                                            [&](const StepData& d) { return d.key == s.key; });
-            const bool checkpoint =
-                step != steps.end()
-                && std::find(step->checkpoint_runs.begin(), step->checkpoint_runs.end(),
-                             static_cast<int64_t>(run.run))
-                       != step->checkpoint_runs.end();
-            std::vector<std::string> what = disturbances_of(*s.probes, checkpoint, cores);
-            if (!what.empty()) {
+            if (s.status != store::StepStatus::ok || step == steps.end()) {
+                continue;
+            }
+            const bool measured =
+                step->kind && experiment::measures_itself(*step->kind) && once.count(s.key) == 0;
+            if (!measured) {
+                after_setup.clear(); // a setup step's own figures are the run's, not a cell's
+            }
+            std::vector<std::string> what;
+            if (s.probes) {
+                what = disturbances_of(*s.probes, checkpoint_in(*step, number), cores);
+            }
+            if (!what.empty() || !after_setup.empty()) {
                 StepDisturbances& d = by_step[s.key];
                 d.step = s.key;
-                d.runs.push_back(RunDisturbance{static_cast<int64_t>(run.run),
-                                                static_cast<int64_t>(run.cell), std::move(what)});
+                d.runs.push_back(RunDisturbance{number, static_cast<int64_t>(run.cell),
+                                                std::move(after_setup), std::move(what)});
             }
         }
     }
@@ -102,6 +159,16 @@ std::vector<StepDisturbances> collect_disturbances(const ResultsDir& results,
     for (const StepData& step : steps) { // in the report's order of steps
         if (const auto it = by_step.find(step.key); it != by_step.end()) {
             out.push_back(std::move(it->second));
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> cell_disturbances(const StepDisturbances& disturbed, int64_t cell) {
+    std::vector<std::string> out;
+    for (const RunDisturbance& r : disturbed.runs) {
+        if (r.cell == cell) {
+            out.push_back(fmt::format("run {}: {}", r.run, util::join(r.causes(), ", ")));
         }
     }
     return out;
@@ -116,8 +183,9 @@ void add_disturbances_section(const std::vector<StepDisturbances>& disturbed,
     }
     doc.heading(2, "Disturbances");
     doc.paragraph(fmt::format(
-        "Runs into whose measured step something else fell: a checkpoint, an autovacuum or "
-        "autoanalyze run, other processes taking more than {:.0f}% of the machine's CPU, or "
+        "Runs into whose measured step something else fell: a setup step (`once`) run before it "
+        "with no settle between, a checkpoint, an autovacuum or autoanalyze run, other processes "
+        "taking more than {:.0f}% of the machine's CPU, or "
         "steal above {:.0f}%. They stay in every figure above; each cell's spread is given with "
         "and without them.",
         k_other_cpu_share * 100, k_steal_share * 100));
@@ -129,11 +197,8 @@ void add_disturbances_section(const std::vector<StepDisturbances>& disturbed,
         std::set<int64_t> flagged;
         for (const RunDisturbance& r : d.runs) {
             flagged.insert(r.run);
-            std::string what;
-            for (const std::string& w : r.what) {
-                what += (what.empty() ? "" : "; ") + w;
-            }
-            runs.rows.push_back({std::to_string(r.run), cell_label(r.cell), what});
+            runs.rows.push_back(
+                {std::to_string(r.run), cell_label(r.cell), util::join(r.causes(), "; ")});
         }
         doc.table(std::move(runs));
         const auto step = std::find_if(steps.begin(), steps.end(),

@@ -94,12 +94,12 @@ public:
                 step_section(step, Part::main);
             }
         }
-        const std::vector<StepDisturbances> disturbed =
-            collect_disturbances(m_results, m_report.steps, m_report.environment.machine.cores);
+        m_disturbed = collect_disturbances(m_results, m_report.steps, m_once,
+                                           m_report.environment.machine.cores);
         add_disturbances_section(
-            disturbed, m_report.steps, [&](int64_t c) { return short_label(c); }, doc);
+            m_disturbed, m_report.steps, [&](int64_t c) { return short_label(c); }, doc);
         collect_warnings();
-        disturbance_warnings(disturbed);
+        disturbance_warnings();
         doc.heading(2, "Warnings");
         if (m_report.warnings.empty()) {
             doc.paragraph("None: every cell has enough runs with little spread, no run failed, "
@@ -191,16 +191,31 @@ private:
     }
 
     /// The environment's list: pglab, the machine, units, the plan, the runs, what varied.
-    /// A step whose runs something other than a checkpoint fell into (checkpoints have their
-    /// own warning).
-    void disturbance_warnings(const std::vector<StepDisturbances>& disturbed) {
-        for (const StepDisturbances& d : disturbed) {
+    /// A step whose runs followed an unsettled setup step, and one whose runs something other
+    /// than a checkpoint fell into (checkpoints have their own warning).
+    void disturbance_warnings() {
+        for (const StepDisturbances& d : m_disturbed) {
             std::vector<int64_t> runs;
+            std::set<std::string> setup;
+            std::vector<int64_t> after_setup;
             for (const RunDisturbance& r : d.runs) {
                 const bool only_checkpoint = r.what.size() == 1 && r.what.front() == "a checkpoint";
-                if (!only_checkpoint) {
+                if (!r.what.empty() && !only_checkpoint) {
                     runs.push_back(r.run);
                 }
+                if (!r.after_setup.empty()) {
+                    after_setup.push_back(r.run);
+                    setup.insert(r.after_setup.begin(), r.after_setup.end());
+                }
+            }
+            if (!after_setup.empty()) {
+                m_report.warnings.push_back(fmt::format(
+                    "Step {}: run(s) {} follow setup step(s) {} with no settle between: the setup "
+                    "ran in the same run, so its writes and dirty pages are in their figures. "
+                    "pglab settles after the `once` steps that come before every measured step; "
+                    "put them first (and keep `settle` on).",
+                    d.step, join_runs(after_setup),
+                    join(std::vector<std::string>(setup.begin(), setup.end()), ", ")));
             }
             if (!runs.empty()) {
                 m_report.warnings.push_back(fmt::format(
@@ -209,6 +224,17 @@ private:
                     d.step, join_runs(runs)));
             }
         }
+    }
+
+    /// What fell into the runs of `cell` in `step`, each run said ("run 0: follows setup step
+    /// 0:init with no settle between").
+    std::vector<std::string> known_causes(const std::string& step, int64_t cell) const {
+        for (const StepDisturbances& d : m_disturbed) {
+            if (d.step == step) {
+                return cell_disturbances(d, cell);
+            }
+        }
+        return {};
     }
 
     /// The runs of the plan that have no line, and their cells.
@@ -318,6 +344,7 @@ private:
         // Spread and repetitions matter for measured steps; an init that runs once is fine.
         const bool measured = measures_itself(step);
         std::vector<std::string> noisy;
+        bool unexplained = false; // a noisy cell none of whose runs was disturbed
         std::vector<std::string> few;
         for (const auto& m : step.metrics) {
             if (!m.info.headline || !measured) {
@@ -326,8 +353,11 @@ private:
             for (const auto& [cell_index, values] : m.by_cell) {
                 const Summary s = summarize(values);
                 if (s.cv && *s.cv > m_options.high_cv) {
-                    noisy.push_back(fmt::format("{} in {} ({:.0f}%)", m.info.title,
-                                                short_label(cell_index), *s.cv * 100.0));
+                    const std::vector<std::string> causes = known_causes(step.key, cell_index);
+                    unexplained = unexplained || causes.empty();
+                    noisy.push_back(fmt::format("{} in {} ({:.0f}%{})", m.info.title,
+                                                short_label(cell_index), *s.cv * 100.0,
+                                                causes.empty() ? "" : "; " + join(causes, "; ")));
                 }
                 if (s.n < m_options.min_repetitions && m.info.id == step.metrics.front().info.id) {
                     few.push_back(fmt::format("{} (n={})", short_label(cell_index), s.n));
@@ -337,9 +367,11 @@ private:
         if (!noisy.empty()) {
             w.push_back(fmt::format(
                 "Step {}: high variation between runs (coefficient of variation above {:.0f}%): "
-                "{}. Differences smaller than that spread are not meaningful; run more "
-                "repetitions or look for the source of the noise.",
-                step.key, m_options.high_cv * 100.0, join(noisy, "; ")));
+                "{}. Differences smaller than that spread are not meaningful; {}.",
+                step.key, m_options.high_cv * 100.0, join(noisy, "; "),
+                unexplained ? "run more repetitions or look for the source of the noise"
+                            : "the runs named say what fell into them, and the section "
+                              "Disturbances gives each cell's spread without them"));
         }
         if (!few.empty()) {
             w.push_back(fmt::format(
@@ -592,6 +624,7 @@ private:
     std::set<std::string> m_claimed;             ///< step keys a claim names
     std::set<std::string> m_claimed_metrics;     ///< "step\nmetric" a claim names
     std::set<std::string> m_once;                ///< steps that run once per server
+    std::vector<StepDisturbances> m_disturbed;   ///< what fell into each measured step's runs
     std::set<int64_t> m_first_runs;              ///< runs first on a freshly started server
 };
 
