@@ -67,6 +67,7 @@ int run_command(int argc, char** argv) {
     std::optional<std::string> results;
     std::optional<std::string> resume;
     std::optional<std::string> seed;
+    std::optional<std::string> estimate_from;
     std::vector<std::string> operands;
     CommandLine line("run", k_run_synopsis, k_run_epilogue);
     line.option("--results", results,
@@ -82,6 +83,10 @@ int run_command(int argc, char** argv) {
     line.flag("--dry-run", request.dry_run,
               "check the file, print the plan and an estimate of its time; start nothing (a "
               "missing version is named, not fetched)");
+    line.option("--estimate-from", estimate_from,
+                {"DIR", "a directory",
+                 "estimate --dry-run's time from the runs in DIR (an earlier run's results)",
+                 "the newest earlier run found in results/ or docs/studies/results/"});
     line.flag("--quick", request.quick,
               "run the file's quick form ([quick]: fewer runs, smaller sizes)");
     line.flag("--yes", request.yes,
@@ -103,6 +108,10 @@ int run_command(int argc, char** argv) {
     request.experiment = operands.empty() ? std::string() : operands.front();
     request.resume_dir = resume.value_or("");
     request.results_dir = results.value_or("");
+    request.estimate_from = estimate_from.value_or("");
+    if (!request.estimate_from.empty() && !request.dry_run) {
+        return line.usage_error("--estimate-from is for --dry-run");
+    }
     if (request.resume_dir.empty() == request.experiment.empty()) {
         return line.usage_error(request.resume_dir.empty()
                                     ? "no experiment file given"

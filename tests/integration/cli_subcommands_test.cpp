@@ -105,6 +105,7 @@ TEST_F(CliSubcommands, MistakesAreNamedWithAHintAndStatus1) {
          hinted("--resume cannot be combined with --results, --seed or --quick", run)},
         {"run --resume DIR EXPERIMENT",
          hinted("--resume takes the experiment from the results directory", run)},
+        {"run --estimate-from RESULTS EXPERIMENT", hinted("--estimate-from is for --dry-run", run)},
 
         {"report", hinted("no results directory given", report)},
         {"report --bogus", hinted("unknown option \"--bogus\"", report)},
@@ -167,7 +168,8 @@ TEST_F(CliSubcommands, MistakesAreNamedWithAHintAndStatus1) {
 
 TEST_F(CliSubcommands, EachHelpListsEveryOption) {
     const std::vector<std::pair<std::string, std::vector<std::string>>> helps = {
-        {"run", {"--results", "--resume", "--seed", "--dry-run", "--quick", "--help"}},
+        {"run",
+         {"--results", "--resume", "--seed", "--dry-run", "--estimate-from", "--quick", "--help"}},
         {"report",
          {"--format", "--output", "-o", "--no-charts", "--claims", "--cv-warning", "--min-runs",
           "--help"}},
@@ -192,7 +194,8 @@ TEST_F(CliSubcommands, EachHelpListsEveryOption) {
 
 TEST_F(CliSubcommands, EachHelpGivesTheDefaults) {
     const std::vector<std::pair<std::string, std::string>> defaults = {
-        {"run", "--results DIR  write the results into DIR (default: results/<name>-<timestamp>)"},
+        {"run", "--results DIR        write the results into DIR (default: "
+                "results/<name>-<timestamp>)"},
         {"report", "--cv-warning PCT   warn when runs of a cell vary more than PCT percent "
                    "(default: 10)"},
         {"report", "--min-runs N       warn when a cell has fewer measured runs (default: 3)"},
@@ -215,6 +218,70 @@ TEST_F(CliSubcommands, RunTakesOptionsInEitherFormAndPlace) {
         EXPECT_EQ(r.exit_code, 0) << support::describe(r);
         EXPECT_NE(r.out.find("runs"), std::string::npos) << r.out;
     }
+}
+
+// A dry run refuses what the run would refuse, shows how to follow the order it drew, and takes
+// its time from an earlier run's results (issue 62, stage 4).
+TEST_F(CliSubcommands, ADryRunChecksWhatTheRunChecksAndSaysHowToFollowItsOrder) {
+    const support::CommandResult existing = pglab("run --dry-run --results RESULTS EXPERIMENT");
+    EXPECT_EQ(existing.exit_code, 1) << support::describe(existing);
+    EXPECT_NE(existing.err.find("results directory \"" + m_results.string()
+                                + "\" already exists and is not empty"),
+              std::string::npos)
+        << existing.err;
+    EXPECT_TRUE(existing.out.empty()) << existing.out;
+
+    write("ordered.toml", "name = \"ordered\"\nrepeat = 2\norder = \"random\"\n[matrix]\n"
+                          "params.n = [1, 2, 3]\n[[steps]]\ntype = \"sql\"\nsql = \"SELECT 1\"\n");
+    const support::CommandResult drawn = pglab("run --dry-run DIR/ordered.toml");
+    ASSERT_EQ(drawn.exit_code, 0) << support::describe(drawn);
+    const auto at = drawn.out.find("seed ");
+    ASSERT_NE(at, std::string::npos) << drawn.out;
+    const std::string seed =
+        drawn.out.substr(at + 5, drawn.out.find_first_of(" \n", at + 5) - at - 5);
+    EXPECT_NE(drawn.out.find("(drawn now: `pglab run --seed " + seed + " "
+                             + (m_dir / "ordered.toml").string()
+                             + "` runs in the order below; without --seed the run draws another)"),
+              std::string::npos)
+        << drawn.out;
+    // That seed gives the same order; a seed given is not said to be drawn.
+    const support::CommandResult again =
+        pglab("run --dry-run --seed " + seed + " DIR/ordered.toml");
+    ASSERT_EQ(again.exit_code, 0) << support::describe(again);
+    EXPECT_EQ(again.out.find("drawn now"), std::string::npos) << again.out;
+    const auto runs = [](const std::string& out) { return out.substr(out.find("\n   0  cell")); };
+    EXPECT_EQ(runs(again.out), runs(drawn.out));
+
+    // The server is named with where its binaries come from.
+    EXPECT_NE(drawn.out.find("server default: throwaway, PostgreSQL "), std::string::npos)
+        << drawn.out;
+    EXPECT_NE(drawn.out.find("(the newest installed: the file names none)"), std::string::npos)
+        << drawn.out;
+
+    // An earlier run's results time the steps the file cannot: 1 s a statement, 0.5 s a run for
+    // the server, 3 runs. Another experiment's results are refused.
+    fs::create_directories(m_dir / "earlier");
+    write("earlier/plan.json",
+          R"({"version": "pglab.plan/1", "experiment": "cli", "created_at": "2026-12-01T10:00:00Z",
+              "runs": [{"run": 0, "cell": 0, "repetition": 1, "warmup": false, "round": 1}]})");
+    write("earlier/results.jsonl",
+          R"({"version": "pglab.run/1", "run": 0, "cell": 0, "repetition": 1, "round": 1, )"
+          R"("warmup": false, "status": "ok", "label": "", "timings": {"total_ms": 1500, )"
+          R"("steps_ms": 1000, "server_ms": 500, "overhead_ms": 0, "restarts": 0}, "steps": )"
+          R"([{"index": 0, "key": "0:sql", "type": "sql", "status": "ok", "elapsed_ms": 1000}]})"
+          "\n");
+    const support::CommandResult timed =
+        pglab("run --dry-run --estimate-from DIR/earlier EXPERIMENT");
+    ASSERT_EQ(timed.exit_code, 0) << support::describe(timed);
+    EXPECT_NE(timed.out.find("time: about 5s (bench durations and sleeps from the file; the other "
+                             "steps, and 0.5 s a run for the servers, as 1 run of "
+                             + (m_dir / "earlier").string() + " measured them on 2026-12-01)"),
+              std::string::npos)
+        << timed.out;
+    const support::CommandResult other = pglab("run --dry-run --estimate-from RESULTS EXPERIMENT");
+    EXPECT_EQ(other.exit_code, 1) << support::describe(other);
+    EXPECT_NE(other.err.find("no finished run of experiment \"cli\" there"), std::string::npos)
+        << other.err;
 }
 
 TEST_F(CliSubcommands, ReportAndCompareTakeOptionsInEitherFormAndPlace) {

@@ -311,4 +311,36 @@ TEST_F(ServerBuild, AnExperimentSaysItBuildsItsTreesAndWarnsWhenTwoServersAreOne
     EXPECT_TRUE(builds().empty()) << "a dry run builds nothing";
 }
 
+// A missing tree is named with the command that makes it, when the file gives one (issue 62,
+// stage 4); the command is only for a tree.
+TEST_F(ServerBuild, AMissingTreeIsNamedWithTheCommandThatMakesIt) {
+    const auto dry = [&](const std::string& server) {
+        const fs::path file = m_dir / "missing.toml";
+        std::ofstream(file, std::ios::trunc)
+            << "name = \"missing\"\n[servers.a]\n"
+            << server << "[[steps]]\ntype = \"sql\"\nsql = \"SELECT 1\"\n";
+        support::EnvOverrides e = env();
+        e.emplace_back("PGLAB_CACHE_DIR", m_cache.string());
+        return support::run_command({support::pglab_binary(), "run", "--dry-run", file.string()},
+                                    e);
+    };
+    const std::string where = (m_dir / "missing.toml").string() + ":3:10: \""
+                              + (m_dir / "tree").string() + "\" is not a directory: ";
+    const auto named = dry("source = \"tree\"\nsource_made_by = \"scripts/make-tree\"\n");
+    EXPECT_EQ(named.exit_code, 1) << support::describe(named);
+    EXPECT_NE(named.err.find(where + "`scripts/make-tree` makes it (the file's source_made_by)"),
+              std::string::npos)
+        << named.err;
+    const auto unnamed = dry("source = \"tree\"\n");
+    EXPECT_EQ(unnamed.exit_code, 1) << support::describe(unnamed);
+    EXPECT_NE(unnamed.err.find(where + "point source at a PostgreSQL source tree"),
+              std::string::npos)
+        << unnamed.err;
+    const auto alone = dry("version = \"15\"\nsource_made_by = \"scripts/make-tree\"\n");
+    EXPECT_EQ(alone.exit_code, 1) << support::describe(alone);
+    EXPECT_NE(alone.err.find(":4:1: \"source_made_by\" needs \"source\" in [servers.a]"),
+              std::string::npos)
+        << alone.err;
+}
+
 } // namespace

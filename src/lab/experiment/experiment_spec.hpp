@@ -48,6 +48,9 @@ struct ServerSpec {
     /// A PostgreSQL source tree that pglab builds before the first run (`pglab server build`),
     /// resolved against the experiment file's directory; "" = not given.
     std::string source;
+    /// The command that makes `source` when it is missing ("scripts/patch-ab-trees"), named
+    /// when it is; "" = not given.
+    std::string source_made_by;
     std::vector<std::string> configure; ///< the build's configure (or meson) options
     ///< none of version, bin_dir and source: the newest installation found
     SourcePos

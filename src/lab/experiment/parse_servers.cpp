@@ -215,9 +215,9 @@ void for_each_named(const toml::table& t, const char* what, ParseContext& ctx, R
 
 /// The keys of `[servers.NAME]`.
 const std::vector<std::string> k_server_keys = {
-    "version",    "bin_dir",      "source",     "configure", "conninfo", "settings",
-    "defaults",   "initdb",       "data_dir",   "auth",      "tcp",      "environment",
-    "sync_delay", "memory_limit", "standby_of", "archive"};
+    "version",     "bin_dir",    "source",       "source_made_by", "configure", "conninfo",
+    "settings",    "defaults",   "initdb",       "data_dir",       "auth",      "tcp",
+    "environment", "sync_delay", "memory_limit", "standby_of",     "archive"};
 
 /// A major ("16"), a release ("17.8") or a pre-release as PostgreSQL names it ("19rc1",
 /// "18beta2"): what server::version_matches compares with an installation's version.
@@ -254,6 +254,7 @@ void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, 
     const auto version = r.string("version", "version = \"16\"");
     const auto bin_dir = r.string("bin_dir", "bin_dir = \"/usr/lib/postgresql/16/bin\"");
     const auto source = r.string("source", "source = \"../postgresql\"");
+    const auto made_by = r.string("source_made_by", "source_made_by = \"scripts/make-trees\"");
     const auto configure = r.string_list("configure", "configure = [\"--enable-debug\"]");
     const auto conninfo = r.string("conninfo", "conninfo = \"host=db1 port=5432 dbname=bench\"");
     if (version) {
@@ -297,6 +298,15 @@ void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, 
                          "directory to use");
         }
     }
+    if (made_by) {
+        s.source_made_by = *made_by;
+        if (!source) {
+            ctx.diag.add(r.key_pos("source_made_by"),
+                         "\"source_made_by\" needs \"source\" in " + r.where(),
+                         "source_made_by names the command that makes the source tree: add "
+                         "source = \"PATH\", or remove source_made_by");
+        }
+    }
     if (configure) {
         for (const TextField& option : *configure) {
             s.configure.push_back(option.text);
@@ -323,9 +333,9 @@ void read_installation(TableReader& r, const toml::table& t, ParseContext& ctx, 
                              + "\", or remove \"conninfo\" to let pglab create the server");
         }
     };
-    for (const char* key :
-         {"version", "bin_dir", "source", "configure", "initdb", "data_dir", "auth", "tcp",
-          "environment", "standby_of", "sync_delay", "memory_limit", "defaults", "archive"}) {
+    for (const char* key : {"version", "bin_dir", "source", "source_made_by", "configure", "initdb",
+                            "data_dir", "auth", "tcp", "environment", "standby_of", "sync_delay",
+                            "memory_limit", "defaults", "archive"}) {
         mark_existing_conflict(key);
     }
 }

@@ -1,7 +1,9 @@
-// lab/run: the time estimate of --dry-run, from what each step's expanded fields say.
+// lab/run: the time estimate of --dry-run, from what each step's expanded fields say and what an
+// earlier run measured.
 #include "lab/run/estimate.hpp"
 
 #include "lab/plan/run_values.hpp"
+#include "lab/run/run_time.hpp"
 #include "lab/run/step_options.hpp"
 
 #include <fmt/format.h>
@@ -26,11 +28,18 @@ std::string duration_text(std::int64_t ms) {
 
 } // namespace
 
-TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::Plan& plan) {
+TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
+                           const StoredTimes* stored) {
     TimeEstimate e;
+    e.measured_in = stored;
+    e.quick = spec.is_quick;
+    double measured_ms = 0;
     std::set<std::pair<std::string, std::string>> once_done; // server, step index + fingerprint
     for (const auto& run : plan.runs) {
         const plan::RunValues values(plan.cells[run.cell], run);
+        if (stored != nullptr) {
+            measured_ms += stored->server_ms_per_run;
+        }
         for (std::size_t i = 0; i < spec.steps.size(); ++i) {
             const experiment::Step& step = spec.steps[i];
             if (auto applies = values.applies(step); !applies || !*applies) {
@@ -45,6 +54,14 @@ TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::P
                 }
             }
             const auto unknown = [&](const std::string& kind) {
+                const auto measured =
+                    stored != nullptr
+                        ? stored->time_of(step_key(step, i), plan.cells[run.cell].label)
+                        : std::nullopt;
+                if (measured) {
+                    measured_ms += *measured;
+                    return;
+                }
                 ++e.unknown[kind];
                 e.bounded_ms += step.timeout_ms;
             };
@@ -52,8 +69,17 @@ TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::P
             case experiment::StepType::bench: {
                 // By transaction count (or options refused): a time the file does not tell.
                 const auto options = read_step_options(spec, step, values, pg::ConnParams{}, {});
+                const auto per_transaction =
+                    stored != nullptr
+                        ? stored->transaction_time_of(step_key(step, i), plan.cells[run.cell].label)
+                        : std::nullopt;
                 if (options && options->parsed.run.duration_s > 0) {
                     e.known_ms += std::int64_t{options->parsed.run.duration_s} * 1000;
+                } else if (options && per_transaction) {
+                    // By count: the earlier run's time per transaction, of this many.
+                    const bench::RunConfig& c = options->parsed.run;
+                    measured_ms +=
+                        *per_transaction * static_cast<double>(c.transactions) * c.clients;
                 } else {
                     unknown("bench by transactions");
                 }
@@ -82,13 +108,26 @@ TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::P
             }
         }
     }
+    e.measured_ms = static_cast<std::int64_t>(measured_ms);
     return e;
 }
 
 std::string describe(const TimeEstimate& e) {
     std::string s;
-    // "at least 0s" says nothing when no step's time is known (every bench by transactions).
-    if (e.known_ms > 0 || e.unknown.empty()) {
+    if (e.measured_in != nullptr) {
+        const StoredTimes& t = *e.measured_in;
+        s = fmt::format("about {} (bench durations and sleeps from the file; the other steps, "
+                        "and {:.1f} s a run for the servers, as {} run{} of {} measured them on "
+                        "{}{})",
+                        duration_text(e.known_ms + e.measured_ms), t.server_ms_per_run / 1000.0,
+                        t.runs, t.runs == 1 ? "" : "s", t.dir.string(), t.date,
+                        t.quick == e.quick ? ""
+                        : t.quick          ? ", in the quick form: the full form's "
+                                             "steps may take longer"
+                                           : ", in the full form: the quick form's "
+                                             "steps may take less");
+    } else if (e.known_ms > 0 || e.unknown.empty()) {
+        // "at least 0s" says nothing when no step's time is known (every bench by transactions).
         s = fmt::format("at least {} (bench durations, sleeps, blocking checks)",
                         duration_text(e.known_ms));
     }
@@ -100,7 +139,9 @@ std::string describe(const TimeEstimate& e) {
         kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, kind);
     }
     s += s.empty() ? "" : "; ";
-    s += "not estimated: the steps whose time the file does not tell (" + kinds + ")";
+    s += e.measured_in != nullptr
+             ? "not estimated: the steps neither the file nor that run tells (" + kinds + ")"
+             : "not estimated: the steps whose time the file does not tell (" + kinds + ")";
     if (e.bounded_ms > 0) {
         s += fmt::format(", some bounded by their timeouts (up to {} more)",
                          duration_text(e.bounded_ms));

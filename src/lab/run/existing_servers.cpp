@@ -33,7 +33,9 @@ std::string installation_origin(const experiment::ServerSpec& server) {
         return fmt::format("built from the source tree {} (pglab server build)", server.source);
     }
     const std::string wanted = !server.bin_dir.empty() ? server.bin_dir : server.version;
-    auto found = server::resolve_installation(wanted);
+    // Neither given: the newest installation found, as the run takes it.
+    auto found =
+        wanted.empty() ? server::find_newest_installation() : server::resolve_installation(wanted);
     if (!found) {
         return server.version.empty()
                    ? "no PostgreSQL installed: " + found.error().message
@@ -42,11 +44,12 @@ std::string installation_origin(const experiment::ServerSpec& server) {
                                  server.version, server.version);
     }
     const std::string& origin = found->origin;
-    const std::string where = origin == "system"  ? "installed"
-                              : origin == "cache" ? "pglab's cache, fetched earlier"
-                              : origin == "build" ? "built by pglab server build"
-                              : origin.empty()    ? "as given"
-                                                  : origin;
+    const std::string where = wanted.empty()       ? "the newest installed: the file names none"
+                              : origin == "system" ? "installed"
+                              : origin == "cache"  ? "pglab's cache, fetched earlier"
+                              : origin == "build"  ? "built by pglab server build"
+                              : origin.empty()     ? "as given"
+                                                   : origin;
     return fmt::format("PostgreSQL {} from {} ({})", found->version, found->bin_dir.string(),
                        where);
 }

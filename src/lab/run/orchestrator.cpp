@@ -152,7 +152,10 @@ PlanOutcome run_experiment(const RunRequest& request) {
         return PlanOutcome::not_started;
     }
     if (request.dry_run) {
-        print_dry_run(p);
+        if (auto st = print_dry_run(p, request); !st) {
+            log::print(st.error());
+            return PlanOutcome::not_started;
+        }
         return PlanOutcome::complete;
     }
     if (auto st = check_destructive_steps(p.spec, p.plan, request.yes); !st) {

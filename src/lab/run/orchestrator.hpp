@@ -29,7 +29,10 @@ struct RunRequest {
     std::filesystem::path resume_dir;  ///< non-empty: continue the plan recorded there
     std::optional<std::uint64_t> seed; ///< --seed: overrides the file's seed
     bool dry_run = false;              ///< print the plan, start nothing
-    bool quick = false;                ///< --quick: the file's `[quick]` form
+    /// --estimate-from: the results of an earlier run whose times --dry-run's estimate uses;
+    /// empty: the newest found (stored_results_dirs()).
+    std::filesystem::path estimate_from;
+    bool quick = false; ///< --quick: the file's `[quick]` form
     /// --yes: steps may drop tables on servers pglab did not create (existing_servers.hpp).
     bool yes = false;
     /// Fetches release binaries of a PostgreSQL version that is not installed (`pglab server

@@ -6,6 +6,7 @@
 #include "lab/run/existing_servers.hpp"
 #include "lab/run/experiment_copy.hpp"
 #include "lab/run/run_time.hpp"
+#include "lab/run/stored_times.hpp"
 #include "lab/server/installation.hpp"
 #include "util/build_info.hpp"
 #include "util/clock.hpp"
@@ -186,11 +187,53 @@ Result<Prepared> prepare(const RunRequest& request) {
     return p;
 }
 
-void print_dry_run(const Prepared& p) {
-    std::printf("%s: %zu cells, %zu runs, order %s, seed %llu\n", p.spec.name.c_str(),
+namespace {
+
+/// Where the run writes: --results, else results/NAME-TIMESTAMP.
+fs::path results_dir_of(const RunRequest& request, const Prepared& p) {
+    return request.results_dir.empty()
+               ? store::default_results_dir(p.spec.name, pglab::wall_now_us() / 1000000)
+               : request.results_dir;
+}
+
+/// After a seed the dry run drew: how to make the run follow the order shown.
+std::string seed_hint(const Prepared& p) {
+    if (std::string_view(p.seed_source) != "chosen"
+        || p.plan.order == experiment::RunOrder::as_written) {
+        return "";
+    }
+    return fmt::format(" (drawn now: `pglab run --seed {}{} {}` runs in the order below; "
+                       "without --seed the run draws another)",
+                       p.plan.seed, p.spec.is_quick ? " --quick" : "", p.experiment.string());
+}
+
+/// The earlier run whose times the estimate uses: --estimate-from's, else the newest found.
+Result<std::optional<StoredTimes>> earlier_run(const Prepared& p, const RunRequest& request) {
+    if (request.estimate_from.empty()) {
+        return newest_stored_times(stored_results_dirs(p.experiment), p.spec.name, p.spec.is_quick);
+    }
+    auto times = read_stored_times(request.estimate_from, p.spec.name);
+    if (!times) {
+        return make_error(fmt::format("--estimate-from \"{}\": no finished run of experiment "
+                                      "\"{}\" there (a results directory holds plan.json and "
+                                      "results.jsonl)",
+                                      request.estimate_from.string(), p.spec.name));
+    }
+    return std::optional(std::move(*times));
+}
+
+} // namespace
+
+Status print_dry_run(const Prepared& p, const RunRequest& request) {
+    if (!p.store) { // --resume's directory is open already
+        PGLAB_TRY(store::ResultsStore::check_new(results_dir_of(request, p)));
+    }
+    PGLAB_TRY_ASSIGN(const std::optional<StoredTimes> earlier, earlier_run(p, request));
+    const StoredTimes* measured = earlier ? &*earlier : nullptr;
+    std::printf("%s: %zu cells, %zu runs, order %s, seed %llu%s\n", p.spec.name.c_str(),
                 p.plan.cells.size(), p.plan.runs.size(), experiment::run_order_name(p.plan.order),
-                static_cast<unsigned long long>(p.plan.seed));
-    std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan)).c_str());
+                static_cast<unsigned long long>(p.plan.seed), seed_hint(p).c_str());
+    std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan, measured)).c_str());
     if (const auto& until = p.spec.until_decided) {
         // The most: every cell run `max` times (rounds are added only for undecided claims).
         experiment::ExperimentSpec most = p.spec;
@@ -202,7 +245,7 @@ void print_dry_run(const Prepared& p) {
         if (auto longest = plan::build_plan(most, p.plan.seed)) {
             std::printf("repeat until decided: %u to %u runs of each cell%s; time at most: %s\n",
                         p.spec.repeat, until->max, budget.c_str(),
-                        describe(estimate_plan(most, *longest)).c_str());
+                        describe(estimate_plan(most, *longest, measured)).c_str());
         }
     }
     for (const std::string& line : server_origins(p.spec)) {
@@ -226,16 +269,14 @@ void print_dry_run(const Prepared& p) {
                     util::shorten(p.plan.cells[r.cell].label, 200).c_str(), r.repetition,
                     r.warmup ? " (warm-up)" : "");
     }
+    return {};
 }
 
 Status open_store(const RunRequest& request, Prepared& p) {
     if (p.store) {
         return {};
     }
-    const fs::path dir =
-        request.results_dir.empty()
-            ? store::default_results_dir(p.spec.name, pglab::wall_now_us() / 1000000)
-            : request.results_dir;
+    const fs::path dir = results_dir_of(request, p);
     PGLAB_TRY_ASSIGN(const std::string copy, masked_experiment_text(p.experiment));
     PGLAB_TRY_ASSIGN(
         store::ResultsStore created,

@@ -27,8 +27,10 @@ struct Prepared {
 /// seed chosen and the plan built (for --resume: the plan recorded there, unchanged).
 Result<Prepared> prepare(const RunRequest& request);
 
-/// --dry-run: the plan, its time and the emulated machines, one line per run.
-void print_dry_run(const Prepared& p);
+/// --dry-run: the plan, its time (from the file and the runs of `request.estimate_from`, else the
+/// newest earlier run found) and the emulated machines, one line per run. Error: the directory
+/// of --estimate-from holds no run of the experiment.
+Status print_dry_run(const Prepared& p, const RunRequest& request);
 
 /// Phase "store": a new results directory (locked), or the resumed one.
 Status open_store(const RunRequest& request, Prepared& p);

@@ -35,7 +35,15 @@ Status build_missing_sources(const experiment::ExperimentSpec& spec, const RunRe
         }
         auto system = server::build_system_of(s.source);
         if (!system) {
-            return make_error(at_source(s, system.error()));
+            Error e = at_source(s, system.error());
+            if (std::error_code ec; !std::filesystem::exists(s.source, ec)) {
+                e.message += s.source_made_by.empty()
+                                 ? ": point source at a PostgreSQL source tree (a git checkout or "
+                                   "an unpacked release)"
+                                 : fmt::format(": `{}` makes it (the file's source_made_by)",
+                                               s.source_made_by);
+            }
+            return make_error(std::move(e));
         }
         auto key = server::build_key(s.source, *system, s.configure);
         if (!key) {

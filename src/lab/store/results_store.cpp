@@ -184,9 +184,12 @@ Status ResultsStore::open_jsonl() {
     return {};
 }
 
-Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view experiment_text,
-                                          const PlanRecord& plan) {
+Status ResultsStore::check_new(const fs::path& dir) {
     std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
+        return make_error(
+            fmt::format("results directory \"{}\" exists and is not a directory", dir.string()));
+    }
     if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
         if (fs::exists(dir / ".lock", ec)) {
             ResultsStore other; // only to see whether a runner holds it (and name its pid)
@@ -198,6 +201,13 @@ Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view 
                               dir.string()))
                 .with_hint("choose another one with --results, or continue it with --resume"));
     }
+    return {};
+}
+
+Result<ResultsStore> ResultsStore::create(const fs::path& dir, std::string_view experiment_text,
+                                          const PlanRecord& plan) {
+    PGLAB_TRY(check_new(dir));
+    std::error_code ec;
     // Made complete under a temporary name beside `dir`, then renamed: a failure part-way (a
     // full disk) leaves no half-made results directory that would block a new run and --resume.
     const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();

@@ -28,7 +28,11 @@ std::filesystem::path default_results_dir(std::string_view name, std::int64_t ep
 /// An open results directory.
 class ResultsStore {
 public:
-    /// Creates `dir` (error when it exists and is not empty), writes `experiment_text` (the
+    /// Whether create() can make `dir`: error when it exists and is not empty (naming the runner
+    /// that holds it, if one does) or is not a directory. --dry-run asks it as the run will.
+    static Status check_new(const std::filesystem::path& dir);
+
+    /// Creates `dir` (error when check_new() says so), writes `experiment_text` (the
     /// experiment file, its passwords masked by the caller) into it as experiment.toml and
     /// writes plan.json. The directory is made under a temporary name beside `dir` and renamed
     /// when complete, so a failure (a full disk) leaves no half-made `dir` behind.

@@ -1,11 +1,19 @@
 // The --dry-run time estimate: bench durations per cell, sleeps and blocking checks counted;
-// init, benches by transaction count and statements named as not estimated, with their timeouts.
+// init, benches by transaction count and statements named as not estimated, with their timeouts;
+// with an earlier run's results, those steps timed as it timed them (issue 62, stage 4).
 #include "lab/plan/plan.hpp"
 #include "lab/run/estimate.hpp"
+#include "lab/run/stored_times.hpp"
+#include "lab/store/results_store.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
 
 #include "experiment_test_util.hpp"
+#include "temp_dir_test_base.hpp"
 
 namespace pglab::lab::run {
 namespace {
@@ -105,6 +113,139 @@ options = ["-St", "100"]
     const TimeEstimate e = estimate_plan(s, *plan);
     EXPECT_EQ(e.known_ms, 13'000);
     EXPECT_EQ(e.unknown.at("bench by transactions"), 1u);
+}
+
+namespace fs = std::filesystem;
+
+/// A results directory of experiment `name` written as a run writes one: each run a once init
+/// (in its first run only) and a bench of 100 transactions a client whose time grows with its
+/// cell's clients.
+class StoredTimesTest : public testing::TempDirTest {
+protected:
+    fs::path write_results(const std::string& leaf, const std::string& name, bool quick,
+                           const std::string& created_at) {
+        store::PlanRecord plan;
+        plan.experiment = name;
+        plan.quick = quick;
+        plan.created_at = created_at;
+        const std::vector<std::pair<std::size_t, int>> runs = {{0, 1}, {1, 2}, {0, 1}, {1, 2}};
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            plan.runs.push_back(
+                {i, runs[i].first, static_cast<std::uint32_t>(i / 2 + 1), false, 1});
+        }
+        const fs::path dir = m_dir / leaf;
+        auto created = store::ResultsStore::create(dir, "", plan);
+        EXPECT_TRUE(created.has_value());
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            const int clients = runs[i].second;
+            nlohmann::json steps = nlohmann::json::array();
+            if (i == 0) {
+                steps.push_back({{"index", 0},
+                                 {"key", "0:init"},
+                                 {"type", "init"},
+                                 {"status", "ok"},
+                                 {"elapsed_ms", 4000.0}});
+            } else {
+                steps.push_back({{"index", 0},
+                                 {"key", "0:init"},
+                                 {"type", "init"},
+                                 {"status", "skipped"},
+                                 {"skip_reason", "once"}});
+            }
+            // 100 transactions a client at 2 ms each.
+            const double transactions = 100.0 * clients;
+            steps.push_back(
+                {{"index", 1},
+                 {"key", "1:bench"},
+                 {"type", "bench"},
+                 {"status", "ok"},
+                 {"elapsed_ms", 2.0 * transactions},
+                 {"bench",
+                  {{"version", "pglab.bench/1"}, {"totals", {{"transactions", transactions}}}}}});
+            const nlohmann::json line = {
+                {"version", "pglab.run/1"},
+                {"run", i},
+                {"cell", runs[i].first},
+                {"label", fmt::format("clients={}", clients)},
+                {"repetition", i / 2 + 1},
+                {"round", 1},
+                {"warmup", false},
+                {"status", "ok"},
+                {"steps", steps},
+                {"timings",
+                 {{"total_ms", 2.0 * transactions + (i == 0 ? 4000.0 : 0.0) + 500.0},
+                  {"steps_ms", 2.0 * transactions + (i == 0 ? 4000.0 : 0.0)},
+                  {"server_ms", 500.0},
+                  {"overhead_ms", 0.0},
+                  {"restarts", 0}}}};
+            auto record = store::run_record_from_json(line);
+            EXPECT_TRUE(record.has_value()) << (record ? "" : record.error().message);
+            EXPECT_TRUE(created->append_run(*record));
+        }
+        return dir;
+    }
+};
+
+const char* const k_counted = R"toml(
+name = "est"
+repeat = 2
+
+[matrix]
+clients = [1, 2]
+
+[[steps]]
+type = "init"
+once = true
+
+[[steps]]
+type = "bench"
+)toml";
+
+TEST_F(StoredTimesTest, AnEarlierRunTimesWhatTheFileCannot) {
+    const fs::path dir = write_results("earlier", "est", false, "2026-12-06T10:00:00+00:00");
+    const auto times = read_stored_times(dir, "est");
+    ASSERT_TRUE(times.has_value());
+    EXPECT_EQ(times->runs, 4U);
+    EXPECT_EQ(times->date, "2026-12-06");
+    EXPECT_DOUBLE_EQ(times->server_ms_per_run, 500.0);
+    EXPECT_EQ(times->time_of("0:init", "clients=1"), 4000.0);
+    EXPECT_EQ(times->time_of("1:bench", "clients=2"), 400.0);
+    EXPECT_EQ(times->time_of("1:bench", "clients=9"), 300.0); // a cell it never ran: every cell's
+    EXPECT_EQ(times->transaction_time_of("1:bench", "clients=2"), 2.0);
+    EXPECT_FALSE(times->time_of("2:sql", "clients=1").has_value());
+    EXPECT_FALSE(read_stored_times(dir, "another").has_value());
+
+    // 1,000 transactions a client where the earlier run ran 100: its time per transaction scales.
+    std::string text = k_counted;
+    text.replace(text.find("[matrix]"), 8, "[matrix]\ntransactions = 1000");
+    const experiment::ExperimentSpec s = experiment::testing::parse_ok(text);
+    const auto plan = plan::build_plan(s, 1);
+    ASSERT_TRUE(plan.has_value());
+    const TimeEstimate e = estimate_plan(s, *plan, &*times);
+    EXPECT_TRUE(e.unknown.empty());
+    EXPECT_EQ(e.known_ms, 0);
+    // 4 runs of 0.5 s for the servers, one init of 4 s, 2 x 2 s + 2 x 4 s of transactions.
+    EXPECT_EQ(e.measured_ms, 2'000 + 4'000 + 12'000);
+    EXPECT_EQ(describe(e),
+              "about 18s (bench durations and sleeps from the file; the other steps, and 0.5 s a "
+              "run for the servers, as 4 runs of "
+                  + dir.string() + " measured them on 2026-12-06)");
+}
+
+TEST_F(StoredTimesTest, TheNewestOfTheSameFormIsChosenElseTheOtherForm) {
+    const fs::path older = write_results("older", "est", false, "2026-12-05T10:00:00+00:00");
+    const fs::path newer = write_results("newer", "est", false, "2026-12-06T10:00:00+00:00");
+    const fs::path quick = write_results("quick", "est-quick", true, "2026-12-07T10:00:00+00:00");
+    const fs::path other = write_results("other", "another", false, "2026-12-08T10:00:00+00:00");
+    const std::vector<fs::path> all = {older, quick, other, newer, m_dir / "missing"};
+    EXPECT_EQ(newest_stored_times(all, "est", false)->dir, newer);
+    EXPECT_EQ(newest_stored_times(all, "est-quick", true)->dir, quick);
+    // No quick run of its own: the full form's, said so.
+    const auto full = newest_stored_times({older, newer}, "est-quick", true);
+    ASSERT_TRUE(full.has_value());
+    EXPECT_EQ(full->dir, newer);
+    EXPECT_FALSE(full->quick);
+    EXPECT_FALSE(newest_stored_times({other}, "est", false).has_value());
 }
 
 } // namespace

@@ -16,24 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir_test_base.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 namespace store = pglab::lab::store;
 
-class StoreJsonl : public ::testing::Test {
+class StoreJsonl : public pglab::lab::testing::TempDirTest {
 protected:
-    void SetUp() override {
-        char tmpl[] = "/tmp/pglab-jsonl-XXXXXX";
-        ASSERT_NE(::mkdtemp(tmpl), nullptr);
-        m_dir = tmpl;
-    }
-
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-
     fs::path write(const std::string& text) {
         const fs::path p = m_dir / "results.jsonl";
         std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
@@ -46,8 +37,6 @@ protected:
         text << in.rdbuf();
         return text.str();
     }
-
-    fs::path m_dir;
 };
 
 /// A results.jsonl line of run `run` (cell 0, status ok), as pglab writes it.
