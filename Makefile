@@ -89,7 +89,6 @@ install: pglab
 
 demo: bootstrap pglab
 	$(BUILD_DIR)/pglab run experiments/quickstart.toml --results $(DEMO_RESULTS)
-	$(BUILD_DIR)/pglab report $(DEMO_RESULTS)
 	@echo "results and report: $(DEMO_RESULTS)/ (report.md, report.html)"
 
 compare: bootstrap build

@@ -2,14 +2,13 @@
 #include "cli/report_command.hpp"
 
 #include "cli/command_line.hpp"
+#include "cli/report_writer.hpp"
 #include "lab/experiment/parse_experiment.hpp"
-#include "lab/report/chart.hpp"
 #include "lab/report/compare.hpp"
 #include "lab/report/recheck.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
 #include "util/log.hpp"
-#include "util/output_file.hpp"
 
 #include <fmt/format.h>
 
@@ -78,26 +77,6 @@ std::optional<double> parse_double(std::string_view text) {
     }
     return v;
 }
-
-Status write_output(const std::string& path, const std::string& text) {
-    if (path == "-") {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return {};
-    }
-    // Whole or not at all: a full disk leaves no empty report, and the error says why.
-    return util::write_output_file(path, text);
-}
-
-/// Reports every problem of the results on stderr: nothing is skipped silently.
-void print_problems(const rp::ResultsDir& r) {
-    for (const auto& p : r.problems) {
-        log::warning("{}: {}", r.dir.string(), p);
-    }
-}
-
-} // namespace
-
-namespace {
 
 /// `pglab report`'s command line, as given.
 struct ReportArgs {
@@ -205,53 +184,6 @@ std::optional<int> format_from_output(CommandLine& line, const std::string& outp
     return std::nullopt;
 }
 
-/// The files to write, as format and path: report.md and report.html in `dir` without a
-/// format, else the one format at `output` (or its name in `dir`).
-std::vector<std::pair<std::string, std::string>>
-report_files(const std::string& format, const std::string& output, const fs::path& dir) {
-    if (format.empty()) {
-        return {{"md", (dir / "report.md").string()}, {"html", (dir / "report.html").string()}};
-    }
-    const std::string name = format == "claims-csv"   ? std::string("claims.csv")
-                             : format == "checks-csv" ? std::string("checks.csv")
-                                                      : "report." + format;
-    return {{format, output.empty() ? (dir / name).string() : output}};
-}
-
-std::string render_report(const std::string& format, const rp::ResultsDir& results,
-                          const rp::Report& report) {
-    if (format == "md") {
-        return rp::render_markdown(report.document) + "\n";
-    }
-    if (format == "html") {
-        return rp::render_html(report.document);
-    }
-    if (format == "csv") {
-        return rp::export_csv(results, report.steps);
-    }
-    if (format == "claims-csv") {
-        return rp::export_claims_csv(report);
-    }
-    if (format == "checks-csv") {
-        return rp::export_checks_csv(results);
-    }
-    return rp::export_json(results, report);
-}
-
-/// "wrote FILES (N warnings, M charts)".
-void log_written(const std::vector<std::string>& written, const rp::Report& report, bool gnuplot,
-                 bool charts_asked, const std::string& format) {
-    std::string charts_text;
-    if (gnuplot) {
-        charts_text = fmt::format(", {} chart{}", report.charts, report.charts == 1 ? "" : "s");
-    } else if (format.empty() || format == "md" || format == "html") {
-        charts_text = charts_asked ? ", no charts (gnuplot not found: apt-get install gnuplot-nox)"
-                                   : ", no charts";
-    }
-    log::info("wrote {} ({} warning{}{})", fmt::format("{}", fmt::join(written, " and ")),
-              report.warnings.size(), report.warnings.size() == 1 ? "" : "s", charts_text);
-}
-
 } // namespace
 
 /// `pglab report --recheck STORED...`: each stored result judged again; 1 when one differs.
@@ -310,45 +242,14 @@ int report_command(int argc, char** argv) {
     if (const auto refused = format_from_output(line, output, format)) {
         return *refused;
     }
-    const bool charts = !args.no_charts;
-    auto results = rp::load_results(args.dirs.front());
-    if (!results) {
-        return fail(results.error());
-    }
-    print_problems(*results);
-    const fs::path dir = args.dirs.front();
-    const auto files = report_files(format, output, dir);
-    // A path that cannot be written (a directory, a missing directory) fails before a chart is
-    // drawn beside it: nothing is written.
-    for (const auto& [fmt_name, path] : files) {
-        if (path != "-") {
-            if (auto target = util::inspect_output(path); !target) {
-                return fail(target.error());
-            }
-        }
-    }
-    options.output_dir = (output.empty() || output == "-") ? dir : fs::path(output).parent_path();
-    if (options.output_dir.empty()) {
-        options.output_dir = ".";
-    }
-    if (charts && (format.empty() || format == "md" || format == "html")) {
-        options.gnuplot = rp::find_gnuplot();
-    }
-    const rp::Report report = rp::build_report(*results, options);
-    for (const auto& e : report.chart_errors) {
-        log::warning("chart not drawn: {}", e);
-    }
-    std::vector<std::string> written;
-    for (const auto& [fmt_name, path] : files) {
-        if (auto st = write_output(path, render_report(fmt_name, *results, report)); !st) {
-            return fail(st.error());
-        }
-        if (path != "-") {
-            written.push_back(path);
-        }
-    }
-    if (!written.empty()) {
-        log_written(written, report, options.gnuplot.has_value(), charts, format);
+    ReportRequest request;
+    request.dir = args.dirs.front();
+    request.format = format;
+    request.output = output;
+    request.charts = !args.no_charts;
+    request.options = std::move(options);
+    if (auto written = write_report(std::move(request)); !written) {
+        return fail(written.error());
     }
     return 0;
 }

@@ -3,10 +3,12 @@
 #include "cli/run_command.hpp"
 
 #include "cli/command_line.hpp"
+#include "cli/run_answer.hpp"
 #include "cli/server_command.hpp"
 #include "lab/report/claims.hpp"
 #include "lab/report/results.hpp"
 #include "lab/run/orchestrator.hpp"
+#include "util/log.hpp"
 
 #include <charconv>
 #include <cstdint>
@@ -20,7 +22,8 @@ namespace pglab::cli {
 namespace {
 
 constexpr const char* k_run_synopsis =
-    R"(pglab run executes an experiment file and keeps every result.
+    R"(pglab run executes an experiment file, keeps every result, writes the report and prints
+the answer: each claim's verdict, figure and 95% interval.
 
 Usage:
   pglab run EXPERIMENT.toml [--quick] [--results DIR] [--seed N] [--dry-run] [--yes]
@@ -68,6 +71,7 @@ int run_command(int argc, char** argv) {
     std::optional<std::string> resume;
     std::optional<std::string> seed;
     std::optional<std::string> estimate_from;
+    bool no_report = false;
     std::vector<std::string> operands;
     CommandLine line("run", k_run_synopsis, k_run_epilogue);
     line.option("--results", results,
@@ -89,6 +93,9 @@ int run_command(int argc, char** argv) {
                  "the newest earlier run found in results/ or docs/studies/results/"});
     line.flag("--quick", request.quick,
               "run the file's quick form ([quick]: fewer runs, smaller sizes)");
+    line.flag("--no-report", no_report,
+              "end without writing the report (report.md, report.html) and printing the claims' "
+              "verdicts; `pglab report DIR` writes it later");
     line.flag("--yes", request.yes,
               "let steps drop tables on servers pglab did not create (an init step on a "
               "conninfo server; --dry-run lists what each step does there)");
@@ -133,7 +140,18 @@ int run_command(int argc, char** argv) {
         }
         return out;
     };
-    return exit_status(lab::run::run_experiment(request));
+    const lab::run::RunOutcome outcome = lab::run::run_experiment(request);
+    const bool ended = outcome.status == lab::run::PlanOutcome::complete
+                       || outcome.status == lab::run::PlanOutcome::failed;
+    if (ended && !no_report && !outcome.results_dir.empty()) {
+        // The run's status stays the plan's: a report that cannot be written is said, and the
+        // results are all there for `pglab report`.
+        if (auto st = bring_answer(outcome.results_dir); !st) {
+            log::warning("the report was not written: {}; `pglab report {}` writes it",
+                         st.error().message, outcome.results_dir.string());
+        }
+    }
+    return exit_status(outcome.status);
 }
 
 } // namespace pglab::cli

@@ -379,16 +379,40 @@ std::string verdict_text(const ClaimResult& r) {
     return "?";
 }
 
+namespace {
+
+/// Whose figure a claim's expected value is: the paper's (it names its `source`), the user's own
+/// (no source), or pglab's own hypothesis.
+enum class Claimant : std::uint8_t { paper, claimed, pglab };
+
+Claimant claimant_of(const experiment::Claim& c) {
+    return c.own ? Claimant::pglab : c.source.empty() ? Claimant::claimed : Claimant::paper;
+}
+
+} // namespace
+
 Table claims_table(const std::vector<ClaimResult>& results) {
-    // pglab's own hypotheses get a column of their own, so that nothing of pglab's reads as the
-    // paper's.
-    const bool any_own = std::any_of(results.begin(), results.end(),
-                                     [](const ClaimResult& r) { return r.claim.own; });
-    Table t;
-    t.header = {"claim", "paper", "measured (95% CI)", "verdict"};
-    if (any_own) {
-        t.header.insert(t.header.begin() + 2, "pglab's own");
+    // Each claimant's figures get a column of their own, shown when some claim has one, so that
+    // nothing of pglab's or of the user's reads as the paper's.
+    const std::vector<std::pair<Claimant, const char*>> columns = {
+        {Claimant::paper, "paper"},
+        {Claimant::claimed, "claimed"},
+        {Claimant::pglab, "pglab's own"}};
+    std::vector<Claimant> shown;
+    for (const auto& [who, title] : columns) {
+        if (std::any_of(results.begin(), results.end(),
+                        [&](const ClaimResult& r) { return claimant_of(r.claim) == who; })) {
+            shown.push_back(who);
+        }
     }
+    Table t;
+    t.header = {"claim"};
+    for (const auto& [who, title] : columns) {
+        if (std::find(shown.begin(), shown.end(), who) != shown.end()) {
+            t.header.emplace_back(title);
+        }
+    }
+    t.header.insert(t.header.end(), {"measured (95% CI)", "verdict"});
     t.numeric.assign(t.header.size(), false);
     for (const auto& r : results) {
         std::string claim = r.claim.text;
@@ -396,11 +420,11 @@ Table claims_table(const std::vector<ClaimResult>& results) {
             claim += " (" + r.claim.source + ")";
         }
         const std::string expected = r.paper.empty() ? "-" : r.paper;
-        std::vector<std::string> row = {claim, r.claim.own ? "-" : expected,
-                                        r.measured.empty() ? "-" : r.measured, verdict_text(r)};
-        if (any_own) {
-            row.insert(row.begin() + 2, r.claim.own ? expected : "-");
+        std::vector<std::string> row = {claim};
+        for (const Claimant who : shown) {
+            row.push_back(claimant_of(r.claim) == who ? expected : "-");
         }
+        row.insert(row.end(), {r.measured.empty() ? "-" : r.measured, verdict_text(r)});
         t.rows.push_back(std::move(row));
     }
     return t;

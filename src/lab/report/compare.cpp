@@ -3,7 +3,9 @@
 #include "lab/report/compare.hpp"
 
 #include "lab/report/cells.hpp"
+#include "lab/report/claim_evidence.hpp"
 #include "lab/report/number_format.hpp"
+#include "lab/report/side_facts.hpp"
 
 #include <fmt/format.h>
 
@@ -60,11 +62,12 @@ std::string side_name(const CompareSide& side) {
     return side.results->dir.filename().string();
 }
 
-std::string mean_sd(const Summary& s) {
+/// A side's typical value (the one the ratio is of), its runs' standard deviation and number.
+std::string typical_sd(const Summary& s, double typical) {
     if (s.n == 0) {
         return "-";
     }
-    return fmt::format("{}{} (n={})", format_number(s.mean),
+    return fmt::format("{}{} (n={})", format_number(typical),
                        s.stddev ? " ± " + format_number(*s.stddev) : std::string(), s.n);
 }
 
@@ -175,15 +178,27 @@ Result<std::vector<CellPair>> pair_cells(const CompareSide& a, const CompareSide
 /// the slowdown of a speed, the verdict.
 ComparisonRow compare_cells(const std::string& step, const MetricInfo& metric, std::string cell,
                             const std::vector<double>& a_values,
-                            const std::vector<double>& b_values, const CompareOptions& options,
-                            const Comparison& out) {
+                            const std::vector<double>& b_values, const PairedRuns& rounds,
+                            const CompareOptions& options, const Comparison& out) {
     ComparisonRow row;
     row.step = step;
     row.metric = metric;
     row.cell = std::move(cell);
     row.a = summarize(a_values);
     row.b = summarize(b_values);
-    row.welch_ba = welch(b_values, a_values);
+    const Sample sa = sample_of(a_values);
+    const Sample sb = sample_of(b_values);
+    row.geometric = sa.log && sb.log;
+    row.typical_a = row.geometric ? typical_value(sa) : sa.linear.mean;
+    row.typical_b = row.geometric ? typical_value(sb) : sb.linear.mean;
+    // Runs made in rounds are compared in pairs, as the report judges a claim's ratio: drift
+    // between rounds moves both runs of a round, and cancels in their ratio.
+    if (rounds.a.size() >= k_min_runs_for_interval) {
+        row.welch_ba = paired_test(rounds.b, rounds.a);
+        row.rounds = rounds.a.size();
+    } else {
+        row.welch_ba = welch(b_values, a_values);
+    }
     if (row.welch_ba) {
         const auto& w = *row.welch_ba;
         row.significant = w.p_value < options.alpha;
@@ -208,19 +223,21 @@ std::string verdict_text(const ComparisonRow& row, const std::string& name_a,
                            k_min_runs_for_interval);
     }
     const WelchResult& w = *row.welch_ba; // ratio = B / A
+    const std::string how =
+        row.rounds > 0 ? fmt::format(", judged in pairs over {} rounds", row.rounds) : "";
     if (!row.significant) {
-        return fmt::format("no significant difference (p = {:.2f})", w.p_value);
+        return fmt::format("no significant difference (p = {:.2f}{})", w.p_value, how);
     }
     const double ba = w.ratio;
     if (!is_speed(row.metric) || row.metric.direction == Direction::neutral) {
-        return fmt::format("{} is {}", name_b, change(ba, w.ratio_ci, " than " + name_a));
+        return fmt::format("{} is {}{}", name_b, change(ba, w.ratio_ci, " than " + name_a), how);
     }
     // Percentages of the baseline's own value, as --fail-if-slower reads them: a tps ratio of
     // 0.700 is "30.0% slower", a time ratio of 1.300 "30.0% slower", of 0.700 "30.0% faster".
     const bool rate = row.metric.direction == Direction::higher_is_better;
     return fmt::format(
-        "{} is {}", name_b,
-        change(ba, w.ratio_ci, "", rate ? "faster" : "slower", rate ? "slower" : "faster"));
+        "{} is {}{}", name_b,
+        change(ba, w.ratio_ci, "", rate ? "faster" : "slower", rate ? "slower" : "faster"), how);
 }
 
 Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
@@ -240,6 +257,8 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
         selected.insert(n);
     }
     PGLAB_TRY_ASSIGN(const auto pairs, pair_cells(a, b, selected, out));
+    out.differences = fact_differences(side_facts(*a.results, a.selector),
+                                       side_facts(*b.results, b.selector), out.name_a, out.name_b);
     // The shared values: variables that are not selected and vary among the paired cells.
     std::vector<std::string> shared;
     for (const auto& name : analyze_dimensions(*a.results).varying) {
@@ -283,8 +302,14 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
                                     : std::map<int64_t, std::vector<double>>::const_iterator();
                 const std::vector<double>& b_values =
                     (mb != nullptr && vb != mb->by_cell.end()) ? vb->second : none;
+                // Rounds pair runs of one plan only.
+                const PairedRuns rounds =
+                    a.results == b.results
+                        ? paired_runs(*a.results, ma, static_cast<std::int64_t>(ca->index),
+                                      static_cast<std::int64_t>(cb->index))
+                        : PairedRuns{};
                 out.rows.push_back(compare_cells(sa.key, ma.info, cell_label(*ca, shared),
-                                                 va->second, b_values, options, out));
+                                                 va->second, b_values, rounds, options, out));
             }
         }
     }
@@ -311,8 +336,9 @@ std::vector<std::vector<std::string>> table_rows(const Comparison& c) {
     for (const auto& r : c.rows) {
         const std::string metric =
             r.metric.unit.empty() ? r.metric.title : r.metric.title + " (" + r.metric.unit + ")";
-        rows.push_back({r.step, metric, r.cell, mean_sd(r.a), mean_sd(r.b), ratio_cell(r),
-                        difference_cell(r), p_cell(r), r.verdict});
+        rows.push_back({r.step, metric, r.cell, typical_sd(r.a, r.typical_a),
+                        typical_sd(r.b, r.typical_b), ratio_cell(r), difference_cell(r), p_cell(r),
+                        r.verdict});
     }
     return rows;
 }
@@ -325,9 +351,37 @@ size_t display_width(std::string_view s) {
     return n;
 }
 
+/// What differs between the sides, said before any figure; and how the means are read.
+std::vector<std::string> preamble(const Comparison& c) {
+    std::vector<std::string> out;
+    if (c.differences.empty()) {
+        out.push_back(fmt::format("{} and {} ran alike besides what is compared: the same pglab, "
+                                  "machine, form, server versions and settings, and bench "
+                                  "arguments and durations.",
+                                  c.name_a, c.name_b));
+    } else {
+        out.push_back(
+            fmt::format("What differs between {} and {} besides the figures:", c.name_a, c.name_b));
+        for (const std::string& d : c.differences) {
+            out.push_back("  - " + d);
+        }
+    }
+    return out;
+}
+
+constexpr const char* k_means_note =
+    "Each side shows its geometric mean where every run is positive (the ratio is of those), "
+    "± its runs' standard deviation; rows of one plan run in rounds are judged in pairs, round "
+    "by round, as the report judges a claim.";
+
 } // namespace
 
 std::string comparison_text(const Comparison& c) {
+    std::string out;
+    for (const std::string& line : preamble(c)) {
+        out += line + "\n";
+    }
+    out += "\n";
     const auto rows = table_rows(c);
     std::vector<size_t> widths(rows.front().size(), 0);
     for (const auto& row : rows) {
@@ -335,7 +389,6 @@ std::string comparison_text(const Comparison& c) {
             widths[i] = std::max(widths[i], display_width(row[i]));
         }
     }
-    std::string out;
     for (size_t r = 0; r < rows.size(); ++r) {
         std::string line;
         for (size_t i = 0; i < rows[r].size(); ++i) {
@@ -357,12 +410,17 @@ std::string comparison_text(const Comparison& c) {
     for (const auto& note : c.notes) {
         out += "note: " + note + "\n";
     }
+    out += std::string(k_means_note) + "\n";
     return out;
 }
 
 std::string comparison_markdown(const Comparison& c) {
     const auto rows = table_rows(c);
     std::string out = fmt::format("# {} vs {}\n\n", c.name_b, c.name_a);
+    for (const std::string& line : preamble(c)) {
+        out += line + "\n";
+    }
+    out += "\n";
     for (size_t r = 0; r < rows.size(); ++r) {
         out += "|";
         for (const auto& cell : rows[r]) {
@@ -383,13 +441,16 @@ std::string comparison_markdown(const Comparison& c) {
             out += "- " + note + "\n";
         }
     }
+    out += std::string("\n") + k_means_note + "\n";
     return out;
 }
 
 std::string comparison_json(const Comparison& c) {
-    auto summary = [](const Summary& s) {
+    auto summary = [](const Summary& s, double typical, bool geometric) {
         return json{{"n", s.n},
                     {"mean", s.n > 0 ? json(s.mean) : json(nullptr)},
+                    {"typical", s.n > 0 ? json(typical) : json(nullptr)},
+                    {"typical_kind", geometric ? "geometric mean" : "mean"},
                     {"stddev", s.stddev ? json(*s.stddev) : json(nullptr)}};
     };
     json rows = json::array();
@@ -398,8 +459,9 @@ std::string comparison_json(const Comparison& c) {
                     {"metric", r.metric.id},
                     {"unit", r.metric.unit},
                     {"cell", r.cell},
-                    {"a", summary(r.a)},
-                    {"b", summary(r.b)},
+                    {"a", summary(r.a, r.typical_a, r.geometric)},
+                    {"b", summary(r.b, r.typical_b, r.geometric)},
+                    {"paired_rounds", r.rounds},
                     {"significant", r.significant},
                     {"slowdown_pct", r.slowdown_pct ? json(*r.slowdown_pct) : json(nullptr)},
                     {"verdict", r.verdict}};
@@ -416,12 +478,9 @@ std::string comparison_json(const Comparison& c) {
         }
         rows.push_back(std::move(row));
     }
-    const json doc = {{"version", "pglab.compare/1"},
-                      {"a", c.name_a},
-                      {"b", c.name_b},
-                      {"ratio", "b / a"},
-                      {"rows", rows},
-                      {"notes", c.notes}};
+    const json doc = {
+        {"version", "pglab.compare/1"}, {"a", c.name_a}, {"b", c.name_b},   {"ratio", "b / a"},
+        {"differences", c.differences}, {"rows", rows},  {"notes", c.notes}};
     return doc.dump(2) + "\n";
 }
 

@@ -43,7 +43,16 @@ struct ComparisonRow {
     std::string cell; ///< the values both sides share ("clients=8"), "all runs" when none
     Summary a;
     Summary b;
-    std::optional<WelchResult> welch_ba; ///< Welch of b against a: ratio = mean_b / mean_a
+    /// Each side's typical value, the one the ratio is of: the geometric mean when every run of
+    /// both is positive (`geometric`), else the mean.
+    double typical_a = 0;
+    double typical_b = 0;
+    bool geometric = false;
+    /// Welch of b against a (ratio = typical_b / typical_a), or, for two cells of one plan run in
+    /// rounds, the paired test of their runs round by round (`welch_ba->paired`), as the report
+    /// judges a claim's ratio.
+    std::optional<WelchResult> welch_ba;
+    std::size_t rounds = 0; ///< the rounds the paired test read; 0 when unpaired
     bool significant = false;
     /// How much worse B is than A, in percent (times: B/A − 1, rates: 1 − B/A); negative when B
     /// is better; only for metrics with a direction.
@@ -54,12 +63,17 @@ struct ComparisonRow {
 struct Comparison {
     std::string name_a;
     std::string name_b;
+    /// What differs between the sides besides the figures (side_facts.hpp): pglab, machine,
+    /// form, server versions and settings, bench arguments and durations; empty when nothing.
+    std::vector<std::string> differences;
     std::vector<ComparisonRow> rows;
     std::vector<std::string> notes; ///< cells without a partner, metrics missing on one side
 };
 
 /// Pairs the cells of `a` and `b` (equal values on every variable that no selector names) and
-/// compares each chosen metric. Error when no cell pairs up.
+/// compares each chosen metric, after naming what differs between the sides. Two cells of one
+/// plan run in rounds are compared round by round (paired_test()), others by Welch's test.
+/// Error when no cell pairs up.
 Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
                            const CompareOptions& options);
 

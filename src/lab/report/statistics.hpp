@@ -178,6 +178,7 @@ struct WelchResult {
     double p_value = 1; ///< two-sided
     Interval difference_ci; ///< 95% CI of mean_a - mean_b (Welch, of the values as they are)
     Interval ratio_ci;      ///< 95% CI of `ratio` (typical_ratio_interval())
+    bool paired = false;    ///< paired_test(): t, df, p and the intervals of the pairs' differences
 };
 
 /// Welch's t-test of `a` against `b` with 95% intervals. Needs k_min_runs_for_interval values
@@ -196,5 +197,13 @@ enum class Scale : uint8_t { automatic, as_is };
 
 std::optional<WelchResult> welch(std::span<const double> a, std::span<const double> b,
                                  Scale scale = Scale::automatic);
+
+/// The paired t-test of `a` against `b`, a[i] and b[i] measured together (one round of a paired
+/// or interleaved plan): what drifts between rounds moves both and cancels in their difference.
+/// Both positive: on the log scale, the ratio exp of the mean of ln a[i] − ln b[i] and its
+/// interval exp of their t-interval (as the report's claims judge a ratio in pairs); otherwise
+/// the difference is tested and the ratio is welch()'s. `difference` is the mean of a[i] − b[i].
+/// Empty unless both have k_min_runs_for_interval values, as many on each side.
+std::optional<WelchResult> paired_test(std::span<const double> a, std::span<const double> b);
 
 } // namespace pglab::lab::report

@@ -129,11 +129,11 @@ void log_totals(const Totals& totals, ServerSet& servers, std::size_t finished,
 
 } // namespace
 
-PlanOutcome run_experiment(const RunRequest& request) {
+RunOutcome run_experiment(const RunRequest& request) {
     auto prepared = prepare(request);
     if (!prepared) {
         log::print(prepared.error());
-        return PlanOutcome::not_started;
+        return {PlanOutcome::not_started, {}};
     }
     Prepared& p = *prepared;
     bool to_fetch = false; // --dry-run: a version the run would fetch
@@ -141,7 +141,7 @@ PlanOutcome run_experiment(const RunRequest& request) {
     bool to_build = false; // --dry-run: a source tree the run would build
     if (auto st = build_missing_sources(p.spec, request, to_build); !st) {
         log::print(st.error());
-        return PlanOutcome::not_started;
+        return {PlanOutcome::not_started, {}};
     }
     ServerSet servers(p.spec);
     if (to_fetch || to_build) {
@@ -149,18 +149,18 @@ PlanOutcome run_experiment(const RunRequest& request) {
                      "run makes them once it has fetched or built the missing installations");
     } else if (auto st = check_before_start(p.spec, p.plan, servers); !st) {
         log::print(st.error());
-        return PlanOutcome::not_started;
+        return {PlanOutcome::not_started, {}};
     }
     if (request.dry_run) {
         if (auto st = print_dry_run(p, request); !st) {
             log::print(st.error());
-            return PlanOutcome::not_started;
+            return {PlanOutcome::not_started, {}};
         }
-        return PlanOutcome::complete;
+        return {PlanOutcome::complete, {}};
     }
     if (auto st = check_destructive_steps(p.spec, p.plan, request.yes); !st) {
         log::print(st.error());
-        return PlanOutcome::not_started;
+        return {PlanOutcome::not_started, {}};
     }
     // SIGINT and SIGTERM only ask the plan to stop (however often they come), so that the clusters
     // are stopped and removed by their destructors. The scopes of a bench or init step nest
@@ -169,7 +169,7 @@ PlanOutcome run_experiment(const RunRequest& request) {
     server::remove_stale_clusters(std::filesystem::temp_directory_path());
     if (auto st = open_store(request, p); !st) {
         log::print(st.error());
-        return PlanOutcome::not_started;
+        return {PlanOutcome::not_started, {}};
     }
     store::ResultsStore& results = *p.store;
     servers.keep_logs([&results](const std::string& server, int cluster) {
@@ -198,7 +198,7 @@ PlanOutcome run_experiment(const RunRequest& request) {
     }
     std::printf("results: %s\n", results.dir().string().c_str());
     std::fflush(stdout);
-    return outcome;
+    return {outcome, results.dir()};
 }
 
 } // namespace pglab::lab::run

@@ -52,7 +52,13 @@ enum class PlanOutcome {
     interrupted  ///< stopped by SIGINT/SIGTERM: --resume continues
 };
 
+/// How a plan ended, and where its results are.
+struct RunOutcome {
+    PlanOutcome status = PlanOutcome::not_started;
+    std::filesystem::path results_dir; ///< empty when none was opened (a dry run, a refusal)
+};
+
 /// Runs the experiment (or with `dry_run` prints its plan).
-PlanOutcome run_experiment(const RunRequest& request);
+RunOutcome run_experiment(const RunRequest& request);
 
 } // namespace pglab::lab::run

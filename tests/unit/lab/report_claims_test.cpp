@@ -53,13 +53,14 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
     EXPECT_EQ(report.question, "Is PostgreSQL 17 faster than 16 at TPC-B-like load and at VACUUM?");
     ASSERT_EQ(report.claims.size(), 6U);
     const Table t = claims_table(report.claims);
-    ASSERT_EQ(t.header,
-              (std::vector<std::string>{"claim", "paper", "measured (95% CI)", "verdict"}));
+    // Claims with a source give the paper's figure; those without, the user's own ("claimed").
+    ASSERT_EQ(t.header, (std::vector<std::string>{"claim", "paper", "claimed", "measured (95% CI)",
+                                                  "verdict"}));
     ASSERT_EQ(t.rows.size(), 6U);
     // The fixture ran interleaved: a ratio of cells with one run in each of 3 rounds is judged on
     // the rounds' paired differences.
     EXPECT_EQ(t.rows[0], (std::vector<std::string>{
-                             "17 vacuums 5.7x faster than 16 (seed 002)", "ratio 0.175 (±20%)",
+                             "17 vacuums 5.7x faster than 16 (seed 002)", "ratio 0.175 (±20%)", "-",
                              "0.830 (95% CI 0.785 – 0.878) = 1335.5 / 1608.6 ms, geometric means "
                              "of 3 rounds, judged in pairs",
                              "differs: its 95% interval (0.785 – 0.878) lies wholly outside 0.175 "
@@ -67,26 +68,27 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
                              "machine's"}));
     EXPECT_EQ(t.rows[1],
               (std::vector<std::string>{
-                  "tps is equal within 3% on both versions (seed 002)", "ratio 1.000 (±3%)",
+                  "tps is equal within 3% on both versions (seed 002)", "ratio 1.000 (±3%)", "-",
                   "1.003 (95% CI 0.978 – 1.028) = 1190.5 / 1187.1 tps, geometric "
                   "means of 3 rounds, judged in pairs",
                   "agrees: its 90% interval (0.986 – 1.020) lies within 1.000 ± 3%"}));
     // A cell of two runs: no interval, the runs shown instead, and no verdict yet.
-    EXPECT_EQ(t.rows[2], (std::vector<std::string>{
-                             "17 with 20 clients serves about as much as 16", "ratio 1.000 (±5%)",
-                             "0.855 = 1038.9 / 1215.0 tps, geometric means (runs: 1226.1, 959.2, "
-                             "953.4 / 1205.2, 1224.8; no interval under 3 runs)",
-                             "inconclusive: 0.855 from 2 runs, too few for an interval (3 at the "
-                             "least); about 7 more runs of each cell would likely decide it"}));
+    EXPECT_EQ(t.rows[2],
+              (std::vector<std::string>{
+                  "17 with 20 clients serves about as much as 16", "-", "ratio 1.000 (±5%)",
+                  "0.855 = 1038.9 / 1215.0 tps, geometric means (runs: 1226.1, 959.2, "
+                  "953.4 / 1205.2, 1224.8; no interval under 3 runs)",
+                  "inconclusive: 0.855 from 2 runs, too few for an interval (3 at the "
+                  "least); about 7 more runs of each cell would likely decide it"}));
     EXPECT_EQ(t.rows[3], (std::vector<std::string>{
-                             "16 reaches 2000 tps with 10 clients", "2000.0 (±10%)",
+                             "16 reaches 2000 tps with 10 clients", "-", "2000.0 (±10%)",
                              "1187.1 tps (geometric mean; 95% CI 1152.9 – 1222.2)",
                              "differs: its 95% interval (1152.9 – 1222.2) lies wholly outside "
                              "2000.0 ± 10%"}));
     // A shape: each level over the first, each ratio judged; 20 clients has 3 runs with a wide
     // spread (1226.1, 959.2, 953.4), so 0.845 is not shown to be outside 1 ± 5% yet.
     EXPECT_EQ(t.rows[4], (std::vector<std::string>{
-                             "tps stays flat from 5 to 20 clients", "flat along clients (±5%)",
+                             "tps stays flat from 5 to 20 clients", "-", "flat along clients (±5%)",
                              "5: 1230.1 → 10: 1190.5 → 20: 1038.9 tps; each over the first: "
                              "0.968 (0.925 – 1.012), 0.845 (0.597 – 1.196)",
                              "inconclusive: clients 10 over 5 is 0.968: its 90% interval (0.938 "
@@ -94,7 +96,7 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
                              "1.012) reaches it (and 1 more undecided); about 6 more runs of each "
                              "level would likely decide it"}));
     EXPECT_EQ(t.rows[5], (std::vector<std::string>{
-                             "a 128kB record size halves tps (seed 004)", "-", "-",
+                             "a 128kB record size halves tps (seed 004)", "-", "-", "-",
                              "cannot be tested here: needs a ZFS file system with a record size "
                              "per data directory"}));
     EXPECT_EQ(report.claims[0].verdict, Verdict::differs);
@@ -238,6 +240,7 @@ TEST(ReportClaimsTest, PglabsOwnHypothesesHaveAColumnOfTheirOwn) {
     const auto steps = collect_steps(r, 2);
     experiment::Claim quoted = no_heap_fetches();
     quoted.paper_text = "\"Heap Fetches: 0\" (p. 6)";
+    quoted.source = "seed 001";
     experiment::Claim own = no_heap_fetches();
     own.own = true;
     const Table plain = claims_table(evaluate_claims({quoted}, r, steps));
@@ -251,6 +254,13 @@ TEST(ReportClaimsTest, PglabsOwnHypothesesHaveAColumnOfTheirOwn) {
     EXPECT_EQ(both.rows[1][1], "-");
     EXPECT_EQ(both.rows[1][2], "0 (± 0)");
     EXPECT_EQ(both.rows[1][4], both.rows[0][4]);
+    // Without a source it is the user's claim: a column of its own, never the paper's.
+    const Table users = claims_table(evaluate_claims({no_heap_fetches(), quoted}, r, steps));
+    ASSERT_EQ(users.header, (std::vector<std::string>{"claim", "paper", "claimed",
+                                                      "measured (95% CI)", "verdict"}));
+    EXPECT_EQ(users.rows[0][1], "-");
+    EXPECT_EQ(users.rows[0][2], "0 (± 0)");
+    EXPECT_EQ(users.rows[1][2], "-");
 }
 
 // A `repeat` until decided judges the claims after its first rounds and after each round it adds;

@@ -144,6 +144,104 @@ TEST(ReportCompareTest, TwoDirectoriesPairCellsWithEqualValues) {
     EXPECT_NE(comparison_text(*c).find("after is 5.7% faster"), std::string::npos);
 }
 
+// Two cells of a plan run in rounds are compared round by round, as the report judges a claim's
+// ratio, and each side shows the geometric mean its ratio is of (issue 62, stage 5).
+TEST(ReportCompareTest, RunsMadeInRoundsAreComparedInPairs) {
+    // Each round slower than the last; pg17 10% quicker than pg16 in every round.
+    const std::vector<double> pg16 = {100, 200, 150, 120};
+    const std::vector<double> pg17 = {90, 181, 136, 108};
+    ResultsDir r = make_results({{"pg16", "95%", pg16}, {"pg17", "95%", pg17}});
+    r.plan.emplace();
+    r.plan->order = "interleaved";
+    for (FinishedRun& f : r.runs) {
+        f.record.round = static_cast<std::uint32_t>(f.record.run % 4 + 1);
+    }
+    const auto c = compare(CompareSide{&r, sel("server=pg16"), ""},
+                           CompareSide{&r, sel("server=pg17"), ""}, server_ms_only());
+    ASSERT_TRUE(c.has_value()) << c.error().message;
+    ASSERT_EQ(c->rows.size(), 1U);
+    const ComparisonRow& row = c->rows[0];
+    EXPECT_EQ(row.rounds, 4U);
+    const auto paired = paired_test(pg17, pg16);
+    ASSERT_TRUE(paired.has_value() && row.welch_ba.has_value());
+    EXPECT_TRUE(row.welch_ba->paired);
+    EXPECT_DOUBLE_EQ(row.welch_ba->ratio, paired->ratio);
+    EXPECT_DOUBLE_EQ(row.welch_ba->ratio_ci.low, paired->ratio_ci.low);
+    EXPECT_TRUE(row.significant); // unpaired, the rounds' drift hides it
+    EXPECT_FALSE(welch(pg17, pg16)->p_value < 0.05);
+    EXPECT_NE(row.verdict.find(", judged in pairs over 4 rounds"), std::string::npos)
+        << row.verdict;
+    // The means shown are the geometric means the ratio is of.
+    EXPECT_TRUE(row.geometric);
+    EXPECT_NEAR(row.typical_a, std::pow(100.0 * 200 * 150 * 120, 0.25), 1e-9);
+    // Across two directories nothing pairs runs: Welch's test.
+    const ResultsDir other = make_results({{"pg16", "95%", pg16}}, "/tmp/other");
+    const auto two = compare(CompareSide{&other, {}, ""}, CompareSide{&r, sel("server=pg16"), ""},
+                             server_ms_only());
+    ASSERT_TRUE(two.has_value()) << two.error().message;
+    EXPECT_EQ(two->rows[0].rounds, 0U);
+}
+
+// Compare opens with what differs between the sides besides the figures: here the servers'
+// versions and the bench's arguments and duration (one side ran 10 s, the other 100
+// transactions a client).
+TEST(ReportCompareTest, WhatDiffersBetweenTheSidesIsSaidFirst) {
+    const auto bench_dir = [](const std::string& dir, const std::string& version,
+                              const std::vector<std::string>& arguments, double seconds) {
+        ResultsDir r;
+        r.dir = dir;
+        r.name = "tpcb";
+        Cell c;
+        c.index = 0;
+        c.label = "all";
+        r.cells.push_back(c);
+        r.plan.emplace();
+        r.plan->pglab_version = "0.1.0";
+        r.plan->pglab_commit = dir == "/tmp/a" ? "aaaaaaa" : "bbbbbbb";
+        for (std::int64_t run = 0; run < 3; ++run) {
+            const json steps = json::array({{{"index", 0},
+                                             {"key", "tpcb"},
+                                             {"type", "bench"},
+                                             {"status", "ok"},
+                                             {"arguments", arguments},
+                                             {"bench",
+                                              {{"version", "pglab.bench/1"},
+                                               {"totals",
+                                                {{"tps", 1000.0 + static_cast<double>(run)},
+                                                 {"transactions", 1000.0 * seconds},
+                                                 {"duration_s", seconds}}}}}}});
+            store::FinishedRun f = testing::finished_run(run, 0, steps);
+            f.record.server.seen.version = version;
+            f.record.server.settings = {{"shared_buffers", "128MB"}};
+            r.runs.push_back(std::move(f));
+        }
+        return r;
+    };
+    const ResultsDir a = bench_dir("/tmp/a", "16.4", {"--client=4", "--time=10"}, 10.0);
+    const ResultsDir b = bench_dir("/tmp/b", "17.0", {"--client=4", "--transactions=100"}, 0.4);
+    CompareOptions tps;
+    tps.metrics = {"tps"};
+    const auto c = compare(CompareSide{&a, {}, ""}, CompareSide{&b, {}, ""}, tps);
+    ASSERT_TRUE(c.has_value()) << c.error().message;
+    EXPECT_EQ(
+        c->differences,
+        (std::vector<std::string>{
+            "pglab: 0.1.0 (aaaaaaa) in a; 0.1.0 (bbbbbbb) in b",
+            "server version: 16.4 in a; 17.0 in b",
+            "step tpcb arguments: --client=4 --time=10 in a; --client=4 --transactions=100 in b",
+            "step tpcb ran for 10 s in a; 0.4 s in b (medians)"}));
+    const std::string text = comparison_text(*c);
+    EXPECT_EQ(text.find("What differs between a and b besides the figures:\n  - pglab: "), 0U)
+        << text;
+    EXPECT_EQ(json::parse(comparison_json(*c))["differences"].size(), 4U);
+    // One side against itself: nothing differs, and it says so.
+    const ResultsDir again = a;
+    const auto same = compare(CompareSide{&a, {}, "a"}, CompareSide{&again, {}, "again"}, tps);
+    ASSERT_TRUE(same.has_value()) << same.error().message;
+    EXPECT_TRUE(same->differences.empty());
+    EXPECT_EQ(comparison_text(*same).find("a and again ran alike besides what is compared"), 0U);
+}
+
 /// A significant row of a metric that is not a speed (WAL volume) with B/A = `ratio`.
 ComparisonRow wal_row(double ratio, double low, double high) {
     ComparisonRow row;

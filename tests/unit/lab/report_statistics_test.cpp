@@ -158,6 +158,33 @@ TEST(ReportStatisticsTest, WelchThreeRunsOfVacuumTimes) {
 
 // A tps, a time or a byte count is never negative, and neither is its interval: widely spread
 // positive runs whose mean's t-interval would reach -99 get a geometric one. Two runs get none.
+// Runs measured in rounds: the paired test reads each round's ratio, so that what drifts
+// between rounds (here the runs double from one round to the next) cancels (issue 62, stage 5).
+TEST(ReportStatisticsTest, PairedTestReadsTheRoundsRatios) {
+    const std::vector<double> b = {110, 221, 164, 133};
+    const std::vector<double> a = {100, 200, 150, 120};
+    const auto r = paired_test(b, a);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_TRUE(r->paired);
+    EXPECT_TRUE(r->log_scale);
+    EXPECT_DOUBLE_EQ(r->df, 3.0);
+    EXPECT_NEAR(r->ratio, 1.1016521510369182, 1e-12);
+    EXPECT_NEAR(r->ratio_ci.low, 1.0913069718411184, 1e-9);
+    EXPECT_NEAR(r->ratio_ci.high, 1.1120953986363429, 1e-9);
+    EXPECT_NEAR(r->t, 32.654657307176294, 1e-9);
+    EXPECT_LT(r->p_value, 0.001);
+    EXPECT_DOUBLE_EQ(r->difference, 14.5);
+    EXPECT_NEAR(r->difference_ci.low, 7.09325931110083, 1e-9);
+    EXPECT_NEAR(r->difference_ci.high, 21.90674068889917, 1e-9);
+    // Unpaired, the drift between rounds hides the same 10%.
+    const auto w = welch(b, a);
+    ASSERT_TRUE(w.has_value());
+    EXPECT_GT(w->p_value, 0.05);
+    // Too few rounds, or sides of different lengths: no test.
+    EXPECT_FALSE(paired_test(std::vector<double>{1, 2}, std::vector<double>{1, 2}).has_value());
+    EXPECT_FALSE(paired_test(b, std::vector<double>{1, 2, 3}).has_value());
+}
+
 TEST(ReportStatisticsTest, IntervalsRespectTheQuantity) {
     const std::vector<double> spread = {1.0, 10.0, 100.0};
     const Sample s = sample_of(spread);

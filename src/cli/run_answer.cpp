@@ -1,0 +1,34 @@
+// bring_answer: the report's files through write_report, the claims' verdicts from the report it
+// built (the same evaluation as its Answer table).
+#include "cli/run_answer.hpp"
+
+#include "cli/report_writer.hpp"
+#include "lab/report/claims.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace pglab::cli {
+
+Status bring_answer(const std::filesystem::path& results_dir) {
+    ReportRequest request;
+    request.dir = results_dir;
+    PGLAB_TRY_ASSIGN(const lab::report::Report report, write_report(std::move(request)));
+    if (report.claims.empty()) {
+        return {};
+    }
+    if (!report.question.empty()) {
+        std::printf("answer: %s\n", report.question.c_str());
+    }
+    for (const lab::report::ClaimResult& r : report.claims) {
+        // The figure and its interval; an untested claim says why.
+        const std::string& figure = r.measured.empty() ? r.why : r.measured;
+        std::printf("  %s: %s: %s\n", lab::report::verdict_name(r.verdict), r.claim.text.c_str(),
+                    figure.c_str());
+    }
+    std::printf("report: %s\n", (results_dir / "report.md").string().c_str());
+    std::fflush(stdout);
+    return {};
+}
+
+} // namespace pglab::cli
