@@ -25,6 +25,17 @@ json number(double v) {
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
+/// Microseconds as seconds, divided rather than multiplied by 1e-6 (inexact): the nearest double
+/// to the decimal, which JSON then prints as written (2.951973, not 2.9519729999999997).
+double seconds_of(usec_t us) {
+    return static_cast<double>(us) / 1e6;
+}
+
+/// Whole microseconds as milliseconds, likewise.
+double ms_of(double us) {
+    return us / 1000.0;
+}
+
 /// A count ratio in percent, null when the denominator is 0.
 json percent(int64_t part, int64_t whole) {
     return whole > 0 ? json(100.0 * static_cast<double>(part) / static_cast<double>(whole))
@@ -63,8 +74,8 @@ json simple_stats_ms(const stats::SimpleStats& s) {
     return json{{"count", s.count},
                 {"average_ms", 0.001 * s.mean()},
                 {"stddev_ms", 0.001 * s.stddev()},
-                {"min_ms", 0.001 * s.min},
-                {"max_ms", 0.001 * s.max}};
+                {"min_ms", ms_of(s.min)},
+                {"max_ms", ms_of(s.max)}};
 }
 
 /// Transaction counters shared by the totals and each script.
@@ -125,7 +136,7 @@ json options_json(const bench::RunConfig& config, const bench::RunResult& result
 
 json totals_json(const bench::RunConfig& config, const bench::RunResult& result) {
     const bench::TxStats& t = result.total;
-    const double duration_s = 0.000001 * static_cast<double>(result.bench_duration_us);
+    const double duration_s = seconds_of(result.bench_duration_us);
     const int64_t all = t.count + t.skipped + t.failures();
     json out = tx_counts(t);
     out["duration_s"] = duration_s;
@@ -146,7 +157,7 @@ json totals_json(const bench::RunConfig& config, const bench::RunResult& result)
     if (config.rate_tps > 0) {
         out["lag_average_ms"] =
             t.count > 0 ? json(0.001 * t.lag_us.sum / static_cast<double>(t.count)) : nullptr;
-        out["lag_max_ms"] = 0.001 * t.lag_us.max;
+        out["lag_max_ms"] = ms_of(static_cast<double>(t.lag_us.max));
     } else {
         out["lag_average_ms"] = nullptr;
         out["lag_max_ms"] = nullptr;
@@ -207,7 +218,8 @@ json settings_json(const bench::RunResult& result) {
 }
 
 /// The per-second series. Each point covers one wall-clock second; `duration_s` is the part
-/// of it inside the measured period (less than 1 at the edges), and tps is per that part.
+/// of it inside the measured period (less than 1 at the edges), and tps is per that part;
+/// `elapsed_s` is where that part starts, from the run's start (0 for the first point).
 json series_json(const bench::RunResult& result) {
     json points = json::array();
     const usec_t begin = result.start_wall_us;
@@ -215,11 +227,11 @@ json series_json(const bench::RunResult& result) {
     for (const bench::SecondStats& s : result.series) {
         const usec_t from = std::max(begin, s.epoch_s * 1000000);
         const usec_t to = std::min(end, (s.epoch_s + 1) * 1000000);
-        const double covered_s = to > from ? 0.000001 * static_cast<double>(to - from) : 0.0;
+        const double covered_s = to > from ? seconds_of(to - from) : 0.0;
         const bool any = s.count > 0;
         points.push_back(json{
             {"time_s", s.epoch_s},
-            {"elapsed_s", 0.000001 * static_cast<double>(s.epoch_s * 1000000 - begin)},
+            {"elapsed_s", seconds_of(from - begin)},
             {"duration_s", covered_s},
             {"transactions", s.count},
             {"tps",
@@ -227,11 +239,11 @@ json series_json(const bench::RunResult& result) {
             {"failures", s.failures},
             {"skipped", s.skipped},
             {"latency_mean_ms",
-             any ? json(0.001 * s.latency_sum_us / static_cast<double>(s.count)) : json(nullptr)},
+             any ? json(s.latency_sum_us / static_cast<double>(s.count) / 1000.0) : json(nullptr)},
             {"latency_p99_ms",
-             any ? json(0.001 * static_cast<double>(s.latency_p99_us)) : json(nullptr)},
+             any ? json(static_cast<double>(s.latency_p99_us) / 1000.0) : json(nullptr)},
             {"latency_max_ms",
-             any ? json(0.001 * static_cast<double>(s.latency_max_us)) : json(nullptr)},
+             any ? json(static_cast<double>(s.latency_max_us) / 1000.0) : json(nullptr)},
         });
     }
     return json{{"interval_s", 1}, {"points", std::move(points)}};
@@ -297,7 +309,7 @@ void write_pretty(const json& v, size_t indent, std::string& out) {
 } // namespace
 
 nlohmann::json to_json(const bench::RunConfig& config, const bench::RunResult& result) {
-    const double duration_s = 0.000001 * static_cast<double>(result.bench_duration_us);
+    const double duration_s = seconds_of(result.bench_duration_us);
     json scripts = json::array();
     for (size_t i = 0; i < config.scripts.scripts().size(); ++i) {
         scripts.push_back(script_json(config, result, i, duration_s));

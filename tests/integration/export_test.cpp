@@ -400,9 +400,16 @@ TEST_F(ExportTest, SeriesAddsUpToTotals) {
     const json& points = r.doc["series"]["points"];
     EXPECT_GE(points.size(), 10u);
     EXPECT_LE(points.size(), 12u);
+    // The first point starts with the run, not before it (issue 62: it said -0.048 s).
+    EXPECT_EQ(points.front()["elapsed_s"].get<double>(), 0.0);
     int64_t sum = 0;
     int64_t prev = 0;
     for (const json& p : points) {
+        // Whole microseconds as seconds print as written: at most 6 decimals, never
+        // 2.9519729999999997.
+        const std::string elapsed = p["elapsed_s"].dump();
+        EXPECT_LE(elapsed.size() - std::min(elapsed.size(), elapsed.find('.') + 1), 6U) << elapsed;
+        EXPECT_GE(p["elapsed_s"].get<double>(), 0.0);
         sum += p["transactions"].get<int64_t>();
         if (prev != 0) {
             EXPECT_EQ(p["time_s"].get<int64_t>(), prev + 1);

@@ -77,15 +77,38 @@ void check_probes(const server::ThrowawayCluster& cluster) {
     EXPECT_EQ(before->find("backend.buffers_written") != nullptr, major < 17);
     EXPECT_EQ(before->find("checkpointer.num_done") != nullptr, major >= 18);
     // WAL writes and syncs: pg_stat_wal 14-17, pg_stat_io's WAL rows from 18.
-    for (const char* wal : {"wal.write", "wal.sync", "wal.write_time", "wal.sync_time"}) {
+    for (const char* wal : {"wal.write", "wal.sync"}) {
         EXPECT_EQ(before->find(wal) != nullptr, major >= 14) << wal;
     }
     // pg_stat_io 16+: totals and one name per row and operation.
     for (const char* io :
-         {"io.writes", "io.write_time", "io.fsyncs", "io.fsync_time",
-          "io.checkpointer.relation.normal.writes", "io.checkpointer.relation.normal.fsyncs",
-          "io.client_backend.relation.vacuum.writes"}) {
+         {"io.writes", "io.fsyncs", "io.checkpointer.relation.normal.writes",
+          "io.checkpointer.relation.normal.fsyncs", "io.client_backend.relation.vacuum.writes"}) {
         EXPECT_EQ(before->find(io) != nullptr, major >= 16) << io;
+    }
+    // I/O times the server measures only with track_io_timing and track_wal_io_timing: off by
+    // default, they are left out, not recorded as 0 (issue 62); on, they are read.
+    const std::vector<const char*> times = {"wal.write_time", "wal.sync_time", "db.blk_read_time",
+                                            "io.write_time", "io.fsync_time"};
+    for (const char* time : times) {
+        EXPECT_EQ(before->find(time), nullptr) << time;
+    }
+    ASSERT_TRUE(conn.exec_command("SET track_io_timing = on"));
+    if (major >= 14) {
+        ASSERT_TRUE(conn.exec_command("SET track_wal_io_timing = on"));
+    }
+    const auto timed = probe::take_snapshot(conn, ctx);
+    ASSERT_TRUE(timed) << timed.error().message;
+    EXPECT_NE(timed->find("db.blk_read_time"), nullptr);
+    for (const char* wal : {"wal.write_time", "wal.sync_time"}) {
+        EXPECT_EQ(timed->find(wal) != nullptr, major >= 14) << wal;
+    }
+    for (const char* io : {"io.write_time", "io.fsync_time"}) {
+        EXPECT_EQ(timed->find(io) != nullptr, major >= 16) << io;
+    }
+    ASSERT_TRUE(conn.exec_command("RESET track_io_timing"));
+    if (major >= 14) {
+        ASSERT_TRUE(conn.exec_command("RESET track_wal_io_timing"));
     }
     EXPECT_EQ(before->find("io.walwriter.wal.normal.writes") != nullptr, major >= 18);
 

@@ -337,6 +337,49 @@ pid_t local_postmaster_pid(pg::Connection& conn, const ProbeContext& context) {
     return st ? st->ppid : 0;
 }
 
+/// Times the server measures only when asked (track_io_timing, track_wal_io_timing, as this
+/// session has them: pglab's sessions all get the file's settings) stay 0 otherwise, which would
+/// read as "no time spent": such samples are left out, with a note. A total of pg_stat_io that
+/// sums rows of both kinds (io.write_time) needs both.
+Status drop_unmeasured_times(pg::Connection& conn, Snapshot& snapshot) {
+    Result<pg::QueryResult> r = exec_guarded(conn, "SELECT current_setting('track_io_timing'),"
+                                                   " current_setting('track_wal_io_timing', true)");
+    if (!r) {
+        if (conn.connection_bad()) {
+            return make_error(r.error());
+        }
+        return {}; // the times stay: nothing says they were not measured
+    }
+    const bool io = std::string_view(r->value(0, 0)) == "on";
+    const bool wal = !r->is_null(0, 1) && std::string_view(r->value(0, 1)) == "on";
+    const auto unmeasured = [&](const std::string& name) {
+        if (!name.ends_with("_time")) {
+            return false;
+        }
+        if (name == "wal.write_time" || name == "wal.sync_time") {
+            return !wal;
+        }
+        if (name == "db.blk_read_time" || name == "db.blk_write_time") {
+            return !io;
+        }
+        if (name.starts_with("io.")) {
+            const bool total = std::count(name.begin(), name.end(), '.') == 1;
+            const bool wal_row = name.find(".wal.") != std::string::npos;
+            return total ? !(io && wal) : wal_row ? !wal : !io;
+        }
+        return false; // checkpointer.*_time: always measured
+    };
+    const auto dropped = std::remove_if(snapshot.samples.begin(), snapshot.samples.end(),
+                                        [&](const Sample& s) { return unmeasured(s.name); });
+    if (dropped != snapshot.samples.end()) {
+        snapshot.samples.erase(dropped, snapshot.samples.end());
+        snapshot.notes.push_back(fmt::format(
+            "I/O times left out: not measured with{}{}{} off", io ? "" : " track_io_timing",
+            !io && !wal ? " and" : "", wal ? "" : " track_wal_io_timing"));
+    }
+    return {};
+}
+
 Status read_all(pg::Connection& conn, const ProbeContext& context, Snapshot& snapshot) {
     Result<pg::QueryResult> lsn = exec_guarded(
         conn,
@@ -371,6 +414,7 @@ Status read_all(pg::Connection& conn, const ProbeContext& context, Snapshot& sna
     PGLAB_TRY(read_columns(conn, existing, std::begin(k_background_columns),
                            std::end(k_background_columns), snapshot));
     PGLAB_TRY(read_io(conn, existing, snapshot));
+    PGLAB_TRY(drop_unmeasured_times(conn, snapshot));
     snapshot.postmaster_pid =
         context.postmaster_pid > 0 ? context.postmaster_pid : local_postmaster_pid(conn, context);
     return {};

@@ -115,7 +115,9 @@ std::string chart_script(const ChartSpec& spec, const std::string& data_file,
     gp += fmt::format("set xlabel {}\nset ylabel {}\n", gp_quote(spec.x_label),
                       gp_quote(spec.y_label));
     gp += "set grid ytics lc rgb '#dddddd'\nset key outside right top\nset border 3\n"
-          "set tics nomirror\nset yrange [0:*]\n";
+          "set tics nomirror\n";
+    gp += spec.y_max ? fmt::format("set yrange [0:{}]\n", number(*spec.y_max))
+                     : std::string("set yrange [0:*]\n");
     std::vector<std::string> plots;
     switch (spec.kind) {
     case ChartKind::lines:

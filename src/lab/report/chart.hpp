@@ -39,6 +39,9 @@ struct ChartSpec {
     std::vector<std::string> categories; ///< bars: the x tic labels, by category index
     std::vector<ChartSeries> series;
     bool log_x = false; ///< lines: a logarithmic x axis (2x steps of clients)
+    /// The top of the y axis, so that charts set side by side (one per cell) share a scale;
+    /// none: gnuplot's choice.
+    std::optional<double> y_max;
 };
 
 /// The gnuplot executable on PATH (or $PGLAB_GNUPLOT), nullopt when there is none.

@@ -490,9 +490,19 @@ private:
         if (m_options.gnuplot && part == Part::main) { // the appendix has tables only
             step_charts(step, shown_in_main);
         }
+        // In the appendix a metric that was 0 in every run (no temp files, no deadlocks...) is
+        // named, not tabled: a table of zeros says less than its name in a list.
+        std::vector<std::string> zero;
         for (const auto* m : metrics) {
+            if (part != Part::main && all_zero(*m)) {
+                zero.push_back(m->info.title);
+                continue;
+            }
             doc.heading(part == Part::main ? 3 : 4, with_unit(m->info));
             doc.table(m_once.count(step.key) != 0 ? once_table(*m) : metric_table(*m));
+        }
+        if (!zero.empty()) {
+            doc.paragraph(fmt::format("0 in every run: {}.", join(zero, ", ")));
         }
         if (step.kind == experiment::StepType::bench && part != Part::rest) {
             // How long each bench ran and with what: a step's options can make it run
@@ -503,6 +513,13 @@ private:
                 doc.table(bench_ran_table(ran, [&](int64_t c) { return short_label(c); }));
             }
         }
+    }
+
+    static bool all_zero(const MetricValues& m) {
+        return std::all_of(m.by_cell.begin(), m.by_cell.end(), [](const auto& cell) {
+            return std::all_of(cell.second.begin(), cell.second.end(),
+                               [](double v) { return v == 0.0; });
+        });
     }
 
     bool has_claimed(const StepData& step) const {
@@ -582,11 +599,19 @@ private:
             ChartSpec spec =
                 m_dims.x ? line_chart(m_results, m_dims, m) : bar_chart(m_results, m_dims, m);
             spec.title = fmt::format("{}: {}", step.key, with_unit(m.info));
-            spec.y_label = with_unit(m.info);
+            // What the points and bars are, on the chart itself.
+            spec.y_label = with_unit(m.info) + ": mean of the runs, bars ± 1 sd";
             draw(spec, step_stem + "-" + stem_part(m.info.id));
         }
         if (!step.histograms.empty()) {
             draw(percentile_chart(m_results, m_dims, step), step_stem + "-latency-percentiles");
+        }
+        // One scale for every cell's chart, so that they compare at a glance.
+        double top = 0;
+        for (const auto& s : step.series) {
+            for (const auto& [t, tps] : s.points) {
+                top = std::max(top, tps);
+            }
         }
         size_t drawn = 0;
         for (const auto& c : m_results.cells) {
@@ -599,6 +624,9 @@ private:
                 fmt::format("{}: tps per second, {}", step.key, cell_label(c, m_dims.varying));
             spec.x_label = "elapsed (s)";
             spec.y_label = "tps";
+            if (top > 0) {
+                spec.y_max = top * 1.05;
+            }
             for (const auto& s : step.series) {
                 if (s.cell != static_cast<std::int64_t>(c.index)) {
                     continue;

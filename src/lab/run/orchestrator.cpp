@@ -137,7 +137,10 @@ RunOutcome run_experiment(const RunRequest& request) {
     }
     Prepared& p = *prepared;
     bool to_fetch = false; // --dry-run: a version the run would fetch
-    fetch_missing_versions(p.spec, request, to_fetch);
+    if (auto st = fetch_missing_versions(p.spec, request, to_fetch); !st) {
+        log::print(st.error());
+        return {PlanOutcome::not_started, {}};
+    }
     bool to_build = false; // --dry-run: a source tree the run would build
     if (auto st = build_missing_sources(p.spec, request, to_build); !st) {
         log::print(st.error());

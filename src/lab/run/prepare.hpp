@@ -36,9 +36,9 @@ Status print_dry_run(const Prepared& p, const RunRequest& request);
 Status open_store(const RunRequest& request, Prepared& p);
 
 /// Every `version` the experiment names that no installation has is fetched (release binaries,
-/// as `pglab server fetch` does), saying so; --dry-run only says it will be (`to_fetch`). A
-/// version that cannot be fetched is left to the checks before the start, which name it.
-void fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunRequest& request,
-                            bool& to_fetch);
+/// as `pglab server fetch` does), saying so; --dry-run only says it will be (`to_fetch`). Error,
+/// at the version, when one cannot be fetched (no such release, or the fetch failed).
+Status fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunRequest& request,
+                              bool& to_fetch);
 
 } // namespace pglab::lab::run

@@ -61,6 +61,17 @@ TEST(ReportChartTest, ScriptsPlotEverySeriesWithErrorBars) {
     EXPECT_NE(chart_script(quoted, "q.dat", "q.svg").find("set title 'it''s'"), std::string::npos);
 }
 
+// Charts set side by side (one per cell) share a scale when given one (issue 62).
+TEST(ReportChartTest, AGivenTopIsTheYAxisOfEveryChartOfTheSet) {
+    EXPECT_NE(chart_script(lines_spec(), "c.dat", "c.svg").find("set yrange [0:*]\n"),
+              std::string::npos);
+    ChartSpec shared = lines_spec();
+    shared.y_max = 1234.5;
+    const std::string gp = chart_script(shared, "c.dat", "c.svg");
+    EXPECT_NE(gp.find("set yrange [0:1234.5]\n"), std::string::npos) << gp;
+    EXPECT_EQ(gp.find("[0:*]"), std::string::npos) << gp;
+}
+
 TEST(ReportChartTest, InlineSvgGetsUniqueIdsAndATitle) {
     const std::string svg = "<?xml version=\"1.0\"?>\n<svg width=\"10\">\n<title>Gnuplot</title>"
                             "<g id=\"gnuplot_canvas\"><path id='gpPt0'/><use xlink:href='#gpPt0'/>"
