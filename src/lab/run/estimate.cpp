@@ -29,9 +29,10 @@ std::string duration_text(std::int64_t ms) {
 } // namespace
 
 TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
-                           const StoredTimes* stored) {
+                           const StoredTimes* stored, const InitModel* init_model) {
     TimeEstimate e;
     e.measured_in = stored;
+    e.init_model = init_model;
     e.quick = spec.is_quick;
     double measured_ms = 0;
     std::set<std::pair<std::string, std::string>> once_done; // server, step index + fingerprint
@@ -61,6 +62,14 @@ TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::P
                 if (measured) {
                     measured_ms += *measured;
                     return;
+                }
+                if (step.type == experiment::StepType::init && init_model != nullptr) {
+                    if (const auto options =
+                            read_step_options(spec, step, values, pg::ConnParams{}, {})) {
+                        measured_ms += init_model->time_at(options->parsed.init.scale);
+                        ++e.modelled_inits;
+                        return;
+                    }
                 }
                 ++e.unknown[kind];
                 e.bounded_ms += step.timeout_ms;
@@ -114,18 +123,30 @@ TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::P
 
 std::string describe(const TimeEstimate& e) {
     std::string s;
+    const std::string model =
+        e.modelled_inits > 0 && e.init_model != nullptr
+            ? fmt::format("; {} init{} by a model fitted to {} inits of earlier runs ({:.1f} s + "
+                          "{:.2f} s per scale unit)",
+                          e.modelled_inits, e.modelled_inits == 1 ? "" : "s", e.init_model->inits,
+                          e.init_model->fixed_ms / 1000.0, e.init_model->ms_per_scale / 1000.0)
+            : std::string();
     if (e.measured_in != nullptr) {
         const StoredTimes& t = *e.measured_in;
         s = fmt::format("about {} (bench durations and sleeps from the file; the other steps, "
                         "and {:.1f} s a run for the servers, as {} run{} of {} measured them on "
-                        "{}{})",
+                        "{}{}{})",
                         duration_text(e.known_ms + e.measured_ms), t.server_ms_per_run / 1000.0,
                         t.runs, t.runs == 1 ? "" : "s", t.dir.string(), t.date,
                         t.quick == e.quick ? ""
                         : t.quick          ? ", in the quick form: the full form's "
                                              "steps may take longer"
                                            : ", in the full form: the quick form's "
-                                             "steps may take less");
+                                             "steps may take less",
+                        model);
+    } else if (!model.empty()) {
+        s = fmt::format("{} {} (bench durations, sleeps, blocking checks from the file{})",
+                        e.unknown.empty() ? "about" : "at least",
+                        duration_text(e.known_ms + e.measured_ms), model);
     } else if (e.known_ms > 0 || e.unknown.empty()) {
         // "at least 0s" says nothing when no step's time is known (every bench by transactions).
         s = fmt::format("at least {} (bench durations, sleeps, blocking checks)",

@@ -20,6 +20,9 @@ struct TimeEstimate {
     std::int64_t measured_ms = 0;
     const StoredTimes* measured_in = nullptr; ///< that run; nullptr: none was found
     bool quick = false;                       ///< the plan is of the quick form
+    /// Init steps no earlier run of the experiment timed, timed by `init_model` instead.
+    std::size_t modelled_inits = 0;
+    const InitModel* init_model = nullptr;
     /// Steps whose time the file does not tell, by kind ("init", "bench by transactions"...),
     /// counted over every run (a `once` step counted where it will run).
     std::map<std::string, std::size_t> unknown;
@@ -27,9 +30,11 @@ struct TimeEstimate {
 };
 
 /// The estimate of `plan` (steps skipped by `when` or already done `once` are left out), from
-/// the file and, when given, the times of an earlier run (`stored`, which must outlive it).
+/// the file and, when given, the times of an earlier run (`stored`) and, for an init step it does
+/// not time, the model fitted to the inits of any (`init_model`); both must outlive it.
 TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
-                           const StoredTimes* stored = nullptr);
+                           const StoredTimes* stored = nullptr,
+                           const InitModel* init_model = nullptr);
 
 /// With an earlier run: "about 1h02m (bench durations and sleeps from the file; the other steps
 /// and 0.5 s a run for the servers as 36 runs of DIR measured them, 2026-12-06)". Without:

@@ -230,10 +230,16 @@ Status print_dry_run(const Prepared& p, const RunRequest& request) {
     }
     PGLAB_TRY_ASSIGN(const std::optional<StoredTimes> earlier, earlier_run(p, request));
     const StoredTimes* measured = earlier ? &*earlier : nullptr;
+    // An init no earlier run of this experiment timed: a model of the inits of any.
+    std::optional<InitModel> init_model;
+    if (estimate_plan(p.spec, p.plan, measured).unknown.count("init") != 0) {
+        init_model = fit_init_model(stored_results_dirs(p.experiment));
+    }
+    const InitModel* model = init_model ? &*init_model : nullptr;
     std::printf("%s: %zu cells, %zu runs, order %s, seed %llu%s\n", p.spec.name.c_str(),
                 p.plan.cells.size(), p.plan.runs.size(), experiment::run_order_name(p.plan.order),
                 static_cast<unsigned long long>(p.plan.seed), seed_hint(p).c_str());
-    std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan, measured)).c_str());
+    std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan, measured, model)).c_str());
     if (const auto& until = p.spec.until_decided) {
         // The most: every cell run `max` times (rounds are added only for undecided claims).
         experiment::ExperimentSpec most = p.spec;
@@ -245,7 +251,7 @@ Status print_dry_run(const Prepared& p, const RunRequest& request) {
         if (auto longest = plan::build_plan(most, p.plan.seed)) {
             std::printf("repeat until decided: %u to %u runs of each cell%s; time at most: %s\n",
                         p.spec.repeat, until->max, budget.c_str(),
-                        describe(estimate_plan(most, *longest, measured)).c_str());
+                        describe(estimate_plan(most, *longest, measured, model)).c_str());
         }
     }
     for (const std::string& line : server_origins(p.spec)) {

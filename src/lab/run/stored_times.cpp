@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <system_error>
 
+#include "options/bench_options.hpp"
+
 namespace fs = std::filesystem;
 
 namespace pglab::lab::run {
@@ -188,6 +190,75 @@ std::optional<StoredTimes> newest_stored_times(const std::vector<fs::path>& cand
         }
     }
     return std::nullopt;
+}
+
+namespace {
+
+/// The scale an init step ran at, read from its recorded arguments by pglab bench's own parser;
+/// none when they do not parse.
+std::optional<int> init_scale(const std::vector<std::string>& arguments) {
+    std::vector<std::string> full = {"--initialize"};
+    full.insert(full.end(), arguments.begin(), arguments.end());
+    const auto parsed = options::parse_bench_options(full, options::default_bench_parse_env(), {});
+    if (!parsed || parsed->action != options::BenchAction::initialize) {
+        return std::nullopt;
+    }
+    return parsed->init.scale;
+}
+
+} // namespace
+
+std::optional<InitModel> fit_init_model(const std::vector<fs::path>& candidates) {
+    std::vector<std::pair<double, double>> points; // scale, ms
+    for (const fs::path& dir : candidates) {
+        auto plan = store::read_plan(dir / "plan.json");
+        if (!plan) {
+            continue;
+        }
+        const auto file = read_runs(dir, *plan);
+        if (!file) {
+            continue;
+        }
+        for (const store::FinishedRun& f : file->runs) {
+            for (const store::StepRecord& s : f.record.steps) {
+                const auto* init = s.as<store::InitStep>();
+                if (init == nullptr || s.status != store::StepStatus::ok || !s.elapsed_ms
+                    || !init->arguments) {
+                    continue;
+                }
+                if (const auto scale = init_scale(*init->arguments); scale && *scale > 0) {
+                    points.emplace_back(*scale, *s.elapsed_ms);
+                }
+            }
+        }
+    }
+    if (points.size() < 2) {
+        return std::nullopt;
+    }
+    double mx = 0;
+    double my = 0;
+    for (const auto& [x, y] : points) {
+        mx += x;
+        my += y;
+    }
+    const double n = static_cast<double>(points.size());
+    mx /= n;
+    my /= n;
+    double sxx = 0;
+    double sxy = 0;
+    for (const auto& [x, y] : points) {
+        sxx += (x - mx) * (x - mx);
+        sxy += (x - mx) * (y - my);
+    }
+    InitModel m;
+    m.inits = points.size();
+    if (sxx > 0 && sxy > 0) {
+        m.ms_per_scale = sxy / sxx;
+        m.fixed_ms = std::max(0.0, my - m.ms_per_scale * mx);
+    } else { // one scale only, or no growth seen: time in proportion to the scale
+        m.ms_per_scale = my / mx;
+    }
+    return m;
 }
 
 } // namespace pglab::lab::run

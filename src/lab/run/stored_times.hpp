@@ -39,6 +39,20 @@ struct StoredTimes {
                                               const std::string& label) const;
 };
 
+/// How long pgbench's initialisation takes against its scale, fitted (least squares) to the init
+/// steps that earlier runs of any experiment recorded: the model for an init that no earlier run
+/// of the experiment itself timed.
+struct InitModel {
+    double fixed_ms = 0;     ///< the time at scale 0 (connecting, creating, vacuuming)
+    double ms_per_scale = 0; ///< and per scale unit (100,000 accounts)
+    std::size_t inits = 0;   ///< the init steps it was fitted to
+
+    double time_at(int scale) const { return fixed_ms + ms_per_scale * scale; }
+};
+
+/// The model fitted to the init steps of `candidates`' runs; none without two of them.
+std::optional<InitModel> fit_init_model(const std::vector<std::filesystem::path>& candidates);
+
 /// The times of the results directory `dir` (holding plan.json), when it is the experiment
 /// `name`'s and has a finished run; nullopt otherwise (another experiment, unreadable, empty).
 std::optional<StoredTimes> read_stored_times(const std::filesystem::path& dir,

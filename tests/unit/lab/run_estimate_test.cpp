@@ -122,8 +122,9 @@ namespace fs = std::filesystem;
 /// cell's clients.
 class StoredTimesTest : public testing::TempDirTest {
 protected:
+    /// `scale` > 0: the init records its arguments (--scale=N) and takes 1 s + 0.3 s a unit.
     fs::path write_results(const std::string& leaf, const std::string& name, bool quick,
-                           const std::string& created_at) {
+                           const std::string& created_at, int scale = 0) {
         store::PlanRecord plan;
         plan.experiment = name;
         plan.quick = quick;
@@ -139,7 +140,14 @@ protected:
         for (std::size_t i = 0; i < runs.size(); ++i) {
             const int clients = runs[i].second;
             nlohmann::json steps = nlohmann::json::array();
-            if (i == 0) {
+            if (i == 0 && scale > 0) {
+                steps.push_back({{"index", 0},
+                                 {"key", "0:init"},
+                                 {"type", "init"},
+                                 {"status", "ok"},
+                                 {"arguments", {"--scale=" + std::to_string(scale)}},
+                                 {"elapsed_ms", 1000.0 + 300.0 * scale}});
+            } else if (i == 0) {
                 steps.push_back({{"index", 0},
                                  {"key", "0:init"},
                                  {"type", "init"},
@@ -246,6 +254,34 @@ TEST_F(StoredTimesTest, TheNewestOfTheSameFormIsChosenElseTheOtherForm) {
     EXPECT_EQ(full->dir, newer);
     EXPECT_FALSE(full->quick);
     EXPECT_FALSE(newest_stored_times({other}, "est", false).has_value());
+}
+
+// An init no earlier run of the experiment timed is timed by a model fitted to the inits of
+// earlier runs of any experiment, against their scale, and the estimate says so.
+TEST_F(StoredTimesTest, AnInitNothingTimedIsTimedByAModelOfTheOthers) {
+    const fs::path small = write_results("small", "other", false, "2026-12-01T00:00:00Z", 1);
+    const fs::path large = write_results("large", "another", false, "2026-12-02T00:00:00Z", 10);
+    const auto model = fit_init_model({small, large, m_dir / "missing"});
+    ASSERT_TRUE(model.has_value());
+    EXPECT_EQ(model->inits, 2U);
+    EXPECT_NEAR(model->fixed_ms, 1000.0, 1e-6);
+    EXPECT_NEAR(model->ms_per_scale, 300.0, 1e-6);
+    EXPECT_NEAR(model->time_at(5), 2500.0, 1e-6);
+    // One init is no line.
+    EXPECT_FALSE(fit_init_model({small}).has_value());
+
+    std::string text = k_counted;
+    text.replace(text.find("[matrix]"), 8, "[matrix]\nduration = 10\nscale = 5");
+    const experiment::ExperimentSpec s = experiment::testing::parse_ok(text);
+    const auto plan = plan::build_plan(s, 1);
+    ASSERT_TRUE(plan.has_value());
+    const TimeEstimate e = estimate_plan(s, *plan, nullptr, &*model);
+    EXPECT_TRUE(e.unknown.empty());
+    EXPECT_EQ(e.modelled_inits, 1U);
+    EXPECT_EQ(e.measured_ms, 2500);
+    EXPECT_EQ(describe(e), "about 43s (bench durations, sleeps, blocking checks from the file; 1 "
+                           "init by a model fitted to 2 inits of earlier runs (1.0 s + 0.30 s "
+                           "per scale unit))");
 }
 
 } // namespace
