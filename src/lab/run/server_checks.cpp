@@ -118,7 +118,8 @@ Status check_emulation(const experiment::ServerSpec& s) {
 
 } // namespace
 
-std::vector<Error> ServerSet::check(const experiment::ExperimentSpec& spec) {
+std::vector<Error> ServerSet::check(const experiment::ExperimentSpec& spec,
+                                    const std::map<std::string, std::string>& unfetchable) {
     std::vector<Error> problems;
     // From the file alone, before connecting to any existing server.
     for (std::size_t i = 0; i < spec.steps.size(); ++i) {
@@ -158,6 +159,14 @@ std::vector<Error> ServerSet::check(const experiment::ExperimentSpec& spec) {
         if (!inst) {
             // At the key that named the installation (`version`, `bin_dir`), else the table.
             Error e = inst.error();
+            if (const auto why = unfetchable.find(s.version);
+                !s.version.empty() && why != unfetchable.end()) {
+                e = Error(fmt::format("PostgreSQL {} is not installed and {}", s.version,
+                                      why->second))
+                        .with_hint("name a release that exists (\"17\" takes the newest 17.x), "
+                                   "an installation's bin_dir, or a source tree; \"pglab server "
+                                   "list\" shows what is installed");
+            }
             const experiment::SourcePos& pos =
                 s.installation_pos.known() ? s.installation_pos : s.pos;
             if (pos.known()) {

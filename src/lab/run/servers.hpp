@@ -69,7 +69,10 @@ public:
     /// names are known to the installation (`postgres --describe-config`, i.e. pg_settings
     /// without a running server). Every problem found, each "file:line:column: message" at the
     /// key it is about; empty when none.
-    std::vector<Error> check(const experiment::ExperimentSpec& spec);
+    /// A version in `unfetchable` (version -> why it could not be fetched) is said so, without
+    /// the hint to fetch it.
+    std::vector<Error> check(const experiment::ExperimentSpec& spec,
+                             const std::map<std::string, std::string>& unfetchable = {});
 
     /// Makes sure `name` runs with `settings`: creates its cluster (with them) the first time,
     /// else applies what changed, restarting when a changed setting's pg_settings.context is
