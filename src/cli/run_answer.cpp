@@ -23,8 +23,8 @@ Status bring_answer(const std::filesystem::path& results_dir) {
     for (const lab::report::ClaimResult& r : report.claims) {
         // The figure and its interval; an untested claim says why.
         const std::string& figure = r.measured.empty() ? r.why : r.measured;
-        std::printf("  %s: %s: %s\n", lab::report::verdict_name(r.verdict), r.claim.text.c_str(),
-                    figure.c_str());
+        std::printf("  %s: %s: %s\n", lab::report::verdict_name(r.judgement.verdict),
+                    r.claim.text.c_str(), figure.c_str());
     }
     std::printf("report: %s\n", (results_dir / "report.md").string().c_str());
     std::fflush(stdout);

@@ -33,10 +33,10 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
             return;
         }
     }
-    r.runs = cells[0].values.size();
+    r.judgement.runs = cells[0].values.size();
     for (const CellValues& v : cells) {
-        r.cells.push_back(static_cast<std::int64_t>(v.cell->index));
-        r.runs = std::min(r.runs, v.values.size());
+        r.judgement.cells.push_back(static_cast<std::int64_t>(v.cell->index));
+        r.judgement.runs = std::min(r.judgement.runs, v.values.size());
     }
     const std::array<Factor, 4> factors = {
         Factor{&cells[0].sample, 1}, Factor{&cells[1].sample, -1}, Factor{&cells[2].sample, -1},
@@ -59,7 +59,7 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
     const bool several = std::any_of(cells.begin(), cells.end(), [](const CellValues& v) {
         return v.sample.linear.variance > 0;
     });
-    const std::vector<std::vector<double>> rounds = runs_by_round(results, m, r.cells);
+    const std::vector<std::vector<double>> rounds = runs_by_round(results, m, r.judgement.cells);
     const bool in_rounds = !c.exact && several && rounds.size() >= k_min_runs_for_interval;
     if (in_rounds) {
         std::vector<double> logs;
@@ -71,11 +71,9 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
         after = [d](size_t extra) { return paired_ratio_evidence(d, extra); };
         e = after(0);
         quotient += fmt::format(", judged round by round ({} rounds)", rounds.size());
-        r.runs = rounds.size();
+        r.judgement.runs = rounds.size();
     }
-    r.value = e.value;
-    r.ci = e.ci95;
-    r.ci90 = e.ci90;
+    hold(e, in_rounds ? judge::Basis::paired : judge::Basis::independent, r.judgement);
     r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
                         : fmt::format("{:.3f} = {} ({})", e.value, quotient,
                                       few_runs_text({cells[0].values, cells[1].values,
@@ -90,8 +88,8 @@ void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValu
     if (!read_cell_pair(c, results, m, a, b, r)) {
         return;
     }
-    if (r.runs < 2) {
-        r.verdict = Verdict::inconclusive;
+    if (r.judgement.runs < 2) {
+        r.judgement.verdict = Verdict::inconclusive;
         r.why = "a spread needs runs that can vary: one run of a cell has none; more runs of each "
                 "cell would give one";
         return;
@@ -103,9 +101,7 @@ void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValu
     }
     const auto after = [&](size_t extra) { return spread_evidence(a.sample, b.sample, extra); };
     const Evidence e = after(0);
-    r.value = e.value;
-    r.ci = e.ci95;
-    r.ci90 = e.ci90;
+    hold(e, judge::Basis::independent, r.judgement);
     const std::string quotient = fmt::format("{} {} / {}", spreads.scale, format_number(spreads.a),
                                              format_number(spreads.b));
     r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)

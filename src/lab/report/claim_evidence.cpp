@@ -50,8 +50,9 @@ bool read_cell_pair(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = !a.problem.empty() ? a.problem : b.problem;
         return false;
     }
-    r.cells = {static_cast<std::int64_t>(a.cell->index), static_cast<std::int64_t>(b.cell->index)};
-    r.runs = std::min(a.values.size(), b.values.size());
+    r.judgement.cells = {static_cast<std::int64_t>(a.cell->index),
+                         static_cast<std::int64_t>(b.cell->index)};
+    r.judgement.runs = std::min(a.values.size(), b.values.size());
     return true;
 }
 
@@ -153,11 +154,18 @@ Evidence claim_ratio_evidence(const Claim& c, const Sample& a, const Sample& b, 
     return e;
 }
 
+void hold(const Evidence& e, judge::Basis basis, judge::Judgement& j) {
+    j.value = e.value;
+    j.ci95 = e.ci95;
+    j.ci90 = e.ci90;
+    j.basis = e.exact ? judge::Basis::exact : basis;
+}
+
 void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(size_t)>& more_runs,
               const char* whose, ClaimResult& r) {
     const Allowed allowed = allowed_by(c);
     const Decision d = decide(allowed, e);
-    r.verdict = d.verdict;
+    r.judgement.verdict = d.verdict;
     r.why = d.why;
     if (d.verdict != Verdict::inconclusive || e.exact) {
         return;

@@ -74,6 +74,9 @@ void mark_exact(const experiment::Claim& c, Evidence& e);
 Evidence claim_ratio_evidence(const experiment::Claim& c, const Sample& a, const Sample& b,
                               size_t extra = 0);
 
+/// The figure of `e` and its intervals into the judgement, read as `basis` (exact when `e` is).
+void hold(const Evidence& e, judge::Basis basis, judge::Judgement& j);
+
 /// The verdict of the figure in `e` against the claim (verdict_rules.hpp); when the runs cannot
 /// tell yet, how many more would likely decide it (`more_runs` gives the evidence after that
 /// many more runs of `whose`).

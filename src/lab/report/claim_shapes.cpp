@@ -276,20 +276,20 @@ std::string first_and_count(const std::vector<std::string>& lines, const char* m
 
 /// The verdict of `o` in `r`, with the runs that would likely decide it when it is open.
 void conclude_outcome(const Claim& c, const Outcome& o, size_t tests, ClaimResult& r) {
-    r.verdict = o.verdict();
-    if (r.verdict == Verdict::differs) {
+    r.judgement.verdict = o.verdict();
+    if (r.judgement.verdict == Verdict::differs) {
         r.why = first_and_count(o.differs, "");
         return;
     }
-    if (r.verdict == Verdict::agrees) {
+    if (r.judgement.verdict == Verdict::agrees) {
         r.why =
             tests == 1 ? o.agreed : fmt::format("each of the {} ratios; e.g. {}", tests, o.agreed);
         return;
     }
     r.why = first_and_count(o.open, " undecided");
-    if (r.runs < k_min_runs_for_interval && !c.exact) {
+    if (r.judgement.runs < k_min_runs_for_interval && !c.exact) {
         r.why += fmt::format("; a shape needs {} runs at every level, the fewest here is {}",
-                             k_min_runs_for_interval, r.runs);
+                             k_min_runs_for_interval, r.judgement.runs);
     } else if (!o.undecidable) {
         r.why += fmt::format("; about {} more run{} of each level would likely decide it",
                              o.most_extra, o.most_extra == 1 ? "" : "s");
@@ -317,7 +317,7 @@ void evaluate_levels_off(const Claim& c, const ShapeJudge& judge, const std::vec
         tests.insert(tests.end(), after.begin(), after.end());
         const Outcome o = judge.judge_all(tests);
         if (o.verdict() == Verdict::agrees) {
-            r.verdict = Verdict::agrees;
+            r.judgement.verdict = Verdict::agrees;
             r.why = fmt::format("levels off at {} {}: each of the {} steps up to it is ≥ {} and "
                                 "each of the {} levels after it within {} of it; e.g. {}",
                                 c.over, levels[k].value, k, format_number(*up.at_least), last - k,
@@ -333,7 +333,7 @@ void evaluate_levels_off(const Claim& c, const ShapeJudge& judge, const std::vec
         }
     }
     if (!best_open) {
-        r.verdict = Verdict::differs;
+        r.judgement.verdict = Verdict::differs;
         r.why = "it levels off at no level: " + fmt::format("{}", fmt::join(why_not, "; "));
         return;
     }
@@ -352,14 +352,14 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
         r.why = problem;
         return;
     }
-    r.runs = levels.front().runs();
+    r.judgement.runs = levels.front().runs();
     std::string joined;
     for (const Level& l : levels) {
-        r.cells.push_back(static_cast<std::int64_t>(l.cell->index));
+        r.judgement.cells.push_back(static_cast<std::int64_t>(l.cell->index));
         if (l.baseline_cell != nullptr) {
-            r.cells.push_back(static_cast<std::int64_t>(l.baseline_cell->index));
+            r.judgement.cells.push_back(static_cast<std::int64_t>(l.baseline_cell->index));
         }
-        r.runs = std::min(r.runs, l.runs());
+        r.judgement.runs = std::min(r.judgement.runs, l.runs());
         r.series.emplace_back(l.value, l.figure());
         joined += (joined.empty() ? "" : " → ")
                   + fmt::format("{}: {}", l.value,

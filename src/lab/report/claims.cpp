@@ -137,11 +137,9 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
                                format_number(typical_value(sample_of(pairs.a))),
                                format_number(typical_value(sample_of(pairs.b))),
                                unit_suffix(m.info), pairs.a.size());
-        r.runs = pairs.a.size();
+        r.judgement.runs = pairs.a.size();
     }
-    r.value = e.value;
-    r.ci = e.ci95;
-    r.ci90 = e.ci90;
+    hold(e, paired ? judge::Basis::paired : judge::Basis::independent, r.judgement);
     r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
                         : fmt::format("{:.3f} = {} ({})", e.value, quotient,
                                       few_runs_text({a.values, b.values}));
@@ -156,17 +154,15 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
         return;
     }
     const Sample& sample = a.sample;
-    r.cells = {static_cast<std::int64_t>(a.cell->index)};
-    r.runs = a.values.size();
+    r.judgement.cells = {static_cast<std::int64_t>(a.cell->index)};
+    r.judgement.runs = a.values.size();
     const auto after = [&](size_t extra) { return value_evidence(sample, extra); };
     Evidence e = after(0);
     mark_exact(c, e);
     if (e.exact) { // a count: its value as counted, not through logarithms
         e.value = sample.linear.mean;
     }
-    r.value = e.value;
-    r.ci = e.ci95;
-    r.ci90 = e.ci90;
+    hold(e, judge::Basis::independent, r.judgement);
     const std::string figure = format_number(e.value) + unit_suffix(m.info);
     const std::string typical = a.values.size() > 1 ? mean_word(sample) : "";
     r.measured = e.ci95 ? fmt::format("{} ({}95% CI {})", figure, typical, format_interval(*e.ci95))
@@ -189,25 +185,26 @@ bool is_decided(Verdict v) {
 /// undecided at the most runs the file allows. `first`: when `pglab run` first found it decided,
 /// with fewer runs than it has now (a later round ran for another claim's sake).
 void say_when_decided(std::int64_t most, std::optional<FirstDecided> first, ClaimResult& r) {
-    if (r.cells.empty() || r.runs == 0) {
+    if (r.judgement.cells.empty() || r.judgement.runs == 0) {
         return;
     }
-    const char* const whose = r.cells.size() > 1 ? "each cell" : "the cell";
-    if (first && first->verdict == r.verdict) {
+    const char* const whose = r.judgement.cells.size() > 1 ? "each cell" : "the cell";
+    if (first && first->verdict == r.judgement.verdict) {
         r.why += fmt::format("; decided with {} runs of {} (judged again with all {}, the same)",
-                             first->runs, whose, r.runs);
+                             first->runs, whose, r.judgement.runs);
     } else if (first) { // more runs changed the verdict
-        const auto now = r.verdict == Verdict::agrees    ? "agrees"
-                         : r.verdict == Verdict::differs ? "differs"
-                                                         : "is inconclusive";
-        r.why +=
-            fmt::format("; with {} runs of {} it {}, with all {} it {}", first->runs, whose,
-                        first->verdict == Verdict::agrees ? "agreed" : "differed", r.runs, now);
-    } else if (is_decided(r.verdict)) {
-        r.why += fmt::format("; decided with {} runs of {}", r.runs, whose);
-    } else if (r.verdict == Verdict::inconclusive && static_cast<std::int64_t>(r.runs) >= most) {
-        r.why += fmt::format("; still undecided at {} runs of {}, the most `repeat` allows", r.runs,
-                             whose);
+        const auto now = r.judgement.verdict == Verdict::agrees    ? "agrees"
+                         : r.judgement.verdict == Verdict::differs ? "differs"
+                                                                   : "is inconclusive";
+        r.why += fmt::format("; with {} runs of {} it {}, with all {} it {}", first->runs, whose,
+                             first->verdict == Verdict::agrees ? "agreed" : "differed",
+                             r.judgement.runs, now);
+    } else if (is_decided(r.judgement.verdict)) {
+        r.why += fmt::format("; decided with {} runs of {}", r.judgement.runs, whose);
+    } else if (r.judgement.verdict == Verdict::inconclusive
+               && static_cast<std::int64_t>(r.judgement.runs) >= most) {
+        r.why += fmt::format("; still undecided at {} runs of {}, the most `repeat` allows",
+                             r.judgement.runs, whose);
     }
 }
 
@@ -270,7 +267,7 @@ ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
             evaluate_spread(c, results, *m, r);
             break;
         }
-        r.evidence = evidence_text(c, *step, r.cells);
+        r.evidence = evidence_text(c, *step, r.judgement.cells);
     }
     return r;
 }
@@ -309,8 +306,8 @@ std::vector<std::optional<FirstDecided>> first_decided(const std::vector<ClaimRe
                 continue;
             }
             const ClaimResult r = evaluate_claim(judged[i].claim, earlier, steps);
-            if (is_decided(r.verdict)) {
-                first[i] = FirstDecided{r.runs, r.verdict};
+            if (is_decided(r.judgement.verdict)) {
+                first[i] = FirstDecided{r.judgement.runs, r.judgement.verdict};
             }
         }
     }
@@ -329,7 +326,7 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
     const std::vector<std::optional<FirstDecided>> first = first_decided(out, results);
     for (size_t i = 0; i < out.size(); ++i) {
         if (out[i].claim.untestable.empty()) {
-            const bool earlier = first[i] && first[i]->runs < out[i].runs;
+            const bool earlier = first[i] && first[i]->runs < out[i].judgement.runs;
             say_when_decided(*results.plan->repeat_max, earlier ? first[i] : std::nullopt, out[i]);
         }
     }
@@ -342,8 +339,8 @@ std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results) {
     // Only the verdicts: when each claim was decided is the report's to say.
     for (const ClaimResult& r :
          judge_claims(claims.claims, results, collect_steps(results, /*cores=*/0))) {
-        if (r.verdict == Verdict::inconclusive) {
-            for (const std::int64_t c : r.cells) {
+        if (r.judgement.verdict == Verdict::inconclusive) {
+            for (const std::int64_t c : r.judgement.cells) {
                 cells.insert(static_cast<std::size_t>(c));
             }
         }
@@ -356,7 +353,7 @@ const char* verdict_name(Verdict v) {
 }
 
 std::string verdict_text(const ClaimResult& r) {
-    switch (r.verdict) {
+    switch (r.judgement.verdict) {
     case Verdict::agrees:
         return "agrees: " + r.why;
     case Verdict::differs: {

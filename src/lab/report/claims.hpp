@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lab/experiment/experiment_spec.hpp"
+#include "lab/judge/judgement.hpp"
 #include "lab/report/document.hpp"
 #include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"
@@ -17,20 +18,13 @@
 
 namespace pglab::lab::report {
 
-/// One claim evaluated.
+/// One claim evaluated: its judgement (values: lab/judge), and the report's words for it.
 struct ClaimResult {
     experiment::Claim claim;
+    judge::Judgement judgement;
     std::string paper;    ///< the paper's figure or shape as shown
     std::string measured; ///< the measured figure with its 95% interval; "" when untestable
-    Verdict verdict = Verdict::untestable;
-    std::string why; ///< the rule that failed, or why it cannot be tested
-    /// The measured figure judged (a ratio of means, or a mean); none for shapes and untestable
-    /// claims.
-    std::optional<double> value;
-    std::optional<Interval> ci;      ///< its 95% interval, when there is one
-    std::optional<Interval> ci90;    ///< its 90% interval (the one "agrees" needs inside)
-    std::vector<std::int64_t> cells; ///< the cells whose runs it read (a ratio's two)
-    std::size_t runs = 0;            ///< the fewest measured runs of those cells
+    std::string why;      ///< the rule that failed, or why it cannot be tested
     /// A shape: each value of `over` read (as text) and its typical value (the geometric mean of
     /// positive runs, else the mean), in order.
     std::vector<std::pair<std::string, double>> series;

@@ -67,12 +67,12 @@ nlohmann::json claim_json(const ClaimResult& r) {
             {"at_least", opt(c.at_least)},
             {"tolerance", c.tolerance},
             {"measured", text(r.measured)},
-            {"value", opt(r.value)},
-            {"ci95", interval_json(r.ci)},
-            {"ci90", interval_json(r.ci90)},
+            {"value", opt(r.judgement.value)},
+            {"ci95", interval_json(r.judgement.ci95)},
+            {"ci90", interval_json(r.judgement.ci90)},
             {"exact", c.exact},
             {"series", series},
-            {"verdict", verdict_name(r.verdict)},
+            {"verdict", verdict_name(r.judgement.verdict)},
             {"why", text(r.why)},
             {"explanation", text(c.explanation)},
             {"verdict_text", verdict_text(r)}};
@@ -98,18 +98,19 @@ std::string export_claims_csv(const Report& report) {
         "verdict_text,own\n";
     for (const auto& r : report.claims) {
         const experiment::Claim& c = r.claim;
-        const auto ci = bounded(r.ci);
-        const auto ci90 = bounded(r.ci90);
+        const auto ci = bounded(r.judgement.ci95);
+        const auto ci90 = bounded(r.judgement.ci90);
         out += fmt::format(
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.text),
             csv_field(c.source), experiment::claim_kind_name(c.kind), csv_field(c.step),
             csv_field(c.metric), csv_field(c.cell.text), csv_field(c.baseline.text),
             csv_field(r.paper), csv_number(c.paper), csv_number(c.tolerance), csv_field(r.measured),
-            csv_number(r.value), csv_number(ci ? std::optional<double>(ci->low) : std::nullopt),
+            csv_number(r.judgement.value),
+            csv_number(ci ? std::optional<double>(ci->low) : std::nullopt),
             csv_number(ci ? std::optional<double>(ci->high) : std::nullopt),
             csv_number(ci90 ? std::optional<double>(ci90->low) : std::nullopt),
             csv_number(ci90 ? std::optional<double>(ci90->high) : std::nullopt),
-            verdict_name(r.verdict), csv_field(r.why), csv_field(c.explanation),
+            verdict_name(r.judgement.verdict), csv_field(r.why), csv_field(c.explanation),
             csv_field(verdict_text(r)), c.own ? "true" : "false");
     }
     return out;

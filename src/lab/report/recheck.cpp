@@ -189,16 +189,21 @@ Result<RecheckOutcome> recheck_stored(const fs::path& stored) {
                 fmt::format("{}: stored as \"{}\"", which, cell(row, "claim")));
             continue;
         }
-        if (cell(row, "verdict") != verdict_name(r.verdict)) {
+        if (cell(row, "verdict") != verdict_name(r.judgement.verdict)) {
             out.differences.push_back(fmt::format("{}: verdict stored {}, now {}", which,
-                                                  cell(row, "verdict"), verdict_name(r.verdict)));
+                                                  cell(row, "verdict"),
+                                                  verdict_name(r.judgement.verdict)));
         }
+        const judge::Judgement& j = r.judgement;
+        const auto low = [](const std::optional<Interval>& ci) {
+            return ci && ci->bounded ? std::optional(ci->low) : std::nullopt;
+        };
+        const auto high = [](const std::optional<Interval>& ci) {
+            return ci && ci->bounded ? std::optional(ci->high) : std::nullopt;
+        };
         const std::pair<const char*, std::optional<double>> figures[] = {
-            {"value", r.value},
-            {"ci95_low", r.ci && r.ci->bounded ? std::optional(r.ci->low) : std::nullopt},
-            {"ci95_high", r.ci && r.ci->bounded ? std::optional(r.ci->high) : std::nullopt},
-            {"ci90_low", r.ci90 && r.ci90->bounded ? std::optional(r.ci90->low) : std::nullopt},
-            {"ci90_high", r.ci90 && r.ci90->bounded ? std::optional(r.ci90->high) : std::nullopt},
+            {"value", j.value},        {"ci95_low", low(j.ci95)},   {"ci95_high", high(j.ci95)},
+            {"ci90_low", low(j.ci90)}, {"ci90_high", high(j.ci90)},
         };
         for (const auto& [name, now] : figures) {
             const auto was = figure(cell(row, name));

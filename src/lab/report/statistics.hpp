@@ -4,6 +4,8 @@
 // functions: no I/O, no allocation beyond the copies median() needs.
 #pragma once
 
+#include "lab/judge/judgement.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -11,13 +13,8 @@
 
 namespace pglab::lab::report {
 
-/// A closed interval [low, high]. For a ratio whose denominator is not clearly non-zero the
-/// Fieller interval is unbounded: `bounded` is then false and low/high are meaningless.
-struct Interval {
-    double low = 0;
-    double high = 0;
-    bool bounded = true;
-};
+/// lab/judge's interval: a judgement carries the intervals these functions give.
+using judge::Interval;
 
 /// What a table row shows for one cell. Fields that need more values than there are (a
 /// standard deviation of one value) are empty optionals; n == 0 leaves everything empty.

@@ -17,10 +17,7 @@
 
 namespace pglab::lab::report {
 
-/// agrees: what was measured lies within what the paper allows (its 90% interval does, or its
-/// exact value); differs: it lies wholly outside (its 95% interval does, or its exact value);
-/// inconclusive: the runs cannot tell; untestable: it cannot be measured here.
-enum class Verdict : uint8_t { agrees, differs, inconclusive, untestable };
+using judge::Verdict; ///< lab/judge's: a judgement's verdict
 
 /// What a claim allows of the measured figure: the paper's band (its figure ± tolerance,
 /// relative, or absolute around 0), or bounds.

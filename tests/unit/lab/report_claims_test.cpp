@@ -99,11 +99,11 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
                              "a 128kB record size halves tps (seed 004)", "-", "-", "-",
                              "cannot be tested here: needs a ZFS file system with a record size "
                              "per data directory"}));
-    EXPECT_EQ(report.claims[0].verdict, Verdict::differs);
-    EXPECT_EQ(report.claims[1].verdict, Verdict::agrees);
-    EXPECT_EQ(report.claims[2].verdict, Verdict::inconclusive);
-    EXPECT_EQ(report.claims[3].verdict, Verdict::differs);
-    EXPECT_EQ(report.claims[5].verdict, Verdict::untestable);
+    EXPECT_EQ(report.claims[0].judgement.verdict, Verdict::differs);
+    EXPECT_EQ(report.claims[1].judgement.verdict, Verdict::agrees);
+    EXPECT_EQ(report.claims[2].judgement.verdict, Verdict::inconclusive);
+    EXPECT_EQ(report.claims[3].judgement.verdict, Verdict::differs);
+    EXPECT_EQ(report.claims[5].judgement.verdict, Verdict::untestable);
 
     // The answer comes first: the question, then the table, before any step.
     const std::string md = render_markdown(report.document);
@@ -125,8 +125,8 @@ TEST(ReportClaimsTest, AnExplanationShowsItsEvidenceOrSaysItIsAHypothesis) {
     experiment::Claim c = claims.front(); // differs, with an explanation
     c.evidence = "probe:wal.records";
     ClaimResult judged = testing::judge_claim(c, r);
-    ASSERT_EQ(judged.verdict, Verdict::differs);
-    ASSERT_EQ(judged.cells.size(), 2U);
+    ASSERT_EQ(judged.judgement.verdict, Verdict::differs);
+    ASSERT_EQ(judged.judgement.cells.size(), 2U);
     const auto steps = collect_steps(r, 0);
     const auto vacuum = std::find_if(steps.begin(), steps.end(),
                                      [](const StepData& s) { return s.key == "vacuum"; });
@@ -136,8 +136,9 @@ TEST(ReportClaimsTest, AnExplanationShowsItsEvidenceOrSaysItIsAHypothesis) {
     const auto mean_in = [&](std::int64_t cell) {
         return format_number(mean(records->by_cell.at(cell)));
     };
-    EXPECT_EQ(judged.evidence, "wal.records " + mean_in(judged.cells[0]) + " / "
-                                   + mean_in(judged.cells[1]) + " (means of the claim's cells)");
+    EXPECT_EQ(judged.evidence, "wal.records " + mean_in(judged.judgement.cells[0]) + " / "
+                                   + mean_in(judged.judgement.cells[1])
+                                   + " (means of the claim's cells)");
     EXPECT_THAT(verdict_text(judged),
                 ::testing::EndsWith("The paper's disk flushes far more slowly than this machine's "
                                     "(measured: "
@@ -197,8 +198,8 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
         steps);
     ASSERT_EQ(out.size(), 9U);
     // pg17 falls 3.2% then 12.7%, but the spread of its 20-client runs leaves both steps open.
-    EXPECT_EQ(out[7].verdict, Verdict::inconclusive) << out[7].why;
-    EXPECT_EQ(out[8].verdict, Verdict::inconclusive) << out[8].why;
+    EXPECT_EQ(out[7].judgement.verdict, Verdict::inconclusive) << out[7].why;
+    EXPECT_EQ(out[8].judgement.verdict, Verdict::inconclusive) << out[8].why;
     EXPECT_EQ(out[8].measured, "5: 1230.1 → 10: 1190.5 → 20: 1038.9 tps; each over the one "
                                "before: 0.968 (0.925 – 1.012), 0.873 (0.611 – 1.246)");
     EXPECT_NE(verdict_text(out[7]).find("about 7 more runs of each level would likely decide it"),
@@ -219,14 +220,14 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
               "5: 1200.0 → 10: 1187.1 → 20: 1215.0 tps; each over the one before: 0.989, 1.024");
     // A count the same in every run is not "exact" unless the claim says so; from 3 runs on its
     // interval is the point the runs share, and that decides.
-    EXPECT_EQ(out[0].verdict, Verdict::agrees);
+    EXPECT_EQ(out[0].judgement.verdict, Verdict::agrees);
     EXPECT_EQ(verdict_text(out[0]), "agrees: its 90% interval (0 – 0) lies within 0 ± 0");
     EXPECT_EQ(out[0].measured, "0 (95% CI 0 – 0)"); // a 0 is shown, not dropped
     EXPECT_EQ(out[0].paper, "0 (± 0)");
-    EXPECT_EQ(out[1].verdict, Verdict::differs);
+    EXPECT_EQ(out[1].judgement.verdict, Verdict::differs);
     EXPECT_EQ(verdict_text(out[1]),
               "differs: its 95% interval (823.0 – 823.0) lies wholly above 600.0");
-    EXPECT_EQ(out[2].verdict, Verdict::untestable);
+    EXPECT_EQ(out[2].judgement.verdict, Verdict::untestable);
     EXPECT_EQ(verdict_text(out[2]),
               "cannot be tested here: \"server=pg17\" names 3 cells, not one");
     EXPECT_EQ(verdict_text(out[3]),
@@ -287,6 +288,16 @@ TEST(ReportClaimsTest, AClaimSaysAfterHowManyRunsItWasFirstDecided) {
                                     "the same)");
     EXPECT_EQ(verdict_text(out[1]), "differs: its 95% interval (1152.9 – 1222.2) lies wholly "
                                     "outside 2000.0 ± 10%; decided with 3 runs of the cell");
+    // The judgements as values, before any word: a declared count decides by its value, a mean
+    // of runs by its interval.
+    EXPECT_EQ(out[0].judgement.verdict, Verdict::agrees);
+    EXPECT_EQ(out[0].judgement.basis, judge::Basis::exact);
+    EXPECT_EQ(out[0].judgement.value, 0.0);
+    EXPECT_EQ(out[1].judgement.verdict, Verdict::differs);
+    EXPECT_EQ(out[1].judgement.basis, judge::Basis::independent);
+    ASSERT_TRUE(out[1].judgement.ci95.has_value());
+    EXPECT_LT(out[1].judgement.ci95->high, 1800.0);
+    EXPECT_EQ(out[1].judgement.runs, 3U);
 }
 
 // More runs can change a verdict: a count declared exact is 0 in the first two runs of its cell
@@ -316,7 +327,7 @@ TEST(ReportClaimsTest, AClaimWhoseVerdictMoreRunsChangedSaysBoth) {
     declared.exact = true;
     const auto out = evaluate_claims({declared}, r, collect_steps(r, 2));
     ASSERT_EQ(out.size(), 1U);
-    EXPECT_EQ(out[0].verdict, Verdict::differs);
+    EXPECT_EQ(out[0].judgement.verdict, Verdict::differs);
     EXPECT_NE(verdict_text(out[0]).find("; with 2 runs of the cell it agreed, with all 3 it "
                                         "differs"),
               std::string::npos)
@@ -351,20 +362,20 @@ TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive)
     above.at_least = 0.99;
     const auto out = evaluate_claims({near, far, bound, above}, r, steps);
     ASSERT_EQ(out.size(), 4U);
-    EXPECT_EQ(out[0].verdict, Verdict::inconclusive);
+    EXPECT_EQ(out[0].judgement.verdict, Verdict::inconclusive);
     EXPECT_EQ(verdict_text(out[0]),
               "inconclusive: its 90% interval (1.005 – 1.068) is not within 1.070 ± 1%, and its "
               "95% interval (0.995 – 1.079) reaches it; about 3 more runs of each cell would "
               "likely decide it");
-    EXPECT_EQ(verdict_name(out[0].verdict), std::string("inconclusive"));
-    EXPECT_EQ(out[1].verdict, Verdict::differs);
+    EXPECT_EQ(verdict_name(out[0].judgement.verdict), std::string("inconclusive"));
+    EXPECT_EQ(out[1].judgement.verdict, Verdict::differs);
     EXPECT_EQ(verdict_text(out[1]),
               "differs: its 95% interval (0.995 – 1.079) lies wholly outside 1.200 ± 1%");
-    EXPECT_EQ(out[2].verdict, Verdict::inconclusive);
+    EXPECT_EQ(out[2].judgement.verdict, Verdict::inconclusive);
     EXPECT_EQ(out[2].why, "its one-sided 95% bound 1.005 is not ≥ 1.020, and its 95% interval "
                           "(0.995 – 1.079) reaches 1.020; about 4 more runs of each cell would "
                           "likely decide it");
-    EXPECT_EQ(out[3].verdict, Verdict::agrees);
+    EXPECT_EQ(out[3].judgement.verdict, Verdict::agrees);
     EXPECT_EQ(verdict_text(out[3]), "agrees: its one-sided 95% bound 1.005 is ≥ 0.99");
 
     // A value claim against one run of it: no interval, so it cannot be decided, unless the
@@ -386,13 +397,13 @@ TEST(ReportClaimsTest, AFigureOutsideWhoseIntervalReachesThePaperIsInconclusive)
     }
     const auto alone = evaluate_claims({one_run, declared}, r, single_steps);
     ASSERT_EQ(alone.size(), 2U);
-    EXPECT_EQ(alone[0].verdict, Verdict::inconclusive) << alone[0].measured;
+    EXPECT_EQ(alone[0].judgement.verdict, Verdict::inconclusive) << alone[0].measured;
     EXPECT_NE(alone[0].measured.find("(one run: no interval)"), std::string::npos);
     EXPECT_NE(alone[0].why.find("from one run, which has no interval; more runs of the cell would "
                                 "give one"),
               std::string::npos)
         << alone[0].why;
-    EXPECT_EQ(alone[1].verdict, Verdict::differs) << alone[1].why;
+    EXPECT_EQ(alone[1].judgement.verdict, Verdict::differs) << alone[1].why;
     EXPECT_NE(alone[1].why.find("(declared exact) is outside 1300.0 ± 5%"), std::string::npos)
         << alone[1].why;
 }

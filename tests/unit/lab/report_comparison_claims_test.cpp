@@ -107,20 +107,20 @@ TEST(RatioAlongClaims, TheGainGrowsWithTheVariable) {
     c.over = "x";
     c.min_step = 0.1;
     const ClaimResult grows = testing::judge_claim(c, r);
-    EXPECT_EQ(grows.verdict, Verdict::agrees) << grows.why;
-    EXPECT_EQ(grows.cells.size(), 6U);
+    EXPECT_EQ(grows.judgement.verdict, Verdict::agrees) << grows.why;
+    EXPECT_EQ(grows.judgement.cells.size(), 6U);
     EXPECT_NE(grows.measured.find("ratio 10: 1.100 → 50: 1.300 → 90: 1.600"), std::string::npos)
         << grows.measured;
     // Each step at least 25% up: 1.3/1.1 = 1.18 is wholly below.
     c.min_step = 0.25;
     const ClaimResult steep = testing::judge_claim(c, r);
-    EXPECT_EQ(steep.verdict, Verdict::differs) << steep.why;
+    EXPECT_EQ(steep.judgement.verdict, Verdict::differs) << steep.why;
     EXPECT_NE(steep.why.find("x 50 over 10 is 1.182"), std::string::npos) << steep.why;
     // Flat within ±5%: it is not.
     c.shape = "flat";
     c.min_step = 0;
     c.tolerance = 0.05;
-    EXPECT_EQ(testing::judge_claim(c, r).verdict, Verdict::differs);
+    EXPECT_EQ(testing::judge_claim(c, r).judgement.verdict, Verdict::differs);
 }
 
 TEST(RatioAlongClaims, SpreadRunsLeaveItOpen) {
@@ -132,7 +132,7 @@ TEST(RatioAlongClaims, SpreadRunsLeaveItOpen) {
     c.over = "x";
     c.min_step = 0.05;
     const ClaimResult open = testing::judge_claim(c, r);
-    EXPECT_EQ(open.verdict, Verdict::inconclusive) << open.why;
+    EXPECT_EQ(open.judgement.verdict, Verdict::inconclusive) << open.why;
 }
 
 experiment::Claim depends_on_index() {
@@ -153,19 +153,19 @@ TEST(RatioOfRatiosClaims, InsideOutsideAndStraddling) {
     c.paper = 1.25;
     c.tolerance = 0.1;
     const ClaimResult inside = testing::judge_claim(c, r);
-    EXPECT_EQ(inside.verdict, Verdict::agrees) << inside.why;
-    EXPECT_NEAR(*inside.value, 1.25, 1e-9);
+    EXPECT_EQ(inside.judgement.verdict, Verdict::agrees) << inside.why;
+    EXPECT_NEAR(*inside.judgement.value, 1.25, 1e-9);
     EXPECT_NE(inside.measured.find("= 1.500 / 1.200"), std::string::npos) << inside.measured;
-    EXPECT_EQ(inside.cells.size(), 4U);
+    EXPECT_EQ(inside.judgement.cells.size(), 4U);
     c.paper.reset();
     c.at_most = 1.0; // "the gain is no larger at x=10": wholly above
-    EXPECT_EQ(testing::judge_claim(c, r).verdict, Verdict::differs);
+    EXPECT_EQ(testing::judge_claim(c, r).judgement.verdict, Verdict::differs);
     const ResultsDir spread = patch_along({"10", "50"}, [](const std::string& patch, size_t i) {
         return around(patch == "yes" ? (i == 0 ? 150 : 120) : 100, 0.2);
     });
     c.at_most.reset();
     c.at_least = 1.2;
-    EXPECT_EQ(testing::judge_claim(c, spread).verdict, Verdict::inconclusive);
+    EXPECT_EQ(testing::judge_claim(c, spread).judgement.verdict, Verdict::inconclusive);
 }
 
 TEST(RatioOfRatiosClaims, TooFewRunsDecideNothing) {
@@ -175,8 +175,8 @@ TEST(RatioOfRatiosClaims, TooFewRunsDecideNothing) {
     experiment::Claim c = depends_on_index();
     c.at_least = 1.1;
     const ClaimResult few = testing::judge_claim(c, r);
-    EXPECT_EQ(few.verdict, Verdict::inconclusive) << few.why;
-    EXPECT_FALSE(few.ci.has_value());
+    EXPECT_EQ(few.judgement.verdict, Verdict::inconclusive) << few.why;
+    EXPECT_FALSE(few.judgement.ci95.has_value());
 }
 
 TEST(SpreadClaims, ThePlainScanVariesMore) {
@@ -188,15 +188,16 @@ TEST(SpreadClaims, ThePlainScanVariesMore) {
     experiment::Claim c = claim_on(experiment::ClaimKind::spread, "patch=no", "patch=yes");
     c.at_least = 1.5;
     const ClaimResult more = testing::judge_claim(c, r);
-    EXPECT_EQ(more.verdict, Verdict::agrees) << more.why;
+    EXPECT_EQ(more.judgement.verdict, Verdict::agrees) << more.why;
     EXPECT_NE(more.measured.find("sd of the logs"), std::string::npos) << more.measured;
     // The other way round it is wholly below 1.5.
     const ClaimResult less =
         testing::judge_claim(claim_on(experiment::ClaimKind::spread, "patch=yes", "patch=no"), r);
-    EXPECT_EQ(less.verdict, Verdict::inconclusive) << less.why; // no figure given: nothing to test
+    EXPECT_EQ(less.judgement.verdict, Verdict::inconclusive)
+        << less.why; // no figure given: nothing to test
     c = claim_on(experiment::ClaimKind::spread, "patch=yes", "patch=no");
     c.at_least = 1.5;
-    EXPECT_EQ(testing::judge_claim(c, r).verdict, Verdict::differs);
+    EXPECT_EQ(testing::judge_claim(c, r).judgement.verdict, Verdict::differs);
 }
 
 TEST(SpreadClaims, OneRunOrNoVariationDecidesNothing) {
@@ -205,14 +206,14 @@ TEST(SpreadClaims, OneRunOrNoVariationDecidesNothing) {
     experiment::Claim c = claim_on(experiment::ClaimKind::spread, "patch=no", "patch=yes");
     c.at_least = 1.5;
     const ClaimResult single = testing::judge_claim(c, one);
-    EXPECT_EQ(single.verdict, Verdict::inconclusive) << single.why;
+    EXPECT_EQ(single.judgement.verdict, Verdict::inconclusive) << single.why;
     EXPECT_NE(single.why.find("one run of a cell has none"), std::string::npos) << single.why;
     const ResultsDir still = patch_along({"10"}, [](const std::string& patch, size_t) {
         return patch == "yes" ? std::vector<double>{100, 100, 100}
                               : std::vector<double>{90, 100, 110};
     });
     const ClaimResult none = testing::judge_claim(c, still);
-    EXPECT_EQ(none.verdict, Verdict::untestable) << none.why;
+    EXPECT_EQ(none.judgement.verdict, Verdict::untestable) << none.why;
     EXPECT_NE(none.why.find("do not vary"), std::string::npos) << none.why;
 }
 

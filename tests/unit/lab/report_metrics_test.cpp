@@ -270,8 +270,7 @@ TEST(ReportMetricsTest, ZeroIsAValueNotAnAbsence) {
     ReportOptions options;
     options.output_dir = std::filesystem::temp_directory_path();
     const std::string md = render_markdown(build_report(r, options).document);
-    EXPECT_NE(md.find("\n0 in every run: heap fetches, io.read_bytes.\n"), std::string::npos)
-        << md;
+    EXPECT_NE(md.find("\n0 in every run: heap fetches, io.read_bytes.\n"), std::string::npos) << md;
     EXPECT_EQ(md.find("#### heap fetches\n"), std::string::npos) << md;
     // S1a's 823 blocks as blocks, their bytes in MB of 10^6, and the units said once.
     EXPECT_NE(md.find("### blocks touched\n"), std::string::npos) << md;

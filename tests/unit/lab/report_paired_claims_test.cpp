@@ -73,25 +73,28 @@ experiment::Claim equal_within_3_percent() {
 
 TEST(PairedClaims, ADriftThatMovesBothCellsCancelsInPairs) {
     const ClaimResult paired = testing::judge_claim(equal_within_3_percent(), drifting("paired"));
-    EXPECT_EQ(paired.verdict, Verdict::agrees) << paired.why;
+    EXPECT_EQ(paired.judgement.verdict, Verdict::agrees) << paired.why;
     EXPECT_NE(paired.measured.find("geometric means of 5 rounds, judged in pairs"),
               std::string::npos)
         << paired.measured;
-    EXPECT_EQ(paired.runs, 5U);
+    EXPECT_EQ(paired.judgement.runs, 5U);
+    EXPECT_EQ(paired.judgement.basis, judge::Basis::paired);
     // The same runs, not made in rounds: the drift is spread, and nothing is decided.
     const ClaimResult unpaired = testing::judge_claim(equal_within_3_percent(), drifting("random"));
-    EXPECT_EQ(unpaired.verdict, Verdict::inconclusive) << unpaired.why;
+    EXPECT_EQ(unpaired.judgement.verdict, Verdict::inconclusive) << unpaired.why;
+    EXPECT_EQ(unpaired.judgement.basis, judge::Basis::independent);
     EXPECT_EQ(unpaired.measured.find("pairs"), std::string::npos) << unpaired.measured;
 }
 
 TEST(PairedClaims, InterleavedRoundsPairTooAndTooFewPairsDoNot) {
-    EXPECT_EQ(testing::judge_claim(equal_within_3_percent(), drifting("interleaved")).verdict,
-              Verdict::agrees);
+    EXPECT_EQ(
+        testing::judge_claim(equal_within_3_percent(), drifting("interleaved")).judgement.verdict,
+        Verdict::agrees);
     ResultsDir two = drifting("paired");
     two.runs.resize(4); // rounds 1 and 2 only
     const ClaimResult few = testing::judge_claim(equal_within_3_percent(), two);
-    EXPECT_EQ(few.verdict, Verdict::inconclusive) << few.why;
-    EXPECT_FALSE(few.ci.has_value());
+    EXPECT_EQ(few.judgement.verdict, Verdict::inconclusive) << few.why;
+    EXPECT_FALSE(few.judgement.ci95.has_value());
 }
 
 /// Cells side=A|B x index=on|off (0: A on, 1: B on, 2: A off, 3: B off) of step "q", one run of
@@ -133,15 +136,15 @@ experiment::Claim gain_doubles_with_the_index() {
 TEST(PairedClaims, ARatioOfRatiosIsJudgedRoundByRound) {
     const ClaimResult rounds =
         testing::judge_claim(gain_doubles_with_the_index(), drifting_four("paired"));
-    EXPECT_EQ(rounds.verdict, Verdict::agrees) << rounds.why;
+    EXPECT_EQ(rounds.judgement.verdict, Verdict::agrees) << rounds.why;
     EXPECT_NE(rounds.measured.find("judged round by round (5 rounds)"), std::string::npos)
         << rounds.measured;
-    EXPECT_NEAR(rounds.value.value_or(0), 2.0, 0.01);
-    EXPECT_EQ(rounds.runs, 5U);
+    EXPECT_NEAR(rounds.judgement.value.value_or(0), 2.0, 0.01);
+    EXPECT_EQ(rounds.judgement.runs, 5U);
     // Not made in rounds: the drift widens every cell, and nothing is decided.
     const ClaimResult spread =
         testing::judge_claim(gain_doubles_with_the_index(), drifting_four("random"));
-    EXPECT_EQ(spread.verdict, Verdict::inconclusive) << spread.why;
+    EXPECT_EQ(spread.judgement.verdict, Verdict::inconclusive) << spread.why;
     EXPECT_EQ(spread.measured.find("round by round"), std::string::npos) << spread.measured;
     EXPECT_NE(spread.why.find("each cell"), std::string::npos) << spread.why;
 }

@@ -133,15 +133,15 @@ TEST(ProportionClaims, BothAtTheCeilingDiffersFromHigher) {
     // "higher by 1% at least" is wholly outside.
     const ClaimResult c =
         testing::judge_claim(higher_hit_ratio(1.01), scans({1000, 1000, 1000}, {1000, 1000, 1000}));
-    EXPECT_EQ(c.verdict, Verdict::differs) << c.why;
-    EXPECT_EQ(c.value, 1.0);
+    EXPECT_EQ(c.judgement.verdict, Verdict::differs) << c.why;
+    EXPECT_EQ(c.judgement.value, 1.0);
     EXPECT_EQ(c.measured, "1.000 (95% CI 1.000 – 1.000) = 100.0 / 100.0 %");
 }
 
 TEST(ProportionClaims, HigherAgreesWhenTheLowerBoundIsAbove) {
     const ClaimResult c = testing::judge_claim(higher_hit_ratio(1.01),
                                                scans({990, 995, 992, 993}, {700, 720, 710, 705}));
-    EXPECT_EQ(c.verdict, Verdict::agrees) << c.why;
+    EXPECT_EQ(c.judgement.verdict, Verdict::agrees) << c.why;
     EXPECT_NE(c.measured.find("means of the log-odds"), std::string::npos) << c.measured;
 }
 
@@ -150,29 +150,31 @@ TEST(ProportionClaims, OneColdRunLeavesItOpenNotWrong) {
     // interval reaches both sides of 1.01 (no interval of a proportion beyond 100%).
     const ClaimResult c =
         testing::judge_claim(higher_hit_ratio(1.01), scans({1000, 1000, 1000}, {300, 1000, 1000}));
-    EXPECT_EQ(c.verdict, Verdict::inconclusive) << c.why;
-    ASSERT_TRUE(c.ci.has_value());
-    EXPECT_TRUE(c.ci->bounded);
+    EXPECT_EQ(c.judgement.verdict, Verdict::inconclusive) << c.why;
+    ASSERT_TRUE(c.judgement.ci95.has_value());
+    EXPECT_TRUE(c.judgement.ci95->bounded);
 }
 
 TEST(ProportionClaims, AValueInsideOutsideAndStraddling) {
     const ResultsDir tight = scans({1000, 1000, 1000}, {900, 905, 895, 900});
-    EXPECT_EQ(testing::judge_claim(hit_ratio_value(90, 0.05), tight).verdict, Verdict::agrees);
-    EXPECT_EQ(testing::judge_claim(hit_ratio_value(50, 0.05), tight).verdict, Verdict::differs);
+    EXPECT_EQ(testing::judge_claim(hit_ratio_value(90, 0.05), tight).judgement.verdict,
+              Verdict::agrees);
+    EXPECT_EQ(testing::judge_claim(hit_ratio_value(50, 0.05), tight).judgement.verdict,
+              Verdict::differs);
     const ClaimResult wide = testing::judge_claim(hit_ratio_value(90, 0.05),
                                                   scans({1000, 1000, 1000}, {700, 950, 990, 900}));
-    EXPECT_EQ(wide.verdict, Verdict::inconclusive) << wide.why;
-    ASSERT_TRUE(wide.ci.has_value());
-    EXPECT_GE(wide.ci->low, 0.0);
-    EXPECT_LE(wide.ci->high, 100.0);
+    EXPECT_EQ(wide.judgement.verdict, Verdict::inconclusive) << wide.why;
+    ASSERT_TRUE(wide.judgement.ci95.has_value());
+    EXPECT_GE(wide.judgement.ci95->low, 0.0);
+    EXPECT_LE(wide.judgement.ci95->high, 100.0);
 }
 
 TEST(ProportionClaims, OneAndTwoRunsDecideNothing) {
     for (const std::vector<double>& off :
          {std::vector<double>{700}, std::vector<double>{700, 705}}) {
         const ClaimResult c = testing::judge_claim(higher_hit_ratio(1.01), scans({990, 991}, off));
-        EXPECT_EQ(c.verdict, Verdict::inconclusive) << c.why;
-        EXPECT_FALSE(c.ci.has_value());
+        EXPECT_EQ(c.judgement.verdict, Verdict::inconclusive) << c.why;
+        EXPECT_FALSE(c.judgement.ci95.has_value());
     }
 }
 

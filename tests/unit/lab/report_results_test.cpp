@@ -145,7 +145,7 @@ TEST_F(ReportResultsTest, ClaimsComeFromThePlanAndNotFromTheExperimentFileBeside
     EXPECT_EQ(report.question, "Is x=1 slower?");
     ASSERT_EQ(report.claims.size(), 1U);
     EXPECT_EQ(report.claims[0].claim.text, "x=1 takes twice as long");
-    EXPECT_EQ(report.claims[0].cells, (std::vector<std::int64_t>{1, 0}));
+    EXPECT_EQ(report.claims[0].judgement.cells, (std::vector<std::int64_t>{1, 0}));
     ASSERT_EQ(report.environment.servers.size(), 1U);
     EXPECT_EQ(report.environment.servers[0].initdb, "--data-checksums");
 

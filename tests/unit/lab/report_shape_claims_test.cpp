@@ -59,17 +59,17 @@ TEST(ShapeClaims, FlatAgreesWhenEveryLevelOverTheFirstIsWithinTheBand) {
     const ResultsDir r =
         along_clients({{100, 101, 99, 100}, {101, 100, 102, 101}, {99, 100, 98, 99}});
     const ClaimResult c = testing::judge_claim(shape_claim("flat", 0.05), r);
-    EXPECT_EQ(c.verdict, Verdict::agrees) << c.why;
+    EXPECT_EQ(c.judgement.verdict, Verdict::agrees) << c.why;
     EXPECT_NE(c.why.find("each of the 2 ratios"), std::string::npos) << c.why;
-    EXPECT_EQ(c.cells, (std::vector<std::int64_t>{0, 1, 2}));
-    EXPECT_EQ(c.runs, 4U);
+    EXPECT_EQ(c.judgement.cells, (std::vector<std::int64_t>{0, 1, 2}));
+    EXPECT_EQ(c.judgement.runs, 4U);
 }
 
 TEST(ShapeClaims, FlatDiffersWhenALevelIsWhollyOutsideTheBand) {
     const ResultsDir r =
         along_clients({{100, 101, 99, 100}, {101, 100, 102, 101}, {80, 81, 79, 80}});
     const ClaimResult c = testing::judge_claim(shape_claim("flat", 0.05), r);
-    EXPECT_EQ(c.verdict, Verdict::differs) << c.why;
+    EXPECT_EQ(c.judgement.verdict, Verdict::differs) << c.why;
     EXPECT_NE(c.why.find("clients 30 over 10 is 0.800"), std::string::npos) << c.why;
     EXPECT_NE(c.why.find("lies wholly outside 1 ± 5%"), std::string::npos) << c.why;
 }
@@ -78,7 +78,7 @@ TEST(ShapeClaims, FlatStraddlingTheBandIsInconclusiveAndSaysHowManyRunsMore) {
     // 10 → 20 about 5% up with a wide spread: the interval reaches both sides of 1.05.
     const ResultsDir r = along_clients({{100, 90, 110, 100}, {105, 95, 115, 105}});
     const ClaimResult c = testing::judge_claim(shape_claim("flat", 0.05), r);
-    EXPECT_EQ(c.verdict, Verdict::inconclusive) << c.why;
+    EXPECT_EQ(c.judgement.verdict, Verdict::inconclusive) << c.why;
     EXPECT_NE(c.why.find("more run"), std::string::npos) << c.why;
 }
 
@@ -90,7 +90,7 @@ TEST(ShapeClaims, LevelsOfOneOrTwoRunsAreNeverDecided) {
         const ResultsDir r = along_clients(levels);
         for (const auto& claim : {shape_claim("flat", 0.05), shape_claim("increasing", 0.05)}) {
             const ClaimResult c = testing::judge_claim(claim, r);
-            EXPECT_EQ(c.verdict, Verdict::inconclusive) << c.why;
+            EXPECT_EQ(c.judgement.verdict, Verdict::inconclusive) << c.why;
             EXPECT_NE(c.why.find("a shape needs 3 runs at every level, the fewest here is "
                                  + std::to_string(levels[0].size())),
                       std::string::npos)
@@ -102,14 +102,15 @@ TEST(ShapeClaims, LevelsOfOneOrTwoRunsAreNeverDecided) {
 TEST(ShapeClaims, IncreasingNeedsEveryStepsOneSidedBoundAboveTheLeastStep) {
     const ResultsDir r =
         along_clients({{100, 101, 99, 100}, {120, 121, 119, 120}, {150, 151, 149, 150}});
-    EXPECT_EQ(testing::judge_claim(shape_claim("increasing", 0.05, 0.1), r).verdict,
+    EXPECT_EQ(testing::judge_claim(shape_claim("increasing", 0.05, 0.1), r).judgement.verdict,
               Verdict::agrees);
     // Each step must be 30% at least: 20 over 10 (1.2) is wholly below.
     const ClaimResult steep = testing::judge_claim(shape_claim("increasing", 0.05, 0.3), r);
-    EXPECT_EQ(steep.verdict, Verdict::differs) << steep.why;
+    EXPECT_EQ(steep.judgement.verdict, Verdict::differs) << steep.why;
     EXPECT_NE(steep.why.find("clients 20 over 10 is 1.200"), std::string::npos) << steep.why;
     // Decreasing: every step is wholly above 1.
-    EXPECT_EQ(testing::judge_claim(shape_claim("decreasing", 0.05), r).verdict, Verdict::differs);
+    EXPECT_EQ(testing::judge_claim(shape_claim("decreasing", 0.05), r).judgement.verdict,
+              Verdict::differs);
 }
 
 TEST(ShapeClaims, APlateauIsNotGrowth) {
@@ -117,7 +118,7 @@ TEST(ShapeClaims, APlateauIsNotGrowth) {
     const ResultsDir r =
         along_clients({{100, 101, 99, 100}, {120, 121, 119, 120}, {120, 119, 121, 120}});
     const ClaimResult c = testing::judge_claim(shape_claim("increasing", 0.05, 0.05), r);
-    EXPECT_EQ(c.verdict, Verdict::differs) << c.why;
+    EXPECT_EQ(c.judgement.verdict, Verdict::differs) << c.why;
     EXPECT_NE(c.why.find("clients 30 over 20"), std::string::npos) << c.why;
 }
 
@@ -128,7 +129,7 @@ TEST(ShapeClaims, RisesThenLevelsOffSaysWhere) {
                                         {305, 306, 304, 305},
                                         {298, 299, 297, 298}});
     const ClaimResult c = testing::judge_claim(shape_claim("levels_off", 0.05, 0.1), r);
-    EXPECT_EQ(c.verdict, Verdict::agrees) << c.why;
+    EXPECT_EQ(c.judgement.verdict, Verdict::agrees) << c.why;
     EXPECT_NE(c.why.find("levels off at clients 30"), std::string::npos) << c.why;
     EXPECT_NE(c.measured.find("; levels off at 30"), std::string::npos) << c.measured;
 }
@@ -139,31 +140,31 @@ TEST(ShapeClaims, GrowthToTheEndOrNoRiseDoesNotLevelOff) {
                                                                    {200, 202, 198, 200},
                                                                    {300, 303, 297, 300},
                                                                    {400, 404, 396, 400}}));
-    EXPECT_EQ(rising.verdict, Verdict::differs) << rising.why;
+    EXPECT_EQ(rising.judgement.verdict, Verdict::differs) << rising.why;
     EXPECT_NE(rising.why.find("it levels off at no level: not at 20: clients 30 over 20"),
               std::string::npos)
         << rising.why;
     const ClaimResult flat = testing::judge_claim(
         shape_claim("levels_off", 0.05, 0.1),
         along_clients({{100, 101, 99, 100}, {100, 101, 99, 100}, {100, 101, 99, 100}}));
-    EXPECT_EQ(flat.verdict, Verdict::differs) << flat.why;
+    EXPECT_EQ(flat.judgement.verdict, Verdict::differs) << flat.why;
     EXPECT_NE(flat.why.find("clients 20 over 10"), std::string::npos) << flat.why;
 }
 
 TEST(ShapeClaims, LevellingOffNeedsThreeLevelsAndThreeRunsEach) {
     const ClaimResult two = testing::judge_claim(shape_claim("levels_off", 0.05, 0.1),
                                                  along_clients({{100, 101, 99}, {200, 201, 199}}));
-    EXPECT_EQ(two.verdict, Verdict::untestable);
+    EXPECT_EQ(two.judgement.verdict, Verdict::untestable);
     EXPECT_EQ(two.why, "fewer than three cells along clients");
     const ClaimResult few = testing::judge_claim(
         shape_claim("levels_off", 0.05, 0.1), along_clients({{100, 101}, {200, 202}, {201, 203}}));
-    EXPECT_EQ(few.verdict, Verdict::inconclusive) << few.why;
+    EXPECT_EQ(few.judgement.verdict, Verdict::inconclusive) << few.why;
     EXPECT_NE(few.why.find("a shape needs 3 runs at every level"), std::string::npos) << few.why;
     // The plateau straddles the band: open, naming the likeliest level.
     const ClaimResult open = testing::judge_claim(
         shape_claim("levels_off", 0.05, 0.1),
         along_clients({{100, 101, 99, 100}, {200, 202, 198, 200}, {205, 180, 230, 210}}));
-    EXPECT_EQ(open.verdict, Verdict::inconclusive) << open.why;
+    EXPECT_EQ(open.judgement.verdict, Verdict::inconclusive) << open.why;
     EXPECT_NE(open.why.find("at 20 (the likeliest level it levels off at)"), std::string::npos)
         << open.why;
 }
@@ -173,7 +174,7 @@ TEST(ShapeClaims, ADeclaredExactMetricIsJudgedOnItsValues) {
     experiment::Claim c = shape_claim("flat", 0.0);
     c.exact = true;
     const ClaimResult exact = testing::judge_claim(c, r);
-    EXPECT_EQ(exact.verdict, Verdict::agrees) << exact.why;
+    EXPECT_EQ(exact.judgement.verdict, Verdict::agrees) << exact.why;
     EXPECT_NE(exact.why.find("declared exact"), std::string::npos) << exact.why;
 }
 
