@@ -1,14 +1,12 @@
-// recheck_stored: the kept runs unpacked beside the claims.csv they gave, judged again, compared.
+// recheck_stored: the kept runs (read where they are kept, compressed) judged again and compared
+// with the claims.csv they gave.
 #include "lab/report/recheck.hpp"
 
 #include "lab/report/claims.hpp"
 #include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"
-#include "lab/store/gzip_file.hpp"
 
 #include <fmt/format.h>
-
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -92,52 +90,9 @@ std::string shown(std::optional<double> v) {
     return v ? fmt::format("{}", *v) : std::string("none");
 }
 
-/// The kept runs unpacked into a directory of their own, removed with it.
-class Unpacked {
-public:
-    explicit Unpacked(fs::path dir) : m_dir(std::move(dir)) {}
-
-    Unpacked(const Unpacked&) = delete;
-    Unpacked& operator=(const Unpacked&) = delete;
-
-    ~Unpacked() {
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-    }
-
-    const fs::path& dir() const { return m_dir; }
-
-private:
-    fs::path m_dir;
-};
-
-Result<fs::path> unpack_runs(const fs::path& runs, const fs::path& into) {
-    std::error_code ec;
-    fs::create_directories(into, ec);
-    if (ec) {
-        return make_error(fmt::format("cannot make {}: {}", into.string(), ec.message()));
-    }
-    for (const char* name : {"plan.json", "experiment.toml"}) {
-        if (fs::exists(runs / name)) {
-            fs::copy_file(runs / name, into / name, fs::copy_options::overwrite_existing, ec);
-            if (ec) {
-                return make_error(
-                    fmt::format("cannot copy {}: {}", (runs / name).string(), ec.message()));
-            }
-        }
-    }
-    PGLAB_TRY_ASSIGN(const std::string lines, store::read_gzip_file(runs / "results.jsonl.gz"));
-    std::ofstream(into / "results.jsonl", std::ios::binary) << lines;
-    return into;
-}
-
-/// A problem of the unpacked runs ("results.jsonl line 7: …") named by the kept file it is in
+/// A problem of the kept runs ("results.jsonl.gz line 7: …") named by their directory
 /// ("runs/results.jsonl.gz line 7: …").
 std::string kept_file_problem(const std::string& problem) {
-    constexpr std::string_view k_unpacked = "results.jsonl";
-    if (problem.compare(0, k_unpacked.size(), k_unpacked) == 0) {
-        return "runs/results.jsonl.gz" + problem.substr(k_unpacked.size());
-    }
     return "runs/" + problem;
 }
 
@@ -151,11 +106,7 @@ Result<RecheckOutcome> recheck_stored(const fs::path& stored) {
         return out;
     }
     out.runs_kept = true;
-    static int counter = 0;
-    const Unpacked unpacked(fs::temp_directory_path()
-                            / fmt::format("pglab-recheck-{}-{}", ::getpid(), ++counter));
-    PGLAB_TRY(unpack_runs(runs, unpacked.dir()));
-    PGLAB_TRY_ASSIGN(const ResultsDir results, load_results(unpacked.dir()));
+    PGLAB_TRY_ASSIGN(const ResultsDir results, load_results(runs));
     for (const std::string& problem : results.problems) {
         out.problems.push_back(kept_file_problem(problem));
     }

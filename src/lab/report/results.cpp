@@ -47,16 +47,17 @@ void read_plan(ResultsDir& r) {
     r.plan = std::move(*plan);
 }
 
-/// results.jsonl through the store's one reader (the rule --resume follows too); every line
-/// it skips or keeps with a reservation becomes a problem.
+/// results.jsonl (or a kept run's results.jsonl.gz) through the store's one reader (the rule
+/// --resume follows too); every line it skips or keeps with a reservation becomes a problem.
 void read_runs(ResultsDir& r) {
-    auto file = store::read_results(r.dir / "results.jsonl", r.plan ? &*r.plan : nullptr);
+    std::string name;
+    auto file = store::read_results_in(r.dir, r.plan ? &*r.plan : nullptr, &name);
     if (!file || !file->exists) {
         r.problems.emplace_back("results.jsonl is missing: no run has finished");
         return;
     }
     for (const store::LineProblem& p : file->problems) {
-        r.problems.push_back(fmt::format("results.jsonl line {}: {}{}", p.line, p.what,
+        r.problems.push_back(fmt::format("{} line {}: {}{}", name, p.line, p.what,
                                          p.skipped ? "; the line is skipped" : ""));
     }
     if (r.name.empty() && !file->runs.empty()) {

@@ -3,7 +3,6 @@
 #include "lab/run/stored_times.hpp"
 
 #include "lab/store/bench_figures.hpp"
-#include "lab/store/gzip_file.hpp"
 #include "lab/store/plan_record.hpp"
 #include "lab/store/results_file.hpp"
 
@@ -32,16 +31,8 @@ struct Total {
 };
 
 std::optional<store::ResultsFile> read_runs(const fs::path& dir, const store::PlanRecord& plan) {
-    std::error_code ec;
-    if (fs::exists(dir / "results.jsonl", ec)) {
-        auto file = store::read_results(dir / "results.jsonl", &plan);
-        return file ? std::optional(std::move(*file)) : std::nullopt;
-    }
-    auto packed = store::read_gzip_file(dir / "results.jsonl.gz");
-    if (!packed) {
-        return std::nullopt;
-    }
-    return store::parse_results(*packed, &plan);
+    auto file = store::read_results_in(dir, &plan);
+    return file ? std::optional(std::move(*file)) : std::nullopt;
 }
 
 std::vector<fs::path> subdirectories(const fs::path& dir) {

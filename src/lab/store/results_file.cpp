@@ -3,6 +3,7 @@
 
 #include "lab/experiment/experiment_spec.hpp"
 #include "lab/store/bench_figures.hpp"
+#include "lab/store/gzip_file.hpp"
 #include "lab/store/line_differences.hpp"
 #include "lab/store/line_seal.hpp"
 #include "util/text.hpp"
@@ -189,6 +190,24 @@ Result<ResultsFile> read_results(const std::filesystem::path& path, const PlanRe
     }
     PGLAB_TRY_ASSIGN(const std::string text, util::read_text_file(path));
     return parse_results(text, plan);
+}
+
+Result<ResultsFile> read_results_in(const std::filesystem::path& dir, const PlanRecord* plan,
+                                    std::string* name) {
+    std::error_code ec;
+    const std::filesystem::path packed = dir / "results.jsonl.gz";
+    const bool only_packed =
+        !std::filesystem::exists(dir / "results.jsonl", ec) && std::filesystem::exists(packed, ec);
+    if (name != nullptr) {
+        *name = only_packed ? "results.jsonl.gz" : "results.jsonl";
+    }
+    if (!only_packed) {
+        return read_results(dir / "results.jsonl", plan);
+    }
+    PGLAB_TRY_ASSIGN(const std::string text, read_gzip_file(packed));
+    ResultsFile file = parse_results(text, plan);
+    file.exists = true;
+    return file;
 }
 
 } // namespace pglab::lab::store

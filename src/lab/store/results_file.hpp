@@ -62,4 +62,10 @@ ResultsFile parse_results(std::string_view text, const PlanRecord* plan = nullpt
 Result<ResultsFile> read_results(const std::filesystem::path& path,
                                  const PlanRecord* plan = nullptr);
 
+/// The runs of the results directory `dir`: its results.jsonl, or, where a repository keeps a
+/// finished run compressed (docs/studies/results/ID/runs), its results.jsonl.gz; `name` is set
+/// to the file read ("results.jsonl.gz"), for the problems' line numbers. Neither: no run.
+Result<ResultsFile> read_results_in(const std::filesystem::path& dir, const PlanRecord* plan,
+                                    std::string* name = nullptr);
+
 } // namespace pglab::lab::store

@@ -85,6 +85,19 @@ TEST_F(Recheck, WhatOfTheKeptRunsCouldNotBeReadIsNamedByItsFileAndLine) {
         << outcome->problems[1];
 }
 
+// The kept runs read where they are kept: `pglab report` and `pglab compare` take a stored
+// result's runs/ directory as a results directory.
+TEST_F(Recheck, TheKeptRunsAreAResultsDirectory) {
+    const auto kept = load_results(m_dir / "runs");
+    ASSERT_TRUE(kept.has_value()) << kept.error().message;
+    const auto original = load_results(k_recheck_fixture);
+    ASSERT_TRUE(original.has_value());
+    ASSERT_EQ(kept->runs.size(), original->runs.size());
+    EXPECT_FALSE(kept->runs.empty());
+    ASSERT_EQ(kept->problems.size(), 2U);
+    EXPECT_EQ(kept->problems[0], "results.jsonl.gz line 15: not valid JSON; the line is skipped");
+}
+
 TEST_F(Recheck, AnEditedVerdictOrFigureIsNamed) {
     store_claims(",differs,its 95% interval", ",agrees,its 95% interval");
     auto outcome = recheck_stored(m_dir);
