@@ -396,7 +396,9 @@ Table claims_table(const std::vector<ClaimResult>& results) {
         {Claimant::claimed, "claimed"},
         {Claimant::pglab, "pglab's own"}};
     std::vector<Claimant> shown;
-    for (const auto& [who, title] : columns) {
+    for (const auto& column : columns) {
+        // Named, not bound: a lambda cannot capture structured bindings (clang, C++20).
+        const Claimant who = column.first;
         if (std::any_of(results.begin(), results.end(),
                         [&](const ClaimResult& r) { return claimant_of(r.claim) == who; })) {
             shown.push_back(who);

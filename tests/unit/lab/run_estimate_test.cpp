@@ -6,6 +6,7 @@
 #include "lab/run/stored_times.hpp"
 #include "lab/store/results_store.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
