@@ -240,6 +240,43 @@ std::string verdict_text(const ComparisonRow& row, const std::string& name_a,
         change(ba, w.ratio_ci, "", rate ? "faster" : "slower", rate ? "slower" : "faster"), how);
 }
 
+namespace {
+
+/// The rows of metric `ma` of A's step against the same metric of B's (`mb`, null when B's
+/// step lacks it), one per pair of cells.
+void compare_metric(const CompareSide& a, const CompareSide& b, const std::string& step,
+                    const MetricValues& ma, const MetricValues* mb,
+                    const std::vector<CellPair>& pairs, const std::vector<std::string>& shared,
+                    const CompareOptions& options, Comparison& out) {
+    static const std::vector<double> none;
+    for (const auto& [ca, cb] : pairs) {
+        const auto va = ma.by_cell.find(ca->index);
+        if (va == ma.by_cell.end()) {
+            continue;
+        }
+        const std::vector<double>* b_values = &none;
+        if (mb != nullptr) {
+            if (const auto vb = mb->by_cell.find(cb->index); vb != mb->by_cell.end()) {
+                b_values = &vb->second;
+            }
+        }
+        // Rounds pair runs of one plan only.
+        const PairedRuns rounds =
+            a.results == b.results
+                ? paired_runs(*a.results, ma, static_cast<std::int64_t>(ca->index),
+                              static_cast<std::int64_t>(cb->index))
+                : PairedRuns{};
+        out.rows.push_back(compare_cells(step, ma.info, cell_label(*ca, shared), va->second,
+                                         *b_values, rounds, options, out));
+    }
+}
+
+bool listed_or_all(const std::vector<std::string>& listed, const std::string& item) {
+    return listed.empty() || std::find(listed.begin(), listed.end(), item) != listed.end();
+}
+
+} // namespace
+
 Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
                            const CompareOptions& options) {
     Comparison out;
@@ -250,11 +287,10 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
         out.name_b = "B (" + out.name_b + ")";
     }
     std::set<std::string> selected;
-    for (const auto& [n, v] : a.selector.items) {
-        selected.insert(n);
-    }
-    for (const auto& [n, v] : b.selector.items) {
-        selected.insert(n);
+    for (const auto* side : {&a, &b}) {
+        for (const auto& [n, v] : side->selector.items) {
+            selected.insert(n);
+        }
     }
     PGLAB_TRY_ASSIGN(const auto pairs, pair_cells(a, b, selected, out));
     out.differences = fact_differences(side_facts(*a.results, a.selector),
@@ -270,9 +306,7 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
     const std::vector<StepData> steps_b =
         a.results == b.results ? steps_a : collect_steps(*b.results, 0);
     for (const auto& sa : steps_a) {
-        if (!options.steps.empty()
-            && std::find(options.steps.begin(), options.steps.end(), sa.key)
-                   == options.steps.end()) {
+        if (!listed_or_all(options.steps, sa.key)) {
             continue;
         }
         const auto sb = std::find_if(steps_b.begin(), steps_b.end(),
@@ -282,34 +316,12 @@ Result<Comparison> compare(const CompareSide& a, const CompareSide& b,
             continue;
         }
         for (const auto& ma : sa.metrics) {
-            const bool wanted =
-                options.metrics.empty()
-                    ? ma.info.headline
-                    : std::find(options.metrics.begin(), options.metrics.end(), ma.info.id)
-                          != options.metrics.end();
-            if (!wanted) {
-                continue;
-            }
-            const MetricValues* mb = find_metric(*sb, ma.info.id);
-            for (const auto& [ca, cb] : pairs) {
-                const auto va = ma.by_cell.find(ca->index);
-                if (va == ma.by_cell.end()) {
-                    continue;
-                }
-                const std::vector<double> none;
-                const auto vb = mb != nullptr
-                                    ? mb->by_cell.find(cb->index)
-                                    : std::map<int64_t, std::vector<double>>::const_iterator();
-                const std::vector<double>& b_values =
-                    (mb != nullptr && vb != mb->by_cell.end()) ? vb->second : none;
-                // Rounds pair runs of one plan only.
-                const PairedRuns rounds =
-                    a.results == b.results
-                        ? paired_runs(*a.results, ma, static_cast<std::int64_t>(ca->index),
-                                      static_cast<std::int64_t>(cb->index))
-                        : PairedRuns{};
-                out.rows.push_back(compare_cells(sa.key, ma.info, cell_label(*ca, shared),
-                                                 va->second, b_values, rounds, options, out));
+            const bool wanted = options.metrics.empty()
+                                    ? ma.info.headline
+                                    : listed_or_all(options.metrics, ma.info.id);
+            if (wanted) {
+                compare_metric(a, b, sa.key, ma, find_metric(*sb, ma.info.id), pairs, shared,
+                               options, out);
             }
         }
     }

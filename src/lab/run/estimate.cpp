@@ -28,97 +28,139 @@ std::string duration_text(std::int64_t ms) {
 
 } // namespace
 
-TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
-                           const StoredTimes* stored, const InitModel* init_model) {
-    TimeEstimate e;
-    e.measured_in = stored;
-    e.init_model = init_model;
-    e.quick = spec.is_quick;
-    double measured_ms = 0;
-    std::set<std::pair<std::string, std::string>> once_done; // server, step index + fingerprint
-    for (const auto& run : plan.runs) {
-        const plan::RunValues values(plan.cells[run.cell], run);
-        if (stored != nullptr) {
-            measured_ms += stored->server_ms_per_run;
+namespace {
+
+/// The estimate, step by step of each planned run: what the file tells, else what the earlier run
+/// measured, else the init model, else counted as not estimated.
+class PlanTimer {
+public:
+    PlanTimer(const experiment::ExperimentSpec& spec, const StoredTimes* stored,
+              const InitModel* init_model)
+        : m_spec(spec), m_stored(stored), m_init_model(init_model) {
+        m_e.measured_in = stored;
+        m_e.init_model = init_model;
+        m_e.quick = spec.is_quick;
+    }
+
+    void add_run(const plan::RunValues& values, const std::string& label) {
+        if (m_stored != nullptr) {
+            m_measured_ms += m_stored->server_ms_per_run;
         }
-        for (std::size_t i = 0; i < spec.steps.size(); ++i) {
-            const experiment::Step& step = spec.steps[i];
-            if (auto applies = values.applies(step); !applies || !*applies) {
-                continue;
-            }
-            if (step.once) {
-                const auto fp = once_fingerprint(spec, step, values);
-                const auto key = std::pair(values.server_of(spec, step),
-                                           std::to_string(i) + ":" + (fp ? *fp : std::string()));
-                if (!once_done.insert(key).second) {
-                    continue;
-                }
-            }
-            const auto unknown = [&](const std::string& kind) {
-                const auto measured =
-                    stored != nullptr
-                        ? stored->time_of(step_key(step, i), plan.cells[run.cell].label)
-                        : std::nullopt;
-                if (measured) {
-                    measured_ms += *measured;
-                    return;
-                }
-                if (step.type == experiment::StepType::init && init_model != nullptr) {
-                    if (const auto options =
-                            read_step_options(spec, step, values, pg::ConnParams{}, {})) {
-                        measured_ms += init_model->time_at(options->parsed.init.scale);
-                        ++e.modelled_inits;
-                        return;
-                    }
-                }
-                ++e.unknown[kind];
-                e.bounded_ms += step.timeout_ms;
-            };
-            switch (step.type) {
-            case experiment::StepType::bench: {
-                // By transaction count (or options refused): a time the file does not tell.
-                const auto options = read_step_options(spec, step, values, pg::ConnParams{}, {});
-                const auto per_transaction =
-                    stored != nullptr
-                        ? stored->transaction_time_of(step_key(step, i), plan.cells[run.cell].label)
-                        : std::nullopt;
-                if (options && options->parsed.run.duration_s > 0) {
-                    e.known_ms += std::int64_t{options->parsed.run.duration_s} * 1000;
-                } else if (options && per_transaction) {
-                    // By count: the earlier run's time per transaction, of this many.
-                    const bench::RunConfig& c = options->parsed.run;
-                    measured_ms +=
-                        *per_transaction * static_cast<double>(c.transactions) * c.clients;
-                } else {
-                    unknown("bench by transactions");
-                }
-                break;
-            }
-            case experiment::StepType::sleep:
-                e.known_ms += step.duration_ms;
-                break;
-            case experiment::StepType::sql:
-                if (step.expect_blocked_ms > 0) {
-                    e.known_ms += step.expect_blocked_ms;
-                } else {
-                    unknown("sql");
-                }
-                break;
-            case experiment::StepType::init:
-            case experiment::StepType::timed_sql:
-            case experiment::StepType::explain:
-            case experiment::StepType::shell:
-            case experiment::StepType::restart:
-            case experiment::StepType::promote:
-                unknown(experiment::step_type_name(step.type));
-                break;
-            default:
-                break; // stop, start, checkpoint: moments
+        for (std::size_t i = 0; i < m_spec.steps.size(); ++i) {
+            if (runs_here(i, values)) {
+                add_step(i, values, label);
             }
         }
     }
-    e.measured_ms = static_cast<std::int64_t>(measured_ms);
-    return e;
+
+    TimeEstimate done() {
+        m_e.measured_ms = static_cast<std::int64_t>(m_measured_ms);
+        return m_e;
+    }
+
+private:
+    /// Whether step `i` runs in this run: its `when` applies, and a `once` step has not run on
+    /// its server with these values yet.
+    bool runs_here(std::size_t i, const plan::RunValues& values) {
+        const experiment::Step& step = m_spec.steps[i];
+        if (auto applies = values.applies(step); !applies || !*applies) {
+            return false;
+        }
+        if (!step.once) {
+            return true;
+        }
+        const auto fp = once_fingerprint(m_spec, step, values);
+        return m_once_done
+            .emplace(values.server_of(m_spec, step),
+                     std::to_string(i) + ":" + (fp ? *fp : std::string()))
+            .second;
+    }
+
+    void add_step(std::size_t i, const plan::RunValues& values, const std::string& label) {
+        const experiment::Step& step = m_spec.steps[i];
+        switch (step.type) {
+        case experiment::StepType::bench:
+            add_bench(i, values, label);
+            break;
+        case experiment::StepType::sleep:
+            m_e.known_ms += step.duration_ms;
+            break;
+        case experiment::StepType::sql:
+            if (step.expect_blocked_ms > 0) {
+                m_e.known_ms += step.expect_blocked_ms;
+            } else {
+                add_untold(i, values, label, "sql");
+            }
+            break;
+        case experiment::StepType::init:
+        case experiment::StepType::timed_sql:
+        case experiment::StepType::explain:
+        case experiment::StepType::shell:
+        case experiment::StepType::restart:
+        case experiment::StepType::promote:
+            add_untold(i, values, label, experiment::step_type_name(step.type));
+            break;
+        default:
+            break; // stop, start, checkpoint: moments
+        }
+    }
+
+    /// A bench by duration is its duration; by transaction count, the earlier run's time per
+    /// transaction, of this many.
+    void add_bench(std::size_t i, const plan::RunValues& values, const std::string& label) {
+        const experiment::Step& step = m_spec.steps[i];
+        const auto options = read_step_options(m_spec, step, values, pg::ConnParams{}, {});
+        const auto per_transaction = m_stored != nullptr
+                                         ? m_stored->transaction_time_of(step_key(step, i), label)
+                                         : std::nullopt;
+        if (options && options->parsed.run.duration_s > 0) {
+            m_e.known_ms += std::int64_t{options->parsed.run.duration_s} * 1000;
+        } else if (options && per_transaction) {
+            const bench::RunConfig& c = options->parsed.run;
+            m_measured_ms += *per_transaction * static_cast<double>(c.transactions) * c.clients;
+        } else {
+            add_untold(i, values, label, "bench by transactions");
+        }
+    }
+
+    /// A step whose time the file does not tell, as `kind`.
+    void add_untold(std::size_t i, const plan::RunValues& values, const std::string& label,
+                    const std::string& kind) {
+        const experiment::Step& step = m_spec.steps[i];
+        if (const auto measured =
+                m_stored != nullptr ? m_stored->time_of(step_key(step, i), label) : std::nullopt) {
+            m_measured_ms += *measured;
+            return;
+        }
+        if (step.type == experiment::StepType::init && m_init_model != nullptr) {
+            if (const auto options =
+                    read_step_options(m_spec, step, values, pg::ConnParams{}, {})) {
+                m_measured_ms += m_init_model->time_at(options->parsed.init.scale);
+                ++m_e.modelled_inits;
+                return;
+            }
+        }
+        ++m_e.unknown[kind];
+        m_e.bounded_ms += step.timeout_ms;
+    }
+
+    const experiment::ExperimentSpec& m_spec;
+    const StoredTimes* m_stored;
+    const InitModel* m_init_model;
+    TimeEstimate m_e;
+    double m_measured_ms = 0;
+    std::set<std::pair<std::string, std::string>> m_once_done; ///< server, step and fingerprint
+};
+
+} // namespace
+
+TimeEstimate estimate_plan(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
+                           const StoredTimes* stored, const InitModel* init_model) {
+    PlanTimer timer(spec, stored, init_model);
+    for (const auto& run : plan.runs) {
+        timer.add_run(plan::RunValues(plan.cells[run.cell], run), plan.cells[run.cell].label);
+    }
+    return timer.done();
 }
 
 std::string describe(const TimeEstimate& e) {

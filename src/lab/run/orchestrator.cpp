@@ -127,6 +127,21 @@ void log_totals(const Totals& totals, ServerSet& servers, std::size_t finished,
               ran > 0 ? totals.overhead_sum / static_cast<double>(ran) : 0.0, totals.overhead_max);
 }
 
+/// The installations fetched or built (a dry run only says which it would), then every check
+/// that needs no server started, each problem named.
+Status ready_to_start(const Prepared& p, const RunRequest& request, ServerSet& servers) {
+    bool to_fetch = false; // --dry-run: a version the run would fetch
+    const auto unfetchable = fetch_missing_versions(p.spec, request, to_fetch);
+    bool to_build = false; // --dry-run: a source tree the run would build
+    PGLAB_TRY(build_missing_sources(p.spec, request, to_build));
+    if ((to_fetch || to_build) && unfetchable.empty()) {
+        log::warning("the checks that need the installations (setting names) are not made: the "
+                     "run makes them once it has fetched or built the missing installations");
+        return {};
+    }
+    return check_before_start(p.spec, p.plan, servers, unfetchable);
+}
+
 } // namespace
 
 RunOutcome run_experiment(const RunRequest& request) {
@@ -136,18 +151,8 @@ RunOutcome run_experiment(const RunRequest& request) {
         return {PlanOutcome::not_started, {}};
     }
     Prepared& p = *prepared;
-    bool to_fetch = false; // --dry-run: a version the run would fetch
-    const auto unfetchable = fetch_missing_versions(p.spec, request, to_fetch);
-    bool to_build = false; // --dry-run: a source tree the run would build
-    if (auto st = build_missing_sources(p.spec, request, to_build); !st) {
-        log::print(st.error());
-        return {PlanOutcome::not_started, {}};
-    }
     ServerSet servers(p.spec);
-    if ((to_fetch || to_build) && unfetchable.empty()) {
-        log::warning("the checks that need the installations (setting names) are not made: the "
-                     "run makes them once it has fetched or built the missing installations");
-    } else if (auto st = check_before_start(p.spec, p.plan, servers, unfetchable); !st) {
+    if (auto st = ready_to_start(p, request, servers); !st) {
         log::print(st.error());
         return {PlanOutcome::not_started, {}};
     }
