@@ -65,57 +65,63 @@ std::optional<std::uint64_t> parse_seed(const std::string& text) {
 
 } // namespace
 
-int run_command(int argc, char** argv) {
-    lab::run::RunRequest request;
+namespace {
+
+/// `pglab run`'s command line, as given (the flags go to the request itself).
+struct RunArgs {
     std::optional<std::string> results;
     std::optional<std::string> resume;
     std::optional<std::string> seed;
     std::optional<std::string> estimate_from;
     bool no_report = false;
     std::vector<std::string> operands;
-    CommandLine line("run", k_run_synopsis, k_run_epilogue);
-    line.option("--results", results,
+};
+
+void declare_run_options(CommandLine& line, RunArgs& args, lab::run::RunRequest& request) {
+    line.option("--results", args.results,
                 {"DIR", "a directory", "write the results into DIR", "results/<name>-<timestamp>"});
-    line.option("--resume", resume,
+    line.option("--resume", args.resume,
                 {"DIR",
                  "a directory",
                  "continue the interrupted plan recorded in DIR (only unfinished runs)",
                  {}});
-    line.option("--seed", seed,
+    line.option("--seed", args.seed,
                 {"N", "a non-negative integer", "seed of random and interleaved orders",
                  "the file's seed, else a random one; plan.json keeps it"});
     line.flag("--dry-run", request.dry_run,
               "check the file, print the plan and an estimate of its time; start nothing (a "
               "missing version is named, not fetched)");
-    line.option("--estimate-from", estimate_from,
+    line.option("--estimate-from", args.estimate_from,
                 {"DIR", "a directory",
                  "estimate --dry-run's time from the runs in DIR (an earlier run's results)",
                  "the newest earlier run found in results/ or docs/studies/results/"});
     line.flag("--quick", request.quick,
               "run the file's quick form ([quick]: fewer runs, smaller sizes)");
-    line.flag("--no-report", no_report,
+    line.flag("--no-report", args.no_report,
               "end without writing the report (report.md, report.html) and printing the claims' "
               "verdicts; `pglab report DIR` writes it later");
     line.flag("--yes", request.yes,
               "let steps drop tables on servers pglab did not create (an init step on a "
               "conninfo server; --dry-run lists what each step does there)");
-    line.operands(operands);
-    if (const auto done = line.parse(argc, argv)) {
-        return *done;
-    }
-    if (seed) {
-        request.seed = parse_seed(*seed);
+    line.operands(args.operands);
+}
+
+/// The request the arguments make; the exit status when they do not make one.
+std::optional<int> fill_request(CommandLine& line, const RunArgs& args,
+                                lab::run::RunRequest& request) {
+    if (args.seed) {
+        request.seed = parse_seed(*args.seed);
         if (!request.seed) {
-            return line.usage_error("invalid value \"" + *seed + "\" for option --seed");
+            return line.usage_error("invalid value \"" + *args.seed + "\" for option --seed");
         }
     }
-    if (operands.size() > 1) {
+    if (args.operands.size() > 1) {
         return line.usage_error("too many arguments");
     }
-    request.experiment = operands.empty() ? std::string() : operands.front();
-    request.resume_dir = resume.value_or("");
-    request.results_dir = results.value_or("");
-    request.estimate_from = estimate_from.value_or("");
+    request.experiment = args.operands.empty() ? std::string() : args.operands.front();
+    request.resume_dir = args.resume.value_or("");
+    request.results_dir = args.results.value_or("");
+    request.estimate_from = args.estimate_from.value_or("");
     if (!request.estimate_from.empty() && !request.dry_run) {
         return line.usage_error("--estimate-from is for --dry-run");
     }
@@ -128,6 +134,12 @@ int run_command(int argc, char** argv) {
         && (!request.results_dir.empty() || request.seed || request.quick)) {
         return line.usage_error("--resume cannot be combined with --results, --seed or --quick");
     }
+    return std::nullopt;
+}
+
+/// What the lab asks of the commands above it: fetching a release, and which cells the claims
+/// still need (until lab/judge answers it: issue 63).
+void lend_services(lab::run::RunRequest& request) {
     request.fetch_version = [](const std::string& version, bool only_look) {
         return only_look ? server_release_exists(version) : fetch_server_version(version) == 0;
     };
@@ -140,10 +152,26 @@ int run_command(int argc, char** argv) {
         }
         return out;
     };
+}
+
+} // namespace
+
+int run_command(int argc, char** argv) {
+    lab::run::RunRequest request;
+    RunArgs args;
+    CommandLine line("run", k_run_synopsis, k_run_epilogue);
+    declare_run_options(line, args, request);
+    if (const auto done = line.parse(argc, argv)) {
+        return *done;
+    }
+    if (const auto refused = fill_request(line, args, request)) {
+        return *refused;
+    }
+    lend_services(request);
     const lab::run::RunOutcome outcome = lab::run::run_experiment(request);
     const bool ended = outcome.status == lab::run::PlanOutcome::complete
                        || outcome.status == lab::run::PlanOutcome::failed;
-    if (ended && !no_report && !outcome.results_dir.empty()) {
+    if (ended && !args.no_report && !outcome.results_dir.empty()) {
         // The run's status stays the plan's: a report that cannot be written is said, and the
         // results are all there for `pglab report`.
         if (auto st = bring_answer(outcome.results_dir); !st) {

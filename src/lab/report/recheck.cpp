@@ -96,6 +96,65 @@ std::string kept_file_problem(const std::string& problem) {
     return "runs/" + problem;
 }
 
+/// claims.csv's rows by column name.
+class StoredClaims {
+public:
+    explicit StoredClaims(std::vector<std::vector<std::string>> rows) : m_rows(std::move(rows)) {
+        for (std::size_t i = 0; !m_rows.empty() && i < m_rows.front().size(); ++i) {
+            m_column[m_rows.front()[i]] = i;
+        }
+    }
+
+    bool has_header() const { return !m_rows.empty(); }
+
+    std::size_t size() const { return m_rows.empty() ? 0 : m_rows.size() - 1; }
+
+    /// Claim `i`'s (from 0) value in column `name`; "" when it has none.
+    std::string at(std::size_t i, const char* name) const {
+        const auto it = m_column.find(name);
+        const std::vector<std::string>& row = m_rows[i + 1];
+        return it != m_column.end() && it->second < row.size() ? row[it->second] : std::string();
+    }
+
+private:
+    std::vector<std::vector<std::string>> m_rows;
+    std::map<std::string, std::size_t> m_column;
+};
+
+std::optional<double> low(const std::optional<Interval>& ci) {
+    return ci && ci->bounded ? std::optional(ci->low) : std::nullopt;
+}
+
+std::optional<double> high(const std::optional<Interval>& ci) {
+    return ci && ci->bounded ? std::optional(ci->high) : std::nullopt;
+}
+
+/// How claim `i` as judged again differs from its stored row, one sentence each.
+void claim_differences(const StoredClaims& stored, std::size_t i, const ClaimResult& r,
+                       std::vector<std::string>& out) {
+    const std::string which = fmt::format("claim {} (\"{}\")", i + 1, r.claim.text);
+    if (stored.at(i, "claim") != r.claim.text) {
+        out.push_back(fmt::format("{}: stored as \"{}\"", which, stored.at(i, "claim")));
+        return;
+    }
+    const judge::Judgement& j = r.judgement;
+    if (stored.at(i, "verdict") != verdict_name(j.verdict)) {
+        out.push_back(fmt::format("{}: verdict stored {}, now {}", which, stored.at(i, "verdict"),
+                                  verdict_name(j.verdict)));
+    }
+    const std::pair<const char*, std::optional<double>> figures[] = {
+        {"value", j.value},        {"ci95_low", low(j.ci95)},   {"ci95_high", high(j.ci95)},
+        {"ci90_low", low(j.ci90)}, {"ci90_high", high(j.ci90)},
+    };
+    for (const auto& [name, now] : figures) {
+        const auto was = figure(stored.at(i, name));
+        if (!same_figure(was, now)) {
+            out.push_back(
+                fmt::format("{}: {} stored {}, now {}", which, name, shown(was), shown(now)));
+        }
+    }
+}
+
 } // namespace
 
 Result<RecheckOutcome> recheck_stored(const fs::path& stored) {
@@ -113,56 +172,17 @@ Result<RecheckOutcome> recheck_stored(const fs::path& stored) {
     const std::vector<ClaimResult> judged =
         evaluate_claims(read_claims(results).claims, results, collect_steps(results, /*cores=*/0));
     out.claims = judged.size();
-
-    const auto rows = parse_csv(csv);
-    if (rows.empty()) {
+    const StoredClaims claims(parse_csv(csv));
+    if (!claims.has_header()) {
         return make_error(fmt::format("{}: no header", (stored / "claims.csv").string()));
     }
-    std::map<std::string, std::size_t> column;
-    for (std::size_t i = 0; i < rows.front().size(); ++i) {
-        column[rows.front()[i]] = i;
-    }
-    const auto cell = [&](const std::vector<std::string>& row, const char* name) {
-        const auto it = column.find(name);
-        return it != column.end() && it->second < row.size() ? row[it->second] : std::string();
-    };
-    if (rows.size() - 1 != judged.size()) {
+    if (claims.size() != judged.size()) {
         out.differences.push_back(
-            fmt::format("{} claims stored, {} judged again", rows.size() - 1, judged.size()));
+            fmt::format("{} claims stored, {} judged again", claims.size(), judged.size()));
         return out;
     }
     for (std::size_t i = 0; i < judged.size(); ++i) {
-        const auto& row = rows[i + 1];
-        const ClaimResult& r = judged[i];
-        const std::string which = fmt::format("claim {} (\"{}\")", i + 1, r.claim.text);
-        if (cell(row, "claim") != r.claim.text) {
-            out.differences.push_back(
-                fmt::format("{}: stored as \"{}\"", which, cell(row, "claim")));
-            continue;
-        }
-        if (cell(row, "verdict") != verdict_name(r.judgement.verdict)) {
-            out.differences.push_back(fmt::format("{}: verdict stored {}, now {}", which,
-                                                  cell(row, "verdict"),
-                                                  verdict_name(r.judgement.verdict)));
-        }
-        const judge::Judgement& j = r.judgement;
-        const auto low = [](const std::optional<Interval>& ci) {
-            return ci && ci->bounded ? std::optional(ci->low) : std::nullopt;
-        };
-        const auto high = [](const std::optional<Interval>& ci) {
-            return ci && ci->bounded ? std::optional(ci->high) : std::nullopt;
-        };
-        const std::pair<const char*, std::optional<double>> figures[] = {
-            {"value", j.value},        {"ci95_low", low(j.ci95)},   {"ci95_high", high(j.ci95)},
-            {"ci90_low", low(j.ci90)}, {"ci90_high", high(j.ci90)},
-        };
-        for (const auto& [name, now] : figures) {
-            const auto was = figure(cell(row, name));
-            if (!same_figure(was, now)) {
-                out.differences.push_back(
-                    fmt::format("{}: {} stored {}, now {}", which, name, shown(was), shown(now)));
-            }
-        }
+        claim_differences(claims, i, judged[i], out.differences);
     }
     return out;
 }
