@@ -1,7 +1,7 @@
 // Summaries, intervals and Welch's test. Student's t distribution is Boost.Math's; references:
 // Welch, "The generalization of Student's problem", Biometrika 34 (1947); Fieller, "Some problems
 // in interval estimation", JRSS B 16 (1954).
-#include "lab/report/statistics.hpp"
+#include "lab/judge/statistics.hpp"
 
 #include <algorithm>
 #include <boost/math/distributions/fisher_f.hpp>
@@ -11,7 +11,7 @@
 #include <numeric>
 #include <vector>
 
-namespace pglab::lab::report {
+namespace pglab::lab::judge {
 
 namespace {
 
@@ -496,4 +496,4 @@ std::optional<WelchResult> paired_test(std::span<const double> a, std::span<cons
     return r;
 }
 
-} // namespace pglab::lab::report
+} // namespace pglab::lab::judge

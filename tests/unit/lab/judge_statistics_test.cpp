@@ -1,6 +1,6 @@
 // Statistics of reports against values computed independently with mpmath at 30 digits
 // (Student's t by root-finding on mpmath.betainc) and against the published Welch examples.
-#include "lab/report/statistics.hpp"
+#include "lab/judge/statistics.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <numbers>
 #include <vector>
 
-namespace pglab::lab::report {
+namespace pglab::lab::judge {
 namespace {
 
 // Welch's t-test examples of the Wikipedia article "Welch's t-test" (equal sizes, then
@@ -273,4 +273,4 @@ TEST(ReportStatisticsTest, WelchDegenerateCases) {
 }
 
 } // namespace
-} // namespace pglab::lab::report
+} // namespace pglab::lab::judge
