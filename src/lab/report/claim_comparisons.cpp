@@ -74,10 +74,8 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
         r.judgement.runs = rounds.size();
     }
     hold(e, in_rounds ? judge::Basis::paired : judge::Basis::independent, r.judgement);
-    r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
-                        : fmt::format("{:.3f} = {} ({})", e.value, quotient,
-                                      few_runs_text({cells[0].values, cells[1].values,
-                                                     cells[2].values, cells[3].values}));
+    r.measured = quotient_text(
+        e, quotient, {cells[0].values, cells[1].values, cells[2].values, cells[3].values});
     conclude(c, e, after, in_rounds ? "the four cells, round by round," : "each cell", r);
 }
 
@@ -104,9 +102,7 @@ void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValu
     hold(e, judge::Basis::independent, r.judgement);
     const std::string quotient = fmt::format("{} {} / {}", spreads.scale, format_number(spreads.a),
                                              format_number(spreads.b));
-    r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
-                        : fmt::format("{:.3f} = {} ({})", e.value, quotient,
-                                      few_runs_text({a.values, b.values}));
+    r.measured = quotient_text(e, quotient, {a.values, b.values});
     conclude(c, e, after, "each cell", r);
 }
 

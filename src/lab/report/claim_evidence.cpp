@@ -201,4 +201,10 @@ std::string few_runs_text(std::initializer_list<std::span<const double>> samples
     return out + fmt::format("; no interval under {} runs", k_min_runs_for_interval);
 }
 
+std::string quotient_text(const Evidence& e, const std::string& quotient,
+                          std::initializer_list<std::span<const double>> samples) {
+    return e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
+                  : fmt::format("{:.3f} = {} ({})", e.value, quotient, few_runs_text(samples));
+}
+
 } // namespace pglab::lab::report

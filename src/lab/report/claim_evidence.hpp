@@ -88,4 +88,9 @@ void conclude(const experiment::Claim& c, const Evidence& e,
 /// "runs: 1330.1, 1348.3 / 1600.2, 1617.0; no interval under 3 runs".
 std::string few_runs_text(std::initializer_list<std::span<const double>> samples);
 
+/// A quotient's measured figure: "0.830 (95% CI 0.785 – 0.878) = QUOTIENT", or without an
+/// interval "0.855 = QUOTIENT (runs: …)" with the runs of `samples`.
+std::string quotient_text(const Evidence& e, const std::string& quotient,
+                          std::initializer_list<std::span<const double>> samples);
+
 } // namespace pglab::lab::report

@@ -140,9 +140,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         r.judgement.runs = pairs.a.size();
     }
     hold(e, paired ? judge::Basis::paired : judge::Basis::independent, r.judgement);
-    r.measured = e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
-                        : fmt::format("{:.3f} = {} ({})", e.value, quotient,
-                                      few_runs_text({a.values, b.values}));
+    r.measured = quotient_text(e, quotient, {a.values, b.values});
     conclude(c, e, after, paired ? "both cells, in pairs," : "each cell", r);
 }
 
