@@ -461,32 +461,31 @@ std::optional<WelchResult> paired_test(std::span<const double> a, std::span<cons
     r.paired = true;
     r.mean_a = sa.linear.mean;
     r.mean_b = sb.linear.mean;
-    r.difference = r.mean_a - r.mean_b;
     r.log_scale = sa.log && sb.log;
-    std::vector<double> linear(a.size());
-    std::vector<double> logs(a.size());
+    std::vector<double> differences(a.size());
+    std::vector<double> log_ratios;
     for (std::size_t i = 0; i < a.size(); ++i) {
-        linear[i] = a[i] - b[i];
-        logs[i] = r.log_scale ? std::log(a[i]) - std::log(b[i]) : 0.0;
+        differences[i] = a[i] - b[i];
+        if (r.log_scale) {
+            log_ratios.push_back(std::log(a[i]) - std::log(b[i]));
+        }
     }
-    const Moments dl = moments_of(linear);
-    const Moments tested = r.log_scale ? moments_of(logs) : dl;
-    const double n = static_cast<double>(a.size());
-    r.df = n - 1.0;
-    const double se = std::sqrt(tested.variance / n);
-    if (se > 0.0) {
+    const Moments linear = moments_of(differences);
+    const Moments tested = r.log_scale ? moments_of(log_ratios) : linear;
+    r.df = static_cast<double>(a.size() - 1);
+    if (const double se = std::sqrt(tested.variance / static_cast<double>(a.size())); se > 0.0) {
         r.t = tested.mean / se;
         r.p_value = two_sided_tail(r.t, r.df);
     } else if (tested.mean != 0.0) {
         r.t = std::copysign(std::numeric_limits<double>::infinity(), tested.mean);
         r.p_value = 0.0;
     }
-    const double q = two_sided_quantile(k_confidence, r.df);
-    r.difference_ci = centred_interval(dl.mean, q * std::sqrt(dl.variance / n));
-    r.difference = dl.mean;
+    r.difference = linear.mean;
+    r.difference_ci = *mean_interval(linear, k_confidence);
     if (r.log_scale) {
+        const Interval logs = *mean_interval(tested, k_confidence);
         r.ratio = std::exp(tested.mean);
-        r.ratio_ci = Interval{std::exp(tested.mean - q * se), std::exp(tested.mean + q * se), true};
+        r.ratio_ci = Interval{std::exp(logs.low), std::exp(logs.high), true};
     } else {
         // Not all positive: the ratio of the means, its interval as the unpaired runs give it.
         r.ratio = typical_ratio(sa, sb);

@@ -2,14 +2,15 @@
 // (its server as the run saw it, the bench steps' arguments and measured durations).
 #include "lab/report/side_facts.hpp"
 
+#include "lab/report/bench_runs.hpp"
 #include "lab/report/statistics.hpp"
-#include "lab/store/bench_figures.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace pglab::lab::report {
 
@@ -43,7 +44,7 @@ SideFacts side_facts(const ResultsDir& results, const experiment::CellSelector& 
         }
         out.facts["form"].insert(plan.quick ? "quick" : "full");
     }
-    std::map<std::string, std::vector<double>> bench_seconds;
+    std::set<std::string> benches; // the bench steps' keys
     for (const FinishedRun& f : results.runs) {
         const store::RunRecord& run = f.record;
         const Cell* cell = find_cell(results, static_cast<std::int64_t>(run.cell));
@@ -58,21 +59,27 @@ SideFacts side_facts(const ResultsDir& results, const experiment::CellSelector& 
             out.facts["setting " + name].insert(value);
         }
         for (const store::StepRecord& s : run.steps) {
-            const auto* bench = s.as<store::BenchStep>();
-            if (bench == nullptr || s.status != store::StepStatus::ok) {
-                continue;
-            }
-            if (bench->arguments) {
-                out.facts["step " + s.key + " arguments"].insert(
-                    util::join(*bench->arguments, " "));
-            }
-            if (const auto figures = store::bench_figures(*bench); figures && figures->duration_s) {
-                bench_seconds[s.key].push_back(*figures->duration_s);
+            if (s.as<store::BenchStep>() != nullptr) {
+                benches.insert(s.key);
             }
         }
     }
-    for (const auto& [step, seconds] : bench_seconds) {
-        out.bench_seconds[step] = median(seconds);
+    // What each bench ran and how long, as the report's table of them reads it.
+    for (const std::string& step : benches) {
+        std::vector<double> seconds;
+        for (const BenchRan& ran : bench_ran(results, step)) {
+            const Cell* cell = find_cell(results, ran.cell);
+            if (cell == nullptr || !experiment::cell_matches(*cell, selector)) {
+                continue;
+            }
+            if (!ran.arguments.empty()) {
+                out.facts["step " + step + " arguments"].insert(util::join(ran.arguments, " "));
+            }
+            seconds.insert(seconds.end(), ran.durations_s.begin(), ran.durations_s.end());
+        }
+        if (!seconds.empty()) {
+            out.bench_seconds[step] = median(seconds);
+        }
     }
     return out;
 }

@@ -21,6 +21,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <vector>
 
 namespace pglab::lab::run {
 
@@ -208,10 +209,12 @@ std::string seed_hint(const Prepared& p) {
                        p.plan.seed, p.spec.is_quick ? " --quick" : "", p.experiment.string());
 }
 
-/// The earlier run whose times the estimate uses: --estimate-from's, else the newest found.
-Result<std::optional<StoredTimes>> earlier_run(const Prepared& p, const RunRequest& request) {
+/// The earlier run whose times the estimate uses: --estimate-from's, else the newest of
+/// `stored`.
+Result<std::optional<StoredTimes>> earlier_run(const Prepared& p, const RunRequest& request,
+                                               const std::vector<fs::path>& stored) {
     if (request.estimate_from.empty()) {
-        return newest_stored_times(stored_results_dirs(p.experiment), p.spec.name, p.spec.is_quick);
+        return newest_stored_times(stored, p.spec.name, p.spec.is_quick);
     }
     auto times = read_stored_times(request.estimate_from, p.spec.name);
     if (!times) {
@@ -229,18 +232,23 @@ Status print_dry_run(const Prepared& p, const RunRequest& request) {
     if (!p.store) { // --resume's directory is open already
         PGLAB_TRY(store::ResultsStore::check_new(results_dir_of(request, p)));
     }
-    PGLAB_TRY_ASSIGN(const std::optional<StoredTimes> earlier, earlier_run(p, request));
+    const std::vector<fs::path> stored = stored_results_dirs(p.experiment);
+    PGLAB_TRY_ASSIGN(const std::optional<StoredTimes> earlier, earlier_run(p, request, stored));
     const StoredTimes* measured = earlier ? &*earlier : nullptr;
+    TimeEstimate estimate = estimate_plan(p.spec, p.plan, measured);
     // An init no earlier run of this experiment timed: a model of the inits of any.
     std::optional<InitModel> init_model;
-    if (estimate_plan(p.spec, p.plan, measured).unknown.count("init") != 0) {
-        init_model = fit_init_model(stored_results_dirs(p.experiment));
+    if (estimate.unknown.count("init") != 0) {
+        init_model = fit_init_model(stored);
+        if (init_model) {
+            estimate = estimate_plan(p.spec, p.plan, measured, &*init_model);
+        }
     }
     const InitModel* model = init_model ? &*init_model : nullptr;
     std::printf("%s: %zu cells, %zu runs, order %s, seed %llu%s\n", p.spec.name.c_str(),
                 p.plan.cells.size(), p.plan.runs.size(), experiment::run_order_name(p.plan.order),
                 static_cast<unsigned long long>(p.plan.seed), seed_hint(p).c_str());
-    std::printf("time: %s\n", describe(estimate_plan(p.spec, p.plan, measured, model)).c_str());
+    std::printf("time: %s\n", describe(estimate).c_str());
     if (const auto& until = p.spec.until_decided) {
         // The most: every cell run `max` times (rounds are added only for undecided claims).
         experiment::ExperimentSpec most = p.spec;
