@@ -1,8 +1,8 @@
 // lab/judge: what the runs say of a claim, as values. A judgement holds no words: its verdict,
 // the measured figure and its intervals, the cells and runs it rests on, and how it was judged.
 // The report words it (lab/report); `pglab run`'s rounds and `report --recheck` compare its
-// values. The area grows between lab/store and lab/report: its statistics are here
-// (statistics.hpp); the rules that make a judgement come next (issue 63).
+// values. The area grows between lab/store and lab/report: its statistics (statistics.hpp) and
+// the rules that decide a verdict (verdict_rules.hpp) are here (issue 63).
 #pragma once
 
 #include <cstddef>

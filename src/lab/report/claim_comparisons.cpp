@@ -7,7 +7,7 @@
 #include "lab/report/claim_evidence.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/statistics.hpp"
-#include "lab/report/verdict_rules.hpp"
+#include "lab/report/verdict_words.hpp"
 
 #include <fmt/format.h>
 

@@ -141,7 +141,6 @@ std::string interval_text(const Interval& ci) {
 void mark_exact(const Claim& c, Evidence& e) {
     if (c.exact) {
         e.exact = true;
-        e.exact_reason = "declared exact";
     }
 }
 
@@ -166,7 +165,7 @@ void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(si
     const Allowed allowed = allowed_by(c);
     const Decision d = decide(allowed, e);
     r.judgement.verdict = d.verdict;
-    r.why = d.why;
+    r.why = decision_words(d);
     if (d.verdict != Verdict::inconclusive || e.exact) {
         return;
     }

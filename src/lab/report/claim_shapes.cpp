@@ -10,7 +10,7 @@
 #include "lab/report/compare.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/statistics.hpp"
-#include "lab/report/verdict_rules.hpp"
+#include "lab/report/verdict_words.hpp"
 
 #include <fmt/format.h>
 
@@ -222,7 +222,7 @@ private:
         }
         const Decision d = decide(*t.allowed, e);
         j.verdict = d.verdict;
-        j.line = fmt::format("{} is {:.3f}: {}", what, e.value, d.why);
+        j.line = fmt::format("{} is {:.3f}: {}", what, e.value, decision_words(d));
         j.ratio = fmt::format("{:.3f}{}", e.value,
                               e.ci95 && !e.exact ? " (" + format_interval(*e.ci95) + ")" : "");
         if (d.verdict == Verdict::inconclusive) {
@@ -258,8 +258,7 @@ std::vector<Test> over_reference(size_t reference, size_t last, const Allowed& a
 
 Allowed flat_band(const Claim& c) {
     Allowed a;
-    a.band = Interval{1.0 - c.tolerance, 1.0 + c.tolerance, true};
-    a.band_text = "1 ± " + format_percent(c.tolerance);
+    a.band = Band{1.0, c.tolerance};
     return a;
 }
 
@@ -321,7 +320,7 @@ void evaluate_levels_off(const Claim& c, const ShapeJudge& judge, const std::vec
             r.why = fmt::format("levels off at {} {}: each of the {} steps up to it is ≥ {} and "
                                 "each of the {} levels after it within {} of it; e.g. {}",
                                 c.over, levels[k].value, k, format_number(*up.at_least), last - k,
-                                flat.band_text, o.agreed);
+                                band_text(*flat.band), o.agreed);
             r.measured += fmt::format("; levels off at {}", levels[k].value);
             return;
         }

@@ -9,7 +9,7 @@
 #include "lab/report/compare.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/statistics.hpp"
-#include "lab/report/verdict_rules.hpp"
+#include "lab/report/verdict_words.hpp"
 #include "util/named_values.hpp"
 
 #include <fmt/format.h>

@@ -9,7 +9,7 @@
 #include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"
 #include "lab/report/statistics.hpp"
-#include "lab/report/verdict_rules.hpp"
+#include "lab/report/verdict_words.hpp"
 
 #include <optional>
 #include <string>

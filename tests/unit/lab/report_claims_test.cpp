@@ -92,7 +92,7 @@ TEST(ReportClaimsTest, FixtureClaimsTableHasEveryVerdict) {
                              "5: 1230.1 → 10: 1190.5 → 20: 1038.9 tps; each over the first: "
                              "0.968 (0.925 – 1.012), 0.845 (0.597 – 1.196)",
                              "inconclusive: clients 10 over 5 is 0.968: its 90% interval (0.938 "
-                             "– 0.999) is not within 1 ± 5%, and its 95% interval (0.925 – "
+                             "– 0.999) is not within 1.000 ± 5%, and its 95% interval (0.925 – "
                              "1.012) reaches it (and 1 more undecided); about 6 more runs of each "
                              "level would likely decide it"}));
     EXPECT_EQ(t.rows[5], (std::vector<std::string>{

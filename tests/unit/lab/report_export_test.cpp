@@ -174,7 +174,8 @@ TEST(ReportExportTest, ClaimsCsvHasOneRowPerClaim) {
               "likely decide it\",,\"inconclusive: 0.855 from 2 runs, too few for an interval (3 "
               "at the least); about 7 more runs of each cell would likely decide it\",false");
     const std::string shape_why =
-        "clients 10 over 5 is 0.968: its 90% interval (0.938 – 0.999) is not within 1 ± 5%, and "
+        "clients 10 over 5 is 0.968: its 90% interval (0.938 – 0.999) is not within 1.000 ± 5%, "
+        "and "
         "its 95% interval (0.925 – 1.012) reaches it (and 1 more undecided); about 6 more runs of "
         "each level would likely decide it";
     EXPECT_EQ(lines[5], "tps stays flat from 5 to 20 clients,,shape,tpcb,tps,server=pg17,,flat "

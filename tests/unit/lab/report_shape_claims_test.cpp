@@ -71,7 +71,7 @@ TEST(ShapeClaims, FlatDiffersWhenALevelIsWhollyOutsideTheBand) {
     const ClaimResult c = testing::judge_claim(shape_claim("flat", 0.05), r);
     EXPECT_EQ(c.judgement.verdict, Verdict::differs) << c.why;
     EXPECT_NE(c.why.find("clients 30 over 10 is 0.800"), std::string::npos) << c.why;
-    EXPECT_NE(c.why.find("lies wholly outside 1 ± 5%"), std::string::npos) << c.why;
+    EXPECT_NE(c.why.find("lies wholly outside 1.000 ± 5%"), std::string::npos) << c.why;
 }
 
 TEST(ShapeClaims, FlatStraddlingTheBandIsInconclusiveAndSaysHowManyRunsMore) {
