@@ -4,8 +4,10 @@
 //
 // The figures are deterministic: step "alt" returns 30 rows in odd repetitions of a cell, 10 in
 // even ones, so its geometric mean and log-scale interval after n runs are known.
-// With a band of 20 ± 60% ([8, 32]) the 90% interval first lies inside at 6 runs (10.6 - 28.4;
-// at 5 runs it is 10.9 - 34.3); with 20 ± 1% no number of runs up to the maximum decides it.
+// With a band of 20 ± 60% ([8, 32]) a single look's 90% interval would first lie inside at 6
+// runs (10.6 - 28.4); the plan's looks (one at each of 3 to 10 runs), each reading the wider
+// interval the group-sequential design gives it, decide it at 8 (96.2%: 10.21 - 29.38); with
+// 20 ± 1% no number of runs up to the maximum decides it.
 // Step "count" returns 5 rows in every run: exact, decided by the first `min` runs.
 #include "support/background.hpp"
 #include "support/run_command.hpp"
@@ -100,16 +102,17 @@ TEST_F(LabRepeatUntilDecided, RoundsForTheUndecidedCellUntilItsClaimIsDecided) {
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     EXPECT_NE(r.err.find("repeat until decided: every claim is decided"), std::string::npos)
         << r.err;
-    // The count, the same in every run, is decided by its first 3 runs; the other cell runs
-    // until 6.
-    EXPECT_EQ(runs_per_cell(results), (std::map<int, int>{{0, 3}, {1, 6}}));
-    EXPECT_EQ(lines(results).size(), 9U);
+    // The count, the same in every run, is decided by its first 3 runs (its one-point interval
+    // is inside at any level); the other cell runs until 8.
+    EXPECT_EQ(runs_per_cell(results), (std::map<int, int>{{0, 3}, {1, 8}}));
+    EXPECT_EQ(lines(results).size(), 11U);
     const std::string md = answer(results);
-    EXPECT_NE(md.find("agrees: its 90% interval (5.000 – 5.000) lies within 5.000 ± 0%; decided "
-                      "with 3 runs of the cell"),
+    EXPECT_NE(md.find("agrees: its 99.934% interval (5.000 – 5.000) lies within 5.000 ± 0%; "
+                      "decided at look 1 of at most 8, with 3 runs of the cell"),
               std::string::npos)
         << md;
-    EXPECT_NE(md.find("lies within 20.00 ± 60%; decided with 6 runs of the cell"),
+    EXPECT_NE(md.find("agrees: its 96.2% interval (10.21 – 29.38) lies within 20.00 ± 60%; decided "
+                      "at look 6 of at most 8, with 8 runs of the cell"),
               std::string::npos)
         << md;
     expect_clean();
@@ -134,7 +137,8 @@ TEST_F(LabRepeatUntilDecided, StopsAtMaxAndSaysWhy) {
     // run for its (one-point) interval; the other cell runs to the most allowed.
     EXPECT_EQ(runs_per_cell(results), (std::map<int, int>{{0, 3}, {1, 5}}));
     const std::string md = answer(results);
-    EXPECT_NE(md.find("still undecided at 5 runs of the cell, the most `repeat` allows"),
+    EXPECT_NE(md.find("still undecided at look 3 of at most 3, with 5 runs of the cell, the most "
+                      "`repeat` allows"),
               std::string::npos)
         << md;
     expect_clean();
@@ -162,8 +166,8 @@ TEST_F(LabRepeatUntilDecided, AKilledRoundIsResumedWithTheSamePlan) {
     const auto r =
         support::run_command({support::pglab_binary(), "run", "--resume", results.string()}, env());
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
-    EXPECT_EQ(runs_per_cell(results), (std::map<int, int>{{0, 3}, {1, 6}}));
-    EXPECT_EQ(lines(results).size(), 9U);
+    EXPECT_EQ(runs_per_cell(results), (std::map<int, int>{{0, 3}, {1, 8}}));
+    EXPECT_EQ(lines(results).size(), 11U);
     expect_clean();
 }
 

@@ -46,6 +46,10 @@ struct Judgement {
     std::vector<std::int64_t> cells; ///< the cells whose runs it read (a ratio's two)
     std::size_t runs = 0;            ///< the fewest measured runs of those cells (or rounds)
     Basis basis = Basis::none;
+    /// The look its runs are of (1-based), of how many the plan allows: a `repeat` until decided
+    /// looks after every round (sequential.hpp); any other plan once.
+    std::size_t look = 1;
+    std::size_t looks = 1;
 
     bool operator==(const Judgement&) const = default;
 };

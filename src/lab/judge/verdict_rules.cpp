@@ -28,8 +28,8 @@ Case judge_band(const Interval& band, const Evidence& e) {
     if (e.exact) {
         return e.value >= band.low && e.value <= band.high ? Case::inside : Case::outside;
     }
-    const Interval& i90 = *e.ci90;
-    const Interval& i95 = *e.ci95;
+    const Interval& i90 = *e.agree_ci;
+    const Interval& i95 = *e.differ_ci;
     if (i90.bounded && i90.low >= band.low && i90.high <= band.high) {
         return Case::inside;
     }
@@ -44,9 +44,9 @@ Case judge_bound(double bound, bool lower, const Evidence& e) {
     if (e.exact) {
         return (lower ? e.value >= bound : e.value <= bound) ? Case::inside : Case::outside;
     }
-    const Interval& i90 = *e.ci90;
-    const Interval& i95 = *e.ci95;
-    // The one-sided 95% bound on the claimed side is the end of the two-sided 90% interval.
+    const Interval& i90 = *e.agree_ci;
+    const Interval& i95 = *e.differ_ci;
+    // The one-sided bound on the claimed side is the end of the two-sided agree interval.
     const double one_sided = lower ? i90.low : i90.high;
     if (i90.bounded && (lower ? one_sided >= bound : one_sided <= bound)) {
         return Case::inside;
@@ -57,18 +57,34 @@ Case judge_bound(double bound, bool lower, const Evidence& e) {
     return i90.bounded ? Case::open : Case::unbounded;
 }
 
+/// The intervals of `e` from `interval_at(confidence)`: the 90% and 95% ones it shows, and those
+/// the rules read at the levels of the look its runs are.
+template <typename IntervalAt>
+void read_intervals(Evidence& e, const LookPlan& plan, IntervalAt interval_at) {
+    e.ci90 = interval_at(0.90);
+    e.ci95 = interval_at(0.95);
+    e.levels = levels_at(plan, e.runs);
+    if (e.levels == Levels{}) {
+        e.agree_ci = e.ci90;
+        e.differ_ci = e.ci95;
+        return;
+    }
+    e.agree_ci = interval_at(e.levels.agree_confidence());
+    e.differ_ci = interval_at(e.levels.differ_confidence());
+}
+
 /// The evidence of a figure of two samples, `value` of them as measured and `interval` of them
 /// after `extra` more runs each.
 template <typename Value, typename IntervalOf>
-Evidence two_sample_evidence(const Sample& a, const Sample& b, std::size_t extra, Value value,
-                             IntervalOf interval) {
+Evidence two_sample_evidence(const Sample& a, const Sample& b, std::size_t extra,
+                             const LookPlan& plan, Value value, IntervalOf interval) {
     const Sample more_a = with_more_values(a, extra);
     const Sample more_b = with_more_values(b, extra);
     Evidence e;
     e.value = value(a, b);
     e.runs = std::min(more_a.linear.n, more_b.linear.n);
-    e.ci90 = interval(more_a, more_b, 0.90);
-    e.ci95 = interval(more_a, more_b, 0.95);
+    read_intervals(e, plan,
+                   [&](double confidence) { return interval(more_a, more_b, confidence); });
     return e;
 }
 
@@ -89,21 +105,21 @@ Allowed allowed_by(const experiment::Claim& claim) {
     return a;
 }
 
-Evidence value_evidence(const Sample& s, std::size_t extra) {
+Evidence value_evidence(const Sample& s, std::size_t extra, const LookPlan& plan) {
     const Sample more = with_more_values(s, extra);
     Evidence e;
     e.value = typical_value(s);
     e.runs = more.linear.n;
-    e.ci90 = typical_interval(more, 0.90);
-    e.ci95 = typical_interval(more, 0.95);
+    read_intervals(e, plan, [&](double confidence) { return typical_interval(more, confidence); });
     return e;
 }
 
-Evidence ratio_evidence(const Sample& a, const Sample& b, std::size_t extra) {
-    return two_sample_evidence(a, b, extra, typical_ratio, typical_ratio_interval);
+Evidence ratio_evidence(const Sample& a, const Sample& b, std::size_t extra, const LookPlan& plan) {
+    return two_sample_evidence(a, b, extra, plan, typical_ratio, typical_ratio_interval);
 }
 
-Evidence product_evidence(std::span<const Factor> factors, std::size_t extra) {
+Evidence product_evidence(std::span<const Factor> factors, std::size_t extra,
+                          const LookPlan& plan) {
     std::vector<Sample> more;
     more.reserve(factors.size());
     for (const Factor& f : factors) {
@@ -120,28 +136,31 @@ Evidence product_evidence(std::span<const Factor> factors, std::size_t extra) {
     for (const Sample& s : more) {
         e.runs = std::min(e.runs, s.linear.n);
     }
-    e.ci90 = product_interval(more_factors, 0.90);
-    e.ci95 = product_interval(more_factors, 0.95);
+    read_intervals(e, plan,
+                   [&](double confidence) { return product_interval(more_factors, confidence); });
     return e;
 }
 
-Evidence paired_ratio_evidence(const Moments& log_differences, std::size_t extra) {
+Evidence paired_ratio_evidence(const Moments& log_differences, std::size_t extra,
+                               const LookPlan& plan) {
     const Moments more = with_more_values(log_differences, extra);
     Evidence e;
     e.value = std::exp(log_differences.mean);
     e.runs = more.n;
-    if (more.n >= k_min_runs_for_interval) {
-        for (auto [confidence, ci] : {std::pair{0.90, &e.ci90}, std::pair{0.95, &e.ci95}}) {
-            const Interval logs = *mean_interval(more, confidence);
-            *ci = Interval{std::exp(logs.low), std::exp(logs.high), true};
+    read_intervals(e, plan, [&](double confidence) -> std::optional<Interval> {
+        if (more.n < k_min_runs_for_interval) {
+            return std::nullopt;
         }
-    }
+        const Interval logs = *mean_interval(more, confidence);
+        return Interval{std::exp(logs.low), std::exp(logs.high), true};
+    });
     return e;
 }
 
-Evidence spread_evidence(const Sample& a, const Sample& b, std::size_t extra) {
+Evidence spread_evidence(const Sample& a, const Sample& b, std::size_t extra,
+                         const LookPlan& plan) {
     return two_sample_evidence(
-        a, b, extra,
+        a, b, extra, plan,
         [](const Sample& x, const Sample& y) { return spread_ratio(x, y).value_or(0.0); },
         spread_ratio_interval);
 }
@@ -150,7 +169,7 @@ Decision decide(const Allowed& allowed, const Evidence& evidence) {
     Decision d;
     d.allowed = allowed;
     d.evidence = evidence;
-    if (!evidence.exact && !evidence.ci90) {
+    if (!evidence.exact && !evidence.agree_ci) {
         d.lacking = evidence.runs <= 1 ? Lacking::one_run : Lacking::too_few_runs;
         return d;
     }

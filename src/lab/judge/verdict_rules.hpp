@@ -8,6 +8,7 @@
 
 #include "lab/experiment/experiment_spec.hpp"
 #include "lab/judge/judgement.hpp"
+#include "lab/judge/sequential.hpp"
 #include "lab/judge/statistics.hpp"
 
 #include <cstddef>
@@ -46,35 +47,45 @@ struct Evidence {
     std::size_t runs = 0;         ///< the fewest runs of a cell behind it
     std::optional<Interval> ci90; ///< none under k_min_runs_for_interval runs
     std::optional<Interval> ci95;
+    /// The look these runs are of and the error rates it may spend (sequential.hpp); the
+    /// intervals the rules read at them: "agrees" needs `agree_ci` inside, "differs" `differ_ci`
+    /// wholly outside. At a single look they are ci90 and ci95.
+    Levels levels;
+    std::optional<Interval> agree_ci;
+    std::optional<Interval> differ_ci;
 };
 
 /// The evidence of a cell's typical value, and of the ratio of two cells' (statistics.hpp's
 /// Sample), as it would be after `extra` more runs of the same means and spreads (0: as
-/// measured).
-Evidence value_evidence(const Sample& s, std::size_t extra = 0);
-Evidence ratio_evidence(const Sample& a, const Sample& b, std::size_t extra = 0);
+/// measured), at the look of `plan` those runs are.
+Evidence value_evidence(const Sample& s, std::size_t extra = 0, const LookPlan& plan = {});
+Evidence ratio_evidence(const Sample& a, const Sample& b, std::size_t extra = 0,
+                        const LookPlan& plan = {});
 
 /// The evidence of a product of typical values (a ratio of ratios; statistics.hpp's Factor) and
 /// of a ratio of spreads, after `extra` more runs of each cell. The product needs every factor
 /// on the log scale, the spread ratio variation in b: callers check product_of() and
 /// spread_ratio() first.
-Evidence product_evidence(std::span<const Factor> factors, std::size_t extra = 0);
+Evidence product_evidence(std::span<const Factor> factors, std::size_t extra = 0,
+                          const LookPlan& plan = {});
 
 /// The evidence of a ratio judged on paired runs (one run of each cell per round, a paired or
 /// interleaved plan): `log_differences` are the moments of ln(a) − ln(b) over the rounds; the
 /// ratio is exp of their mean, its interval exp of their t-interval. What drifts from round to
 /// round moves both runs of a round and cancels.
-Evidence paired_ratio_evidence(const Moments& log_differences, std::size_t extra = 0);
-Evidence spread_evidence(const Sample& a, const Sample& b, std::size_t extra = 0);
+Evidence paired_ratio_evidence(const Moments& log_differences, std::size_t extra = 0,
+                               const LookPlan& plan = {});
+Evidence spread_evidence(const Sample& a, const Sample& b, std::size_t extra = 0,
+                         const LookPlan& plan = {});
 
 /// Which of the things a claim allows a part of the decision tested.
 enum class Rule : std::uint8_t { band, at_least, at_most };
 
 /// Which case of the rule applied to the evidence.
 enum class Case : std::uint8_t {
-    inside,    ///< the exact value, or the 90% interval (the one-sided 95% bound), is inside
-    outside,   ///< the exact value, or the 95% interval, lies wholly outside
-    open,      ///< neither: the 95% interval reaches what is allowed, the 90% one leaves it
+    inside,    ///< the exact value, or the agree interval (its end on the bound's side), is inside
+    outside,   ///< the exact value, or the differ interval, lies wholly outside
+    open,      ///< neither: the differ interval reaches what is allowed, the agree one leaves it
     unbounded, ///< the interval is unbounded (a denominator whose runs could be 0)
 };
 

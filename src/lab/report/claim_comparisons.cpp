@@ -46,8 +46,9 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
                 "below";
         return;
     }
+    const judge::LookPlan plan = look_plan_of(results);
     std::function<Evidence(size_t)> after = [&](size_t extra) {
-        return product_evidence(factors, extra);
+        return product_evidence(factors, extra, plan);
     };
     Evidence e = after(0);
     mark_exact(c, e);
@@ -68,7 +69,7 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
                            + std::log(round[3]));
         }
         const Moments d = moments_of(logs);
-        after = [d](size_t extra) { return paired_ratio_evidence(d, extra); };
+        after = [d, plan](size_t extra) { return paired_ratio_evidence(d, extra, plan); };
         e = after(0);
         quotient += fmt::format(", judged round by round ({} rounds)", rounds.size());
         r.judgement.runs = rounds.size();
@@ -97,7 +98,10 @@ void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValu
         r.why = fmt::format("the runs of \"{}\" do not vary: no ratio of spreads", c.baseline.text);
         return;
     }
-    const auto after = [&](size_t extra) { return spread_evidence(a.sample, b.sample, extra); };
+    const judge::LookPlan plan = look_plan_of(results);
+    const auto after = [&](size_t extra) {
+        return spread_evidence(a.sample, b.sample, extra, plan);
+    };
     const Evidence e = after(0);
     hold(e, judge::Basis::independent, r.judgement);
     const std::string quotient = fmt::format("{} {} / {}", spreads.scale, format_number(spreads.a),

@@ -144,8 +144,9 @@ void mark_exact(const Claim& c, Evidence& e) {
     }
 }
 
-Evidence claim_ratio_evidence(const Claim& c, const Sample& a, const Sample& b, size_t extra) {
-    Evidence e = ratio_evidence(a, b, extra);
+Evidence claim_ratio_evidence(const Claim& c, const Sample& a, const Sample& b,
+                              const judge::LookPlan& plan) {
+    Evidence e = ratio_evidence(a, b, 0, plan);
     mark_exact(c, e);
     if (e.exact) {
         e.value = a.linear.mean / b.linear.mean;
@@ -153,8 +154,18 @@ Evidence claim_ratio_evidence(const Claim& c, const Sample& a, const Sample& b, 
     return e;
 }
 
+judge::LookPlan look_plan_of(const ResultsDir& results) {
+    if (!results.plan || !results.plan->repeat || !results.plan->repeat_max) {
+        return {};
+    }
+    return judge::LookPlan::rounds(static_cast<std::size_t>(*results.plan->repeat),
+                                   static_cast<std::size_t>(*results.plan->repeat_max));
+}
+
 void hold(const Evidence& e, judge::Basis basis, judge::Judgement& j) {
     j.value = e.value;
+    j.look = e.levels.look;
+    j.looks = e.levels.looks;
     j.ci95 = e.ci95;
     j.ci90 = e.ci90;
     j.basis = e.exact ? judge::Basis::exact : basis;

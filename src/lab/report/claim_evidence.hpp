@@ -73,7 +73,11 @@ void mark_exact(const experiment::Claim& c, Evidence& e);
 /// The evidence of `a` over `b` for claim `c`; a declared exact figure is the ratio of the counts
 /// as counted, not through logarithms.
 Evidence claim_ratio_evidence(const experiment::Claim& c, const Sample& a, const Sample& b,
-                              size_t extra = 0);
+                              const judge::LookPlan& plan);
+
+/// The looks the plan of `results` judges its claims at: one after each round of a `repeat`
+/// until decided, else a single one (lab/judge/sequential.hpp).
+judge::LookPlan look_plan_of(const ResultsDir& results);
 
 /// The figure of `e` and its intervals into the judgement, read as `basis` (exact when `e` is).
 void hold(const Evidence& e, judge::Basis basis, judge::Judgement& j);

@@ -151,7 +151,8 @@ struct Outcome {
 
 class ShapeJudge {
 public:
-    ShapeJudge(const Claim& c, const std::vector<Level>& levels) : m_claim(c), m_levels(levels) {}
+    ShapeJudge(const Claim& c, const std::vector<Level>& levels, const judge::LookPlan& plan)
+        : m_claim(c), m_levels(levels), m_plan(plan) {}
 
     /// The test judged, once: a shape's ratios are shown and then judged, and the levels a knee
     /// shares with another are judged for both (extra_runs_to_decide() is not cheap).
@@ -214,11 +215,13 @@ private:
                            "below";
                 return j;
             }
-            after = [factors](size_t extra) { return product_evidence(factors, extra); };
+            after = [factors, this](size_t extra) {
+                return product_evidence(factors, extra, m_plan);
+            };
             e = after(0);
         } else {
-            after = [&](size_t extra) { return ratio_evidence(a.sample, b.sample, extra); };
-            e = claim_ratio_evidence(m_claim, a.sample, b.sample);
+            after = [&](size_t extra) { return ratio_evidence(a.sample, b.sample, extra, m_plan); };
+            e = claim_ratio_evidence(m_claim, a.sample, b.sample, m_plan);
         }
         const Decision d = decide(*t.allowed, e);
         j.verdict = d.verdict;
@@ -235,6 +238,7 @@ private:
 
     const Claim& m_claim;
     const std::vector<Level>& m_levels;
+    judge::LookPlan m_plan;
     mutable std::map<std::tuple<size_t, size_t, const Allowed*>, Judged> m_judged;
 };
 
@@ -367,7 +371,7 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
     }
     r.measured = (levels.front().baseline ? "ratio " : "") + joined
                  + (levels.front().baseline ? std::string() : unit_suffix(m.info));
-    const ShapeJudge judge(c, levels);
+    const ShapeJudge judge(c, levels, look_plan_of(results));
     const size_t last = levels.size() - 1;
     const bool flat = c.shape == "flat";
     Allowed allowed = flat ? flat_band(c) : growth(c);

@@ -112,10 +112,11 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     }
     // Runs alike on both sides are their value itself (statistics.hpp), not a mean of anything.
     const bool several = sa.linear.variance > 0 || sb.linear.variance > 0;
+    const judge::LookPlan plan = look_plan_of(results);
     std::function<Evidence(size_t)> after = [&](size_t extra) {
-        return ratio_evidence(sa, sb, extra);
+        return ratio_evidence(sa, sb, extra, plan);
     };
-    Evidence e = claim_ratio_evidence(c, sa, sb);
+    Evidence e = claim_ratio_evidence(c, sa, sb, plan);
     std::string quotient =
         fmt::format("{} / {}{}{}", format_number(figure_a), format_number(figure_b),
                     unit_suffix(m.info), several && typical_pair ? mean_words(sa) : "");
@@ -131,7 +132,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
             differences.push_back(std::log(pairs.a[i]) - std::log(pairs.b[i]));
         }
         const Moments d = moments_of(differences);
-        after = [d](size_t extra) { return paired_ratio_evidence(d, extra); };
+        after = [d, plan](size_t extra) { return paired_ratio_evidence(d, extra, plan); };
         e = after(0);
         quotient = fmt::format("{} / {}{}, geometric means of {} rounds, judged in pairs",
                                format_number(typical_value(sample_of(pairs.a))),
@@ -154,7 +155,8 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     const Sample& sample = a.sample;
     r.judgement.cells = {static_cast<std::int64_t>(a.cell->index)};
     r.judgement.runs = a.values.size();
-    const auto after = [&](size_t extra) { return value_evidence(sample, extra); };
+    const judge::LookPlan plan = look_plan_of(results);
+    const auto after = [&](size_t extra) { return value_evidence(sample, extra, plan); };
     Evidence e = after(0);
     mark_exact(c, e);
     if (e.exact) { // a count: its value as counted, not through logarithms
@@ -168,42 +170,68 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     conclude(c, e, after, "the cell", r);
 }
 
-/// When `pglab run` first judged a claim decided: with how many runs of each of its cells, and
-/// which way.
-struct FirstDecided {
-    size_t runs = 0;
-    Verdict verdict = Verdict::inconclusive;
-};
-
 bool is_decided(Verdict v) {
     return v == Verdict::agrees || v == Verdict::differs;
 }
 
-/// A `repeat` until decided: after how many runs the claim was decided, or that it stayed
-/// undecided at the most runs the file allows. `first`: when `pglab run` first found it decided,
-/// with fewer runs than it has now (a later round ran for another claim's sake).
-void say_when_decided(std::int64_t most, std::optional<FirstDecided> first, ClaimResult& r) {
-    if (r.judgement.cells.empty() || r.judgement.runs == 0) {
+/// "agrees", "differs", "is inconclusive": what a claim does, said of all its runs.
+const char* verdict_verb(Verdict v) {
+    return v == Verdict::agrees ? "agrees" : v == Verdict::differs ? "differs" : "is inconclusive";
+}
+
+/// "look 3 of at most 13, with 5 runs of each cell".
+std::string look_words(const judge::Judgement& j) {
+    return fmt::format("look {} of at most {}, with {} runs of {}", j.look, j.looks, j.runs,
+                       j.cells.size() > 1 ? "each cell" : "the cell");
+}
+
+/// A `repeat` until decided, judged on all the runs: at which look it was decided, or that it
+/// stayed undecided.
+void say_when_decided(ClaimResult& r) {
+    const judge::Judgement& j = r.judgement;
+    if (j.cells.empty() || j.runs == 0) {
         return;
     }
-    const char* const whose = r.judgement.cells.size() > 1 ? "each cell" : "the cell";
-    if (first && first->verdict == r.judgement.verdict) {
-        r.why += fmt::format("; decided with {} runs of {} (judged again with all {}, the same)",
-                             first->runs, whose, r.judgement.runs);
-    } else if (first) { // more runs changed the verdict
-        const auto now = r.judgement.verdict == Verdict::agrees    ? "agrees"
-                         : r.judgement.verdict == Verdict::differs ? "differs"
-                                                                   : "is inconclusive";
-        r.why += fmt::format("; with {} runs of {} it {}, with all {} it {}", first->runs, whose,
-                             first->verdict == Verdict::agrees ? "agreed" : "differed",
-                             r.judgement.runs, now);
-    } else if (is_decided(r.judgement.verdict)) {
-        r.why += fmt::format("; decided with {} runs of {}", r.judgement.runs, whose);
-    } else if (r.judgement.verdict == Verdict::inconclusive
-               && static_cast<std::int64_t>(r.judgement.runs) >= most) {
-        r.why += fmt::format("; still undecided at {} runs of {}, the most `repeat` allows",
-                             r.judgement.runs, whose);
+    if (j.basis == judge::Basis::exact) {
+        r.why += fmt::format("; decided with {} runs of {}", j.runs,
+                             j.cells.size() > 1 ? "each cell" : "the cell");
+    } else if (is_decided(j.verdict)) {
+        r.why += "; decided at " + look_words(j);
+    } else if (j.verdict == Verdict::inconclusive && j.look >= j.looks) {
+        r.why += "; still undecided at " + look_words(j) + ", the most `repeat` allows";
+    } else if (j.verdict == Verdict::inconclusive) {
+        r.why += "; undecided at " + look_words(j);
     }
+}
+
+/// A claim decided at an earlier look than all its runs are: the verdict is that look's (the
+/// looks' boundaries hold for stopping at the first that decides; later rounds ran for another
+/// claim's sake), and what all the runs give is said beside it.
+void say_decided_before(const ClaimResult& all, ClaimResult& first) {
+    const judge::Judgement& j = first.judgement;
+    first.why += "; decided at " + look_words(j);
+    if (all.judgement.verdict == j.verdict) {
+        first.why += fmt::format(" (judged again with all {}, the same)", all.judgement.runs);
+        return;
+    }
+    first.why += fmt::format("; with all {} runs of {} it {}", all.judgement.runs,
+                             j.cells.size() > 1 ? "each cell" : "the cell",
+                             verdict_verb(all.judgement.verdict));
+}
+
+/// A count declared exact that fewer runs decided: no look spends an error rate on it (its value
+/// is a fact), so all its runs judge it, and an earlier verdict they overturn is said.
+void say_counted_before(const ClaimResult& first, ClaimResult& all) {
+    const judge::Judgement& j = first.judgement;
+    const char* const whose = j.cells.size() > 1 ? "each cell" : "the cell";
+    if (all.judgement.verdict == j.verdict) {
+        all.why += fmt::format("; decided with {} runs of {} (judged again with all {}, the same)",
+                               j.runs, whose, all.judgement.runs);
+        return;
+    }
+    all.why += fmt::format("; with {} runs of {} it {}, with all {} it {}", j.runs, whose,
+                           j.verdict == Verdict::agrees ? "agreed" : "differed", all.judgement.runs,
+                           verdict_verb(all.judgement.verdict));
 }
 
 /// What the explanation rests on, measured: the `evidence` metric's mean in each cell the claim
@@ -281,13 +309,13 @@ std::vector<ClaimResult> judge_claims(const std::vector<Claim>& claims, const Re
     return out;
 }
 
-/// When `pglab run` first judged each claim decided: it judges the claims after the first
-/// `repeat` rounds and after each round it adds, so they are judged here on the runs of the
-/// rounds up to each of those in turn (each round's figures gathered once for every claim).
-/// None for a claim that only all the runs decide.
-std::vector<std::optional<FirstDecided>> first_decided(const std::vector<ClaimResult>& judged,
-                                                       const ResultsDir& results) {
-    std::vector<std::optional<FirstDecided>> first(judged.size());
+/// Each claim judged at the first look that decided it with fewer runs than it has now: `pglab
+/// run` judges the claims after the first `repeat` rounds and after each round it adds, so they
+/// are judged here on the runs of the rounds up to each of those in turn (each round's figures
+/// gathered once for every claim). None for a claim no earlier look decided.
+std::vector<std::optional<ClaimResult>> first_decided(const std::vector<ClaimResult>& judged,
+                                                      const ResultsDir& results) {
+    std::vector<std::optional<ClaimResult>> first(judged.size());
     if (!results.plan || !results.plan->repeat) {
         return first;
     }
@@ -303,9 +331,9 @@ std::vector<std::optional<FirstDecided>> first_decided(const std::vector<ClaimRe
             if (first[i] || !judged[i].claim.untestable.empty()) {
                 continue;
             }
-            const ClaimResult r = evaluate_claim(judged[i].claim, earlier, steps);
-            if (is_decided(r.judgement.verdict)) {
-                first[i] = FirstDecided{r.judgement.runs, r.judgement.verdict};
+            ClaimResult r = evaluate_claim(judged[i].claim, earlier, steps);
+            if (is_decided(r.judgement.verdict) && r.judgement.runs < judged[i].judgement.runs) {
+                first[i] = std::move(r);
             }
         }
     }
@@ -321,11 +349,18 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
     if (!results.plan || !results.plan->repeat_max) {
         return out;
     }
-    const std::vector<std::optional<FirstDecided>> first = first_decided(out, results);
+    std::vector<std::optional<ClaimResult>> first = first_decided(out, results);
     for (size_t i = 0; i < out.size(); ++i) {
-        if (out[i].claim.untestable.empty()) {
-            const bool earlier = first[i] && first[i]->runs < out[i].judgement.runs;
-            say_when_decided(*results.plan->repeat_max, earlier ? first[i] : std::nullopt, out[i]);
+        if (!out[i].claim.untestable.empty()) {
+            continue;
+        }
+        if (first[i] && first[i]->judgement.basis == judge::Basis::exact) {
+            say_counted_before(*first[i], out[i]);
+        } else if (first[i]) {
+            say_decided_before(out[i], *first[i]);
+            out[i] = std::move(*first[i]);
+        } else {
+            say_when_decided(out[i]);
         }
     }
     return out;
@@ -334,9 +369,9 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
 std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results) {
     const ExperimentClaims claims = read_claims(results);
     std::set<std::size_t> cells;
-    // Only the verdicts: when each claim was decided is the report's to say.
+    // A claim an earlier look decided stays decided: its boundaries hold for stopping there.
     for (const ClaimResult& r :
-         judge_claims(claims.claims, results, collect_steps(results, /*cores=*/0))) {
+         evaluate_claims(claims.claims, results, collect_steps(results, /*cores=*/0))) {
         if (r.judgement.verdict == Verdict::inconclusive) {
             for (const std::int64_t c : r.judgement.cells) {
                 cells.insert(static_cast<std::size_t>(c));

@@ -73,6 +73,8 @@ nlohmann::json claim_json(const ClaimResult& r) {
             {"exact", c.exact},
             {"series", series},
             {"verdict", verdict_name(r.judgement.verdict)},
+            {"look", r.judgement.look},
+            {"looks", r.judgement.looks},
             {"why", text(r.why)},
             {"explanation", text(c.explanation)},
             {"verdict_text", verdict_text(r)}};
@@ -95,23 +97,24 @@ std::string export_claims_csv(const Report& report) {
     std::string out =
         "claim,source,kind,step,metric,cell,baseline,paper,paper_value,tolerance,"
         "measured,value,ci95_low,ci95_high,ci90_low,ci90_high,verdict,why,explanation,"
-        "verdict_text,own\n";
+        "verdict_text,own,look,looks\n";
     for (const auto& r : report.claims) {
         const experiment::Claim& c = r.claim;
         const auto ci = bounded(r.judgement.ci95);
         const auto ci90 = bounded(r.judgement.ci90);
-        out += fmt::format(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(c.text),
-            csv_field(c.source), experiment::claim_kind_name(c.kind), csv_field(c.step),
-            csv_field(c.metric), csv_field(c.cell.text), csv_field(c.baseline.text),
-            csv_field(r.paper), csv_number(c.paper), csv_number(c.tolerance), csv_field(r.measured),
-            csv_number(r.judgement.value),
-            csv_number(ci ? std::optional<double>(ci->low) : std::nullopt),
-            csv_number(ci ? std::optional<double>(ci->high) : std::nullopt),
-            csv_number(ci90 ? std::optional<double>(ci90->low) : std::nullopt),
-            csv_number(ci90 ? std::optional<double>(ci90->high) : std::nullopt),
-            verdict_name(r.judgement.verdict), csv_field(r.why), csv_field(c.explanation),
-            csv_field(verdict_text(r)), c.own ? "true" : "false");
+        out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                           csv_field(c.text), csv_field(c.source),
+                           experiment::claim_kind_name(c.kind), csv_field(c.step),
+                           csv_field(c.metric), csv_field(c.cell.text), csv_field(c.baseline.text),
+                           csv_field(r.paper), csv_number(c.paper), csv_number(c.tolerance),
+                           csv_field(r.measured), csv_number(r.judgement.value),
+                           csv_number(ci ? std::optional<double>(ci->low) : std::nullopt),
+                           csv_number(ci ? std::optional<double>(ci->high) : std::nullopt),
+                           csv_number(ci90 ? std::optional<double>(ci90->low) : std::nullopt),
+                           csv_number(ci90 ? std::optional<double>(ci90->high) : std::nullopt),
+                           verdict_name(r.judgement.verdict), csv_field(r.why),
+                           csv_field(c.explanation), csv_field(verdict_text(r)),
+                           c.own ? "true" : "false", r.judgement.look, r.judgement.looks);
     }
     return out;
 }

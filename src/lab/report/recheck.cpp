@@ -153,6 +153,12 @@ void claim_differences(const StoredClaims& stored, std::size_t i, const ClaimRes
                 fmt::format("{}: {} stored {}, now {}", which, name, shown(was), shown(now)));
         }
     }
+    // The look it was decided at (stored since 7 December 2026).
+    const std::string look = fmt::format("{} of {}", j.look, j.looks);
+    const std::string stored_look = stored.at(i, "look") + " of " + stored.at(i, "looks");
+    if (!stored.at(i, "look").empty() && stored_look != look) {
+        out.push_back(fmt::format("{}: look stored {}, now {}", which, stored_look, look));
+    }
 }
 
 } // namespace

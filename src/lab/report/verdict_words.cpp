@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace pglab::lab::report {
 
 namespace {
@@ -18,6 +21,25 @@ std::string interval_words(const judge::Interval& i) {
     return "(" + format_interval(i) + ")";
 }
 
+/// "90%", "96.5%", "99.99989%": a confidence as the words name it, with the decimals that show
+/// two digits of its complement (an early look of a `repeat` until decided reads an interval of
+/// 99.9999%, not of "100%").
+std::string percent_words(double confidence) {
+    const double complement = 1.0 - confidence;
+    const int decimals =
+        complement > 0
+            ? std::clamp(1 - static_cast<int>(std::floor(std::log10(complement * 100.0))), 0, 8)
+            : 0;
+    std::string text = fmt::format("{:.{}f}", confidence * 100.0, decimals);
+    if (text.find('.') != std::string::npos) {
+        text.erase(text.find_last_not_of('0') + 1);
+        if (text.back() == '.') {
+            text.pop_back();
+        }
+    }
+    return text + "%";
+}
+
 constexpr const char* k_unbounded = "its interval is unbounded (the denominator's runs could be 0)";
 
 std::string band_words(Case applied, const Band& band, const Evidence& e) {
@@ -26,17 +48,21 @@ std::string band_words(Case applied, const Band& band, const Evidence& e) {
     case Case::inside:
         return e.exact ? fmt::format("{} (declared exact) is within {}", format_number(e.value),
                                      allowed)
-                       : fmt::format("its 90% interval {} lies within {}", interval_words(*e.ci90),
-                                     allowed);
+                       : fmt::format("its {} interval {} lies within {}",
+                                     percent_words(e.levels.agree_confidence()),
+                                     interval_words(*e.agree_ci), allowed);
     case Case::outside:
         return e.exact ? fmt::format("{} (declared exact) is outside {}", format_number(e.value),
                                      allowed)
-                       : fmt::format("its 95% interval {} lies wholly outside {}",
-                                     interval_words(*e.ci95), allowed);
+                       : fmt::format("its {} interval {} lies wholly outside {}",
+                                     percent_words(e.levels.differ_confidence()),
+                                     interval_words(*e.differ_ci), allowed);
     case Case::open:
-        return fmt::format("its 90% interval {} is not within {}, and its 95% interval {} "
+        return fmt::format("its {} interval {} is not within {}, and its {} interval {} "
                            "reaches it",
-                           interval_words(*e.ci90), allowed, interval_words(*e.ci95));
+                           percent_words(e.levels.agree_confidence()), interval_words(*e.agree_ci),
+                           allowed, percent_words(e.levels.differ_confidence()),
+                           interval_words(*e.differ_ci));
     case Case::unbounded:
         break;
     }
@@ -50,19 +76,22 @@ std::string bound_words(Case applied, double bound, bool lower, const Evidence& 
         return fmt::format("{} (declared exact) is {}{} {}", format_number(e.value),
                            applied == Case::inside ? "" : "not ", side, b);
     }
-    // The one-sided 95% bound on the claimed side is the end of the two-sided 90% interval.
-    const double one_sided = lower ? e.ci90->low : e.ci90->high;
+    // The one-sided bound on the claimed side is the end of the two-sided agree interval.
+    const double one_sided = lower ? e.agree_ci->low : e.agree_ci->high;
+    const std::string one_sided_percent = percent_words(1.0 - e.levels.agree);
+    const std::string differ_percent = percent_words(e.levels.differ_confidence());
     switch (applied) {
     case Case::inside:
-        return fmt::format("its one-sided 95% bound {} is {} {}", format_number(one_sided), side,
-                           b);
+        return fmt::format("its one-sided {} bound {} is {} {}", one_sided_percent,
+                           format_number(one_sided), side, b);
     case Case::outside:
-        return fmt::format("its 95% interval {} lies wholly {} {}", interval_words(*e.ci95),
-                           lower ? "below" : "above", b);
+        return fmt::format("its {} interval {} lies wholly {} {}", differ_percent,
+                           interval_words(*e.differ_ci), lower ? "below" : "above", b);
     case Case::open:
-        return fmt::format("its one-sided 95% bound {} is not {} {}, and its 95% interval {} "
+        return fmt::format("its one-sided {} bound {} is not {} {}, and its {} interval {} "
                            "reaches {}",
-                           format_number(one_sided), side, b, interval_words(*e.ci95), b);
+                           one_sided_percent, format_number(one_sided), side, b, differ_percent,
+                           interval_words(*e.differ_ci), b);
     case Case::unbounded:
         break;
     }

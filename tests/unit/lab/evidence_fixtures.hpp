@@ -5,13 +5,15 @@
 
 namespace pglab::lab::judge::testing {
 
-/// A figure from 5 runs with the given 90% and 95% intervals.
+/// A figure from 5 runs at a single look with the given 90% and 95% intervals.
 inline Evidence sampled(double value, Interval ci90, Interval ci95) {
     Evidence e;
     e.value = value;
     e.runs = 5;
     e.ci90 = ci90;
     e.ci95 = ci95;
+    e.agree_ci = ci90;
+    e.differ_ci = ci95;
     return e;
 }
 

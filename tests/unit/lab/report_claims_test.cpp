@@ -266,7 +266,7 @@ TEST(ReportClaimsTest, PglabsOwnHypothesesHaveAColumnOfTheirOwn) {
 
 // A `repeat` until decided judges the claims after its first rounds and after each round it adds;
 // a claim decided early but whose cells ran on for another claim says when it was decided.
-TEST(ReportClaimsTest, AClaimSaysAfterHowManyRunsItWasFirstDecided) {
+TEST(ReportClaimsTest, AClaimSaysAtWhichLookItWasDecided) {
     ResultsDir r = fixture();
     ASSERT_TRUE(r.plan.has_value());
     r.plan->repeat = 2; // then one round added: each run's round is its repetition
@@ -286,8 +286,11 @@ TEST(ReportClaimsTest, AClaimSaysAfterHowManyRunsItWasFirstDecided) {
     EXPECT_EQ(verdict_text(out[0]), "agrees: 0 (declared exact) is within 0 ± 0; "
                                     "decided with 2 runs of the cell (judged again with all 3, "
                                     "the same)");
-    EXPECT_EQ(verdict_text(out[1]), "differs: its 95% interval (1152.9 – 1222.2) lies wholly "
-                                    "outside 2000.0 ± 10%; decided with 3 runs of the cell");
+    // Its one look of three (3, 4 and 5 runs) spends part of the 2.5% "differs" may: its
+    // interval is wider than the 95% one a single look would read.
+    EXPECT_EQ(verdict_text(out[1]), "differs: its 99.27% interval (1096.9 – 1284.6) lies wholly "
+                                    "outside 2000.0 ± 10%; decided at look 1 of at most 3, with 3 "
+                                    "runs of the cell");
     // The judgements as values, before any word: a declared count decides by its value, a mean
     // of runs by its interval.
     EXPECT_EQ(out[0].judgement.verdict, Verdict::agrees);
@@ -298,6 +301,8 @@ TEST(ReportClaimsTest, AClaimSaysAfterHowManyRunsItWasFirstDecided) {
     ASSERT_TRUE(out[1].judgement.ci95.has_value());
     EXPECT_LT(out[1].judgement.ci95->high, 1800.0);
     EXPECT_EQ(out[1].judgement.runs, 3U);
+    EXPECT_EQ(out[1].judgement.look, 1U);
+    EXPECT_EQ(out[1].judgement.looks, 3U);
 }
 
 // More runs can change a verdict: a count declared exact is 0 in the first two runs of its cell

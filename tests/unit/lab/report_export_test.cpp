@@ -155,7 +155,7 @@ TEST(ReportExportTest, ClaimsCsvHasOneRowPerClaim) {
     ASSERT_EQ(lines.size(), 7U);
     EXPECT_EQ(lines[0], "claim,source,kind,step,metric,cell,baseline,paper,paper_value,tolerance,"
                         "measured,value,ci95_low,ci95_high,ci90_low,ci90_high,verdict,why,"
-                        "explanation,verdict_text,own");
+                        "explanation,verdict_text,own,look,looks");
     EXPECT_EQ(lines[1],
               "17 vacuums 5.7x faster than 16,seed 002,ratio,vacuum,server_ms,server=pg17 "
               "clients=10,server=pg16 clients=10,ratio 0.175 (±20%),0.175,0.2,\"0.830 (95% CI "
@@ -164,7 +164,7 @@ TEST(ReportExportTest, ClaimsCsvHasOneRowPerClaim) {
               "0.7991133590328743,0.8625813940546883,differs,its 95% interval (0.785 – 0.878) "
               "lies wholly outside 0.175 ± 20%,The paper's disk flushes far more slowly than this "
               "machine's,differs: its 95% interval (0.785 – 0.878) lies wholly outside 0.175 ± "
-              "20%. The paper's disk flushes far more slowly than this machine's,false");
+              "20%. The paper's disk flushes far more slowly than this machine's,false,1,1");
     EXPECT_EQ(lines[3],
               "17 with 20 clients serves about as much as 16,,ratio,tpcb,tps,server=pg17 "
               "clients=20,server=pg16 clients=20,ratio 1.000 (±5%),1,0.05,\"0.855 = 1038.9 / "
@@ -172,7 +172,7 @@ TEST(ReportExportTest, ClaimsCsvHasOneRowPerClaim) {
               "interval under 3 runs)\",0.855093775096241,,,,,inconclusive,\"0.855 from 2 runs, "
               "too few for an interval (3 at the least); about 7 more runs of each cell would "
               "likely decide it\",,\"inconclusive: 0.855 from 2 runs, too few for an interval (3 "
-              "at the least); about 7 more runs of each cell would likely decide it\",false");
+              "at the least); about 7 more runs of each cell would likely decide it\",false,1,1");
     const std::string shape_why =
         "clients 10 over 5 is 0.968: its 90% interval (0.938 – 0.999) is not within 1.000 ± 5%, "
         "and "
@@ -182,11 +182,11 @@ TEST(ReportExportTest, ClaimsCsvHasOneRowPerClaim) {
                         "along clients (±5%),,0.05,\"5: 1230.1 → 10: 1190.5 → 20: 1038.9 tps; "
                         "each over the first: 0.968 (0.925 – 1.012), 0.845 (0.597 – 1.196)\","
                         ",,,,,inconclusive,\""
-                            + shape_why + "\",,\"inconclusive: " + shape_why + "\",false");
+                            + shape_why + "\",,\"inconclusive: " + shape_why + "\",false,1,1");
     EXPECT_EQ(lines[6], "a 128kB record size halves tps,seed 004,value,,,,,,,0.1,,,,,,,untestable,"
                         "needs a ZFS file system with a record size per data directory,,cannot be "
                         "tested here: needs a ZFS file system with a record size per data "
-                        "directory,false");
+                        "directory,false,1,1");
 }
 
 TEST(ReportExportTest, JsonAndCsvHoldTheChecksPassingAndFailing) {

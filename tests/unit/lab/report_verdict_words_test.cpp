@@ -50,6 +50,21 @@ TEST(VerdictWordsTest, BoundsNameTheOneSidedBound) {
               "its 95% interval (0.410 – 0.490) lies wholly below 0.5");
 }
 
+TEST(VerdictWordsTest, ALookOfARepeatUntilDecidedNamesItsLevels) {
+    Evidence e = sampled(2.0, {1.7, 2.3}, {1.6, 2.4});
+    e.levels.agree = 0.0175;
+    e.levels.differ = 5.4e-7;
+    e.agree_ci = judge::Interval{1.92, 2.08, true};
+    e.differ_ci = judge::Interval{0.5, 9.0, true};
+    EXPECT_EQ(words(band(2.0, 0.1), e),
+              "its 96.5% interval (1.920 – 2.080) lies within 2.000 ± 10%");
+    experiment::Claim c;
+    c.at_most = 1.0;
+    EXPECT_EQ(words(allowed_by(c), e),
+              "its one-sided 98.2% bound 2.080 is not ≤ 1.000, and its 99.99989% interval (0.500 "
+              "– 9.000) reaches 1.000");
+}
+
 TEST(VerdictWordsTest, AnExactFigureIsSaidAsDeclared) {
     Evidence e;
     e.value = 2.1;
