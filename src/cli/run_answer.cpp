@@ -21,8 +21,11 @@ Status bring_answer(const std::filesystem::path& results_dir) {
         std::printf("answer: %s\n", report.question.c_str());
     }
     for (const lab::report::ClaimResult& r : report.claims) {
-        // The figure and its interval; an untested claim says why.
-        const std::string& figure = r.measured.empty() ? r.why : r.measured;
+        // The figure and its interval, and the look it was read at; an untested claim says why.
+        std::string figure = r.measured.empty() ? r.why : r.measured;
+        if (const std::string look = lab::report::look_summary(r.judgement); !look.empty()) {
+            figure += "; " + look;
+        }
         std::printf("  %s: %s: %s\n", lab::report::verdict_name(r.judgement.verdict),
                     r.claim.text.c_str(), figure.c_str());
     }

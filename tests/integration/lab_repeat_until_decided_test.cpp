@@ -102,6 +102,11 @@ TEST_F(LabRepeatUntilDecided, RoundsForTheUndecidedCellUntilItsClaimIsDecided) {
     ASSERT_EQ(r.exit_code, 0) << support::describe(r);
     EXPECT_NE(r.err.find("repeat until decided: every claim is decided"), std::string::npos)
         << r.err;
+    // The answer `pglab run` prints names the look each verdict was read at.
+    EXPECT_NE(r.out.find("  agrees: about 20 rows: 17.32 (geometric mean; 95% CI 10.60 – 28.30); "
+                         "decided at look 6 of at most 8, with 8 runs of the cell\n"),
+              std::string::npos)
+        << r.out;
     // The count, the same in every run, is decided by its first 3 runs (its one-point interval
     // is inside at any level); the other cell runs until 8.
     EXPECT_EQ(runs_per_cell(results), (std::map<int, int>{{0, 3}, {1, 8}}));

@@ -179,12 +179,6 @@ const char* verdict_verb(Verdict v) {
     return v == Verdict::agrees ? "agrees" : v == Verdict::differs ? "differs" : "is inconclusive";
 }
 
-/// "look 3 of at most 13, with 5 runs of each cell".
-std::string look_words(const judge::Judgement& j) {
-    return fmt::format("look {} of at most {}, with {} runs of {}", j.look, j.looks, j.runs,
-                       j.cells.size() > 1 ? "each cell" : "the cell");
-}
-
 /// A `repeat` until decided, judged on all the runs: at which look it was decided, or that it
 /// stayed undecided.
 void say_when_decided(ClaimResult& r) {
@@ -379,6 +373,18 @@ std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results) {
         }
     }
     return {cells.begin(), cells.end()};
+}
+
+std::string look_words(const judge::Judgement& j) {
+    return fmt::format("look {} of at most {}, with {} runs of {}", j.look, j.looks, j.runs,
+                       j.cells.size() > 1 ? "each cell" : "the cell");
+}
+
+std::string look_summary(const judge::Judgement& j) {
+    if (j.looks <= 1 || j.basis == judge::Basis::exact || j.verdict == Verdict::untestable) {
+        return {};
+    }
+    return (is_decided(j.verdict) ? "decided at " : "undecided at ") + look_words(j);
 }
 
 const char* verdict_name(Verdict v) {

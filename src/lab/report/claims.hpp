@@ -33,6 +33,14 @@ struct ClaimResult {
     std::string evidence;
 };
 
+/// "look 3 of at most 13, with 5 runs of each cell": the look of a `repeat` until decided a
+/// judgement was read at (lab/judge/sequential.hpp).
+std::string look_words(const judge::Judgement& j);
+
+/// "decided at look 3 of at most 13, with 5 runs of each cell", "undecided at …"; "" for a
+/// judgement of a single look or of a declared count.
+std::string look_summary(const judge::Judgement& j);
+
 /// "agrees", "differs", "inconclusive", "untestable": the verdict as exports name it.
 const char* verdict_name(Verdict v);
 
