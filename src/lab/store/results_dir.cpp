@@ -1,5 +1,5 @@
 // Tolerant reader of results directories: a report of what is there beats no report.
-#include "lab/report/results.hpp"
+#include "lab/store/results_dir.hpp"
 
 #include "lab/experiment/parse_experiment.hpp"
 #include "lab/store/results_file.hpp"
@@ -12,7 +12,7 @@
 #include <map>
 #include <set>
 
-namespace pglab::lab::report {
+namespace pglab::lab::store {
 
 namespace {
 
@@ -28,17 +28,17 @@ void read_plan(ResultsDir& r) {
             "are rebuilt from the finished runs");
         return;
     }
-    auto plan = store::read_plan(path);
+    auto plan = store::read_plan(path); // not this file's read_plan(ResultsDir&)
     if (!plan) {
         r.problems.emplace_back("plan.json is not valid JSON: the plan is unknown; cells are "
                                 "rebuilt from the finished runs");
         return;
     }
-    if (plan->version != store::k_plan_version) {
+    if (plan->version != k_plan_version) {
         r.problems.push_back(fmt::format(
             "plan.json has version \"{}\", this pglab reads \"{}\": fields it does not know are "
             "left out",
-            plan->version.empty() ? "(none)" : plan->version, store::k_plan_version));
+            plan->version.empty() ? "(none)" : plan->version, k_plan_version));
     }
     r.name = plan->experiment;
     r.description = plan->description;
@@ -51,12 +51,12 @@ void read_plan(ResultsDir& r) {
 /// --resume follows too); every line it skips or keeps with a reservation becomes a problem.
 void read_runs(ResultsDir& r) {
     std::string name;
-    auto file = store::read_results_in(r.dir, r.plan ? &*r.plan : nullptr, &name);
+    auto file = read_results_in(r.dir, r.plan ? &*r.plan : nullptr, &name);
     if (!file || !file->exists) {
         r.problems.emplace_back("results.jsonl is missing: no run has finished");
         return;
     }
-    for (const store::LineProblem& p : file->problems) {
+    for (const LineProblem& p : file->problems) {
         r.problems.push_back(fmt::format("{} line {}: {}{}", name, p.line, p.what,
                                          p.skipped ? "; the line is skipped" : ""));
     }
@@ -67,7 +67,7 @@ void read_runs(ResultsDir& r) {
 }
 
 /// A run's cell as its line gives it: values and server.
-std::string cell_as_given(const store::RunRecord& run) {
+std::string cell_as_given(const RunRecord& run) {
     return fmt::format("{} on server \"{}\"", run.values.dump(), run.server.seen.name);
 }
 
@@ -99,7 +99,7 @@ void skip_cells_told_two_ways(ResultsDir& r) {
 void rebuild_cells(ResultsDir& r) {
     skip_cells_told_two_ways(r);
     for (const auto& finished : r.runs) {
-        const store::RunRecord& run = finished.record;
+        const RunRecord& run = finished.record;
         if (find_cell(r, static_cast<int64_t>(run.cell)) != nullptr) {
             continue;
         }
@@ -111,7 +111,7 @@ void rebuild_cells(ResultsDir& r) {
                 r.variables.push_back(item.key());
             }
         }
-        cell.bindings = store::bindings_from(run.values, r.variables);
+        cell.bindings = bindings_from(run.values, r.variables);
         cell.server = run.server.seen.name;
         r.cells.push_back(std::move(cell));
     }
@@ -175,7 +175,7 @@ bool plan_has_claims(const ResultsDir& results) {
 }
 
 const Cell* find_cell(const ResultsDir& results, int64_t index) {
-    return store::find_cell(results.cells, index);
+    return find_cell(results.cells, index);
 }
 
-} // namespace pglab::lab::report
+} // namespace pglab::lab::store
