@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <system_error>
@@ -228,6 +229,176 @@ double typical_build_minutes(const fs::path& builds_dir) {
     return n % 2 == 1 ? minutes[n / 2] : (minutes[n / 2 - 1] + minutes[n / 2]) / 2;
 }
 
+namespace {
+
+/// What a build is made from: the tree, its key, its build system and the options it is
+/// configured with.
+struct BuildRecipe {
+    const fs::path& source;
+    const BuildKey& key;
+    const std::string& system;
+    const std::vector<std::string>& options;
+
+    /// "options: --enable-debug --with-lz4" as the log and build-info write it.
+    std::string options_line() const {
+        std::string out = "options:";
+        for (const std::string& o : options) {
+            out += ' ' + o;
+        }
+        return out;
+    }
+};
+
+/// The scratch directory of one build, the out-of-tree build and the staged install beside it:
+/// removed whichever way the build ends.
+class BuildWork {
+public:
+    BuildWork(const fs::path& builds_dir, const BuildKey& key)
+        : m_dir(builds_dir
+                / fmt::format(".work-{}-{}", key.text(), static_cast<long>(::getpid()))) {
+        std::error_code ec;
+        fs::remove_all(m_dir, ec);
+        fs::create_directories(build(), ec);
+        fs::create_directories(stage(), ec);
+    }
+
+    BuildWork(const BuildWork&) = delete;
+    BuildWork& operator=(const BuildWork&) = delete;
+
+    ~BuildWork() {
+        std::error_code ec;
+        fs::remove_all(m_dir, ec);
+    }
+
+    fs::path build() const { return m_dir / "build"; }
+
+    fs::path stage() const { return m_dir / "stage"; }
+
+private:
+    fs::path m_dir;
+};
+
+/// One command of a build, run in the build directory.
+struct BuildCommand {
+    std::string name;
+    std::vector<std::string> argv;
+    std::vector<std::pair<std::string, std::string>> env;
+};
+
+/// configure, make and make install (or meson setup, ninja and meson install), out of the tree,
+/// for the prefix `prefix`, installing under the work's stage.
+std::vector<BuildCommand> build_commands(const BuildRecipe& recipe, const BuildWork& work,
+                                         const fs::path& prefix, int jobs) {
+    const std::string j = std::to_string(std::max(1, jobs));
+    std::vector<BuildCommand> out;
+    if (recipe.system == "configure") {
+        std::vector<std::string> configure = {(recipe.source / "configure").string(),
+                                              "--prefix=" + prefix.string()};
+        configure.insert(configure.end(), recipe.options.begin(), recipe.options.end());
+        out.push_back({"configure", configure, {}});
+        out.push_back({"make", {"make", "-j" + j}, {}});
+        out.push_back(
+            {"make install", {"make", "install", "DESTDIR=" + work.stage().string()}, {}});
+        return out;
+    }
+    std::vector<std::string> setup = {"meson", "setup", work.build().string(),
+                                      recipe.source.string(), "--prefix=" + prefix.string()};
+    setup.insert(setup.end(), recipe.options.begin(), recipe.options.end());
+    out.push_back({"meson setup", setup, {}});
+    out.push_back({"ninja", {"ninja", "-C", work.build().string(), "-j", j}, {}});
+    out.push_back({"meson install",
+                   {"meson", "install", "-C", work.build().string(), "--no-rebuild", "--quiet"},
+                   {{"DESTDIR", work.stage().string()}}});
+    return out;
+}
+
+/// The build's log under builds_dir/logs, begun with what is built.
+Result<fs::path> start_log(const fs::path& builds_dir, const BuildRecipe& recipe) {
+    std::error_code ec;
+    const fs::path logs = builds_dir / "logs";
+    fs::create_directories(logs, ec);
+    if (ec) {
+        return make_error(
+            Error(fmt::format("could not create \"{}\": {}", logs.string(), ec.message()))
+                .with_hint("Set PGLAB_CACHE_DIR to a writable directory."));
+    }
+    const fs::path log = logs / (recipe.key.text() + ".log");
+    fs::remove(log, ec);
+    std::ofstream(log) << "source: " << recipe.source.string() << "\nkey: " << recipe.key.text()
+                       << "\nsystem: " << recipe.system << "\n"
+                       << recipe.options_line() << "\n\n";
+    return log;
+}
+
+/// Runs `commands` in order, each appended to the log; an error naming the first that failed.
+Status run_build(const std::vector<BuildCommand>& commands, const BuildWork& work,
+                 const fs::path& log, const fs::path& source,
+                 const std::function<void(const std::string&)>& say) {
+    for (const BuildCommand& command : commands) {
+        const auto started = std::chrono::steady_clock::now();
+        say(fmt::format("{}: {}", command.name, util::quote_command(command.argv)));
+        std::ofstream(log, std::ios::app) << "$ " << util::quote_command(command.argv) << "\n";
+        util::SpawnOptions o;
+        o.argv = command.argv;
+        o.env = command.env;
+        o.working_dir = work.build().string();
+        o.output = util::Output::file;
+        o.output_path = log.string();
+        // Run as a make of its own: under another make (make test-references, a user's
+        // Makefile) the inherited MAKELEVEL tells PostgreSQL's makefiles they are a sub-make,
+        // which then skip building the generated headers first, and MAKEFLAGS would hand over
+        // the outer make's job server and options.
+        o.unset_env = {"MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES", "GNUMAKEFLAGS"};
+        auto r = util::run_process(o);
+        if (!r || !r->status.success()) {
+            const std::string how = r ? r->status.describe() : r.error().message;
+            return make_error(
+                Error(fmt::format("the build of \"{}\" failed at {} ({}); its log is {}",
+                                  source.string(), command.name, how, log.string()))
+                    .with_detail(last_lines(log, 20))
+                    .with_hint("Nothing of the build was left in the cache but its log."));
+        }
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        say(fmt::format("{} done in {:.1f} min", command.name, seconds / 60));
+    }
+    return {};
+}
+
+/// The staged install (`staged`, under `stage`) holds a server, and nothing outside `prefix`.
+Status check_staged(const fs::path& stage, const fs::path& staged, const fs::path& prefix,
+                    const fs::path& source, const fs::path& log) {
+    std::error_code ec;
+    if (!fs::exists(staged / "bin" / "postgres", ec)) {
+        return make_error(fmt::format("the build of \"{}\" installed no bin/postgres under \"{}\"; "
+                                      "its log is {}",
+                                      source.string(), staged.string(), log.string()));
+    }
+    // A tree patched to install parts elsewhere (Debian's source installs the server's modules
+    // into /usr/lib/postgresql/<major>/lib whatever the prefix) would give a server that cannot
+    // find them: refused, naming the place.
+    if (const auto outside = first_file_outside(stage, staged)) {
+        return make_error(
+            Error(fmt::format("the build of \"{}\" installed files outside its prefix \"{}\", "
+                              "such as \"/{}\"; its log is {}",
+                              source.string(), prefix.string(), outside->string(), log.string()))
+                .with_hint("Build a tree that installs under --prefix: upstream's tree or "
+                           "tarball, not one with a distribution's directory patches."));
+    }
+    return {};
+}
+
+/// build-info: what the build was made from, and how long it took.
+void write_build_info(const fs::path& staged, const BuildRecipe& recipe, double minutes) {
+    std::ofstream(staged / "build-info")
+        << "source: " << recipe.source.string() << "\ncommit: " << recipe.key.commit
+        << "\nchanges: " << (recipe.key.changes_hash.empty() ? "none" : recipe.key.changes_hash)
+        << "\nsystem: " << recipe.system << "\n"
+        << recipe.options_line() << "\nminutes: " << fmt::format("{:.1f}", minutes) << "\n";
+}
+
+} // namespace
+
 Result<SourceBuild> build_from_source(const SourceBuildRequest& request) {
     std::error_code ec;
     const fs::path source = fs::absolute(request.source, ec).lexically_normal();
@@ -249,132 +420,26 @@ Result<SourceBuild> build_from_source(const SourceBuildRequest& request) {
             request.progress(line);
         }
     };
-    const fs::path logs = request.builds_dir / "logs";
-    fs::create_directories(logs, ec);
-    if (ec) {
-        return make_error(
-            Error(fmt::format("could not create \"{}\": {}", logs.string(), ec.message()))
-                .with_hint("Set PGLAB_CACHE_DIR to a writable directory."));
-    }
-    const fs::path log = logs / (key.text() + ".log");
-    fs::remove(log, ec);
-    {
-        std::ofstream header(log);
-        header << "source: " << source.string() << "\nkey: " << key.text() << "\nsystem: " << system
-               << "\noptions:";
-        for (const std::string& o : request.options) {
-            header << ' ' << o;
-        }
-        header << "\n\n";
-    }
-    const fs::path work =
-        request.builds_dir / fmt::format(".work-{}-{}", key.text(), static_cast<long>(::getpid()));
-    fs::remove_all(work, ec);
-    const fs::path build_dir = work / "build";
-    const fs::path stage = work / "stage";
-    fs::create_directories(build_dir, ec);
-    fs::create_directories(stage, ec);
-    const auto cleanup = [&] { fs::remove_all(work, ec); };
-
-    struct Step {
-        std::string name;
-        std::vector<std::string> argv;
-        std::vector<std::pair<std::string, std::string>> env;
-    };
-
-    const std::string jobs = std::to_string(std::max(1, request.jobs));
-    std::vector<Step> steps;
-    if (system == "configure") {
-        std::vector<std::string> configure = {(source / "configure").string(),
-                                              "--prefix=" + build.dir.string()};
-        configure.insert(configure.end(), request.options.begin(), request.options.end());
-        steps.push_back({"configure", configure, {}});
-        steps.push_back({"make", {"make", "-j" + jobs}, {}});
-        steps.push_back({"make install", {"make", "install", "DESTDIR=" + stage.string()}, {}});
-    } else {
-        std::vector<std::string> setup = {"meson", "setup", build_dir.string(), source.string(),
-                                          "--prefix=" + build.dir.string()};
-        setup.insert(setup.end(), request.options.begin(), request.options.end());
-        steps.push_back({"meson setup", setup, {}});
-        steps.push_back({"ninja", {"ninja", "-C", build_dir.string(), "-j", jobs}, {}});
-        steps.push_back({"meson install",
-                         {"meson", "install", "-C", build_dir.string(), "--no-rebuild", "--quiet"},
-                         {{"DESTDIR", stage.string()}}});
-    }
-
+    const BuildRecipe recipe{source, key, system, request.options};
+    PGLAB_TRY_ASSIGN(const fs::path log, start_log(request.builds_dir, recipe));
+    const BuildWork work(request.builds_dir, key);
     const auto started = std::chrono::steady_clock::now();
-    for (const Step& step : steps) {
-        const auto step_started = std::chrono::steady_clock::now();
-        say(fmt::format("{}: {}", step.name, util::quote_command(step.argv)));
-        std::ofstream(log, std::ios::app) << "$ " << util::quote_command(step.argv) << "\n";
-        util::SpawnOptions o;
-        o.argv = step.argv;
-        o.env = step.env;
-        o.working_dir = build_dir.string();
-        o.output = util::Output::file;
-        o.output_path = log.string();
-        // Run as a make of its own: under another make (make test-references, a user's
-        // Makefile) the inherited MAKELEVEL tells PostgreSQL's makefiles they are a sub-make,
-        // which then skip building the generated headers first, and MAKEFLAGS would hand over
-        // the outer make's job server and options.
-        o.unset_env = {"MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES", "GNUMAKEFLAGS"};
-        auto r = util::run_process(o);
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - step_started).count();
-        if (!r || !r->status.success()) {
-            cleanup();
-            const std::string how = r ? r->status.describe() : r.error().message;
-            return make_error(
-                Error(fmt::format("the build of \"{}\" failed at {} ({}); its log is {}",
-                                  source.string(), step.name, how, log.string()))
-                    .with_detail(last_lines(log, 20))
-                    .with_hint("Nothing of the build was left in the cache but its log."));
-        }
-        say(fmt::format("{} done in {:.1f} min", step.name, seconds / 60));
-    }
-
+    PGLAB_TRY(
+        run_build(build_commands(recipe, work, build.dir, request.jobs), work, log, source, say));
     // The install is under stage/<the prefix>: moved into place whole, so that the cache never
     // holds half of a build.
-    const fs::path staged = stage / build.dir.relative_path();
-    if (!fs::exists(staged / "bin" / "postgres", ec)) {
-        cleanup();
-        return make_error(fmt::format("the build of \"{}\" installed no bin/postgres under \"{}\"; "
-                                      "its log is {}",
-                                      source.string(), staged.string(), log.string()));
-    }
-    // A tree patched to install parts elsewhere (Debian's source installs the server's modules
-    // into /usr/lib/postgresql/<major>/lib whatever the prefix) would give a server that cannot
-    // find them: refused, naming the place.
-    if (const auto outside = first_file_outside(stage, staged)) {
-        cleanup();
-        return make_error(
-            Error(fmt::format("the build of \"{}\" installed files outside its prefix \"{}\", "
-                              "such as \"/{}\"; its log is {}",
-                              source.string(), build.dir.string(), outside->string(), log.string()))
-                .with_hint("Build a tree that installs under --prefix: upstream's tree or "
-                           "tarball, not one with a distribution's directory patches."));
-    }
+    const fs::path staged = work.stage() / build.dir.relative_path();
+    PGLAB_TRY(check_staged(work.stage(), staged, build.dir, source, log));
     build.minutes =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / 60;
     // Written before the move, so that every build in the cache says what it was built from.
-    {
-        std::ofstream info(staged / "build-info");
-        info << "source: " << source.string() << "\ncommit: " << key.commit
-             << "\nchanges: " << (key.changes_hash.empty() ? "none" : key.changes_hash)
-             << "\nsystem: " << system << "\noptions:";
-        for (const std::string& o : request.options) {
-            info << ' ' << o;
-        }
-        info << "\nminutes: " << fmt::format("{:.1f}", build.minutes) << "\n";
-    }
+    write_build_info(staged, recipe, build.minutes);
     fs::remove_all(build.dir, ec);
     fs::rename(staged, build.dir, ec);
     if (ec) {
-        cleanup();
         return make_error(fmt::format("could not move the build to \"{}\": {}", build.dir.string(),
                                       ec.message()));
     }
-    cleanup();
     auto installed = installation_at(build.dir / "bin");
     if (!installed) {
         fs::remove_all(build.dir, ec);
