@@ -219,6 +219,156 @@ std::string suites_text() {
     return out;
 }
 
+/// One fetch: its request, the apt that reads the archive, and the progress lines it says.
+class DebianFetch {
+public:
+    explicit DebianFetch(const DebianFetchRequest& request)
+        : m_request(request), m_source(fmt::format("postgresql-{}", request.major)),
+          m_apt(request.staging / "apt", request.archive) {}
+
+    /// apt-get update of the suites, with the private state.
+    Status read_package_lists() const {
+        say(fmt::format("reading Debian's package lists of {} at {} (mirror from {})",
+                        suites_text(), mirror(), m_request.archive.why));
+        if (auto updated = m_apt.run("apt-get", {"update"}, true); !updated) {
+            Error e = updated.error();
+            e.message = fmt::format("could not read the package lists of {} at {}: {}",
+                                    suites_text(), mirror(), e.message);
+            e.hint = "A suite that is not served is named above. Set PGLAB_DEBIAN_MIRROR to a "
+                     "Debian mirror that serves sid and experimental.";
+            return make_error(std::move(e));
+        }
+        return {};
+    }
+
+    /// The Debian version of the server package the suites serve, which must be the PostgreSQL
+    /// version asked for: sets `fetched`'s Debian and PostgreSQL versions.
+    Status find_version(DebianFetched& fetched) const {
+        const std::vector<std::string> show = {"show", "--no-all-versions", m_source};
+        PGLAB_TRY_ASSIGN(const util::ProcessResult shown, m_apt.run("apt-cache", show, false));
+        const std::vector<DebianStanza> server = parse_stanzas(shown.out);
+        if (server.empty()) {
+            return make_error(
+                Error(fmt::format("no apt source serves {}: it is in neither {} at {}", m_source,
+                                  suites_text(), mirror()))
+                    .with_hint("PostgreSQL " + std::to_string(m_request.major)
+                               + " is not in Debian's archive (yet, or any more)."));
+        }
+        fetched.debian_version = server.front().version();
+        fetched.pg_version = postgres_version_of_debian(fetched.debian_version);
+        if (!version_matches(fetched.pg_version, m_request.spec)) {
+            return make_error(fmt::format("Debian's {} is {} (PostgreSQL {}), not {}", m_source,
+                                          fetched.debian_version, fetched.pg_version,
+                                          m_request.spec));
+        }
+        return {};
+    }
+
+    /// The server, its client programs (pgbench) and the libpq they are built with, all of one
+    /// build at `debian_version`; the libraries they need at the versions sid has.
+    Result<std::vector<DebianStanza>> packages(const std::string& debian_version) const {
+        const std::string client = fmt::format("postgresql-client-{}", m_request.major);
+        const std::map<std::string, std::string> pinned = {
+            {m_source, debian_version}, {client, debian_version}, {"libpq5", debian_version}};
+        std::vector<std::string> missing;
+        std::vector<DebianStanza> out = library_closure(
+            {m_source, client, "libpq5"}, pinned,
+            [&](const std::vector<std::string>& names) {
+                std::vector<std::string> args = {"show", "--no-all-versions"};
+                args.insert(args.end(), names.begin(), names.end());
+                // A name apt does not know makes it fail after printing the others: read what
+                // it printed; library_closure counts the rest as unknown.
+                auto r = m_apt.run("apt-cache", args, false);
+                return r ? parse_stanzas(r->out) : std::vector<DebianStanza>{};
+            },
+            missing);
+        if (!missing.empty()) {
+            std::string names;
+            for (const std::string& m : missing) {
+                names += (names.empty() ? "" : ", ") + m;
+            }
+            return make_error(fmt::format("{} {} needs packages that {} at {} do not have: {}",
+                                          m_source, debian_version, suites_text(), mirror(),
+                                          names));
+        }
+        return out;
+    }
+
+    /// Downloads `packages` and unpacks them into `root`; adds their size to `fetched`.
+    Status download_and_unpack(const std::vector<DebianStanza>& packages, const fs::path& root,
+                               DebianFetched& fetched) const {
+        std::vector<std::string> download = {"download"};
+        for (const DebianStanza& p : packages) {
+            download.push_back(p.package() + "=" + p.version());
+            fetched.download_bytes += std::strtoull(p.get("size").c_str(), nullptr, 10);
+        }
+        fetched.packages = static_cast<int>(packages.size());
+        say(fmt::format("downloading {} {} and {} libraries ({:.1f} MB)", m_source,
+                        fetched.debian_version, packages.size() - 3,
+                        static_cast<double>(fetched.download_bytes) / 1e6));
+        const fs::path debs = m_request.staging / "debs";
+        std::error_code ec;
+        fs::create_directories(debs, ec);
+        PGLAB_TRY(m_apt.run("apt-get", download, true, debs));
+        say(fmt::format("unpacking {} packages", packages.size()));
+        fs::create_directories(root, ec);
+        for (const auto& entry : fs::directory_iterator(debs, ec)) {
+            if (entry.path().extension() != ".deb") {
+                continue;
+            }
+            util::SpawnOptions x;
+            x.argv = {"dpkg-deb", "-x", entry.path().string(), root.string()};
+            x.timeout = std::chrono::seconds(300);
+            if (auto unpacked = util::run_checked(x); !unpacked) {
+                return make_error(std::move(unpacked.error().with_hint(k_tools_hint)));
+            }
+        }
+        return {};
+    }
+
+    /// The unpacked tree `out` (its programs under root/) relocated, described and moved into
+    /// the cache as `dest`.
+    Status install(const fs::path& out, const fs::path& dest,
+                   const std::vector<DebianStanza>& packages,
+                   const std::string& debian_version) const {
+        const fs::path bin_relative =
+            fs::path("usr/lib/postgresql") / std::to_string(m_request.major) / "bin";
+        say("relocating the programs to the unpacked C library (patchelf)");
+        if (Status moved = relocate(out / "root", dest / "root", bin_relative); !moved) {
+            return make_error(std::move(moved.error().with_hint(k_tools_hint)));
+        }
+        std::error_code ec;
+        fs::create_directory_symlink(fs::path("root") / bin_relative, out / "bin", ec);
+        std::ofstream(out / "debian-version") << m_source << ' ' << debian_version << " from "
+                                              << mirror() << " (" << suites_text() << ")\n";
+        std::ofstream list(out / "packages");
+        for (const DebianStanza& p : packages) {
+            list << p.package() << ' ' << p.version() << '\n';
+        }
+        list.close();
+        fs::remove_all(dest, ec);
+        fs::rename(out, dest, ec);
+        if (ec) {
+            return make_error(fmt::format("could not move the binaries to \"{}\": {}",
+                                          dest.string(), ec.message()));
+        }
+        return {};
+    }
+
+private:
+    void say(const std::string& line) const {
+        if (m_request.progress) {
+            m_request.progress(line);
+        }
+    }
+
+    const std::string& mirror() const { return m_request.archive.mirror; }
+
+    const DebianFetchRequest& m_request;
+    std::string m_source;
+    PrivateApt m_apt;
+};
+
 } // namespace
 
 Result<DebianFetched> fetch_debian_release(const DebianFetchRequest& request) {
@@ -231,124 +381,18 @@ Result<DebianFetched> fetch_debian_release(const DebianFetchRequest& request) {
             return fetched;
         }
     }
-    const std::string source = fmt::format("postgresql-{}", request.major);
-    const auto say = [&](const std::string& line) {
-        if (request.progress) {
-            request.progress(line);
-        }
-    };
-    const PrivateApt apt(request.staging / "apt", request.archive);
-
-    say(fmt::format("reading Debian's package lists of {} at {} (mirror from {})", suites_text(),
-                    request.archive.mirror, request.archive.why));
-    if (auto updated = apt.run("apt-get", {"update"}, true); !updated) {
-        Error e = updated.error();
-        e.message = fmt::format("could not read the package lists of {} at {}: {}", suites_text(),
-                                request.archive.mirror, e.message);
-        e.hint = "A suite that is not served is named above. Set PGLAB_DEBIAN_MIRROR to a Debian "
-                 "mirror that serves sid and experimental.";
-        return make_error(std::move(e));
-    }
-
-    const std::vector<std::string> show_server = {"show", "--no-all-versions", source};
-    PGLAB_TRY_ASSIGN(const util::ProcessResult shown, apt.run("apt-cache", show_server, false));
-    const std::vector<DebianStanza> server = parse_stanzas(shown.out);
-    if (server.empty()) {
-        return make_error(Error(fmt::format("no apt source serves {}: it is in neither {} at {}",
-                                            source, suites_text(), request.archive.mirror))
-                              .with_hint("PostgreSQL " + std::to_string(request.major)
-                                         + " is not in Debian's archive (yet, or any more)."));
-    }
-    fetched.debian_version = server.front().version();
-    fetched.pg_version = postgres_version_of_debian(fetched.debian_version);
-    if (!version_matches(fetched.pg_version, request.spec)) {
-        return make_error(fmt::format("Debian's {} is {} (PostgreSQL {}), not {}", source,
-                                      fetched.debian_version, fetched.pg_version, request.spec));
-    }
-
-    // The server, its client programs (pgbench) and the libpq they are built with, all of one
-    // build; the libraries at the versions sid has.
-    const std::string client = fmt::format("postgresql-client-{}", request.major);
-    const std::map<std::string, std::string> pinned = {{source, fetched.debian_version},
-                                                       {client, fetched.debian_version},
-                                                       {"libpq5", fetched.debian_version}};
-    std::vector<std::string> missing;
-    const std::vector<DebianStanza> packages = library_closure(
-        {source, client, "libpq5"}, pinned,
-        [&](const std::vector<std::string>& names) {
-            std::vector<std::string> args = {"show", "--no-all-versions"};
-            args.insert(args.end(), names.begin(), names.end());
-            // A name apt does not know makes it fail after printing the others: read what it
-            // printed; library_closure counts the rest as unknown.
-            auto r = apt.run("apt-cache", args, false);
-            return r ? parse_stanzas(r->out) : std::vector<DebianStanza>{};
-        },
-        missing);
-    if (!missing.empty()) {
-        std::string names;
-        for (const std::string& m : missing) {
-            names += (names.empty() ? "" : ", ") + m;
-        }
-        return make_error(fmt::format("{} {} needs packages that {} at {} do not have: {}", source,
-                                      fetched.debian_version, suites_text(), request.archive.mirror,
-                                      names));
-    }
-
-    std::vector<std::string> download = {"download"};
-    for (const DebianStanza& p : packages) {
-        download.push_back(p.package() + "=" + p.version());
-        fetched.download_bytes += std::strtoull(p.get("size").c_str(), nullptr, 10);
-    }
-    fetched.packages = static_cast<int>(packages.size());
-    say(fmt::format("downloading {} {} and {} libraries ({:.1f} MB)", source,
-                    fetched.debian_version, packages.size() - 3,
-                    static_cast<double>(fetched.download_bytes) / 1e6));
-    const fs::path debs = request.staging / "debs";
-    std::error_code ec;
-    fs::create_directories(debs, ec);
-    PGLAB_TRY(apt.run("apt-get", download, true, debs));
-
-    say(fmt::format("unpacking {} packages", packages.size()));
+    const DebianFetch fetch(request);
+    PGLAB_TRY(fetch.read_package_lists());
+    PGLAB_TRY(fetch.find_version(fetched));
+    PGLAB_TRY_ASSIGN(const std::vector<DebianStanza> packages,
+                     fetch.packages(fetched.debian_version));
     const fs::path out = request.staging / "out";
-    const fs::path root = out / "root";
-    fs::create_directories(root, ec);
-    for (const auto& entry : fs::directory_iterator(debs, ec)) {
-        if (entry.path().extension() != ".deb") {
-            continue;
-        }
-        util::SpawnOptions x;
-        x.argv = {"dpkg-deb", "-x", entry.path().string(), root.string()};
-        x.timeout = std::chrono::seconds(300);
-        if (auto unpacked = util::run_checked(x); !unpacked) {
-            return make_error(std::move(unpacked.error().with_hint(k_tools_hint)));
-        }
-    }
-
+    PGLAB_TRY(fetch.download_and_unpack(packages, out / "root", fetched));
     const fs::path dest = request.cache / fetched.pg_version;
-    const fs::path bin_relative =
-        fs::path("usr/lib/postgresql") / std::to_string(request.major) / "bin";
-    say("relocating the programs to the unpacked C library (patchelf)");
-    if (Status moved = relocate(root, dest / "root", bin_relative); !moved) {
-        return make_error(std::move(moved.error().with_hint(k_tools_hint)));
-    }
-    fs::create_directory_symlink(fs::path("root") / bin_relative, out / "bin", ec);
-    {
-        std::ofstream version(out / "debian-version");
-        version << source << ' ' << fetched.debian_version << " from " << request.archive.mirror
-                << " (" << suites_text() << ")\n";
-        std::ofstream list(out / "packages");
-        for (const DebianStanza& p : packages) {
-            list << p.package() << ' ' << p.version() << '\n';
-        }
-    }
-    fs::remove_all(dest, ec);
-    fs::rename(out, dest, ec);
-    if (ec) {
-        return make_error(
-            fmt::format("could not move the binaries to \"{}\": {}", dest.string(), ec.message()));
-    }
+    PGLAB_TRY(fetch.install(out, dest, packages, fetched.debian_version));
     auto inst = installation_at(dest / "bin");
     if (!inst) {
+        std::error_code ec;
         fs::remove_all(dest, ec);
         return make_error(std::move(inst.error().with_hint(
             "The relocated binaries do not run; they were removed from the cache again.")));
