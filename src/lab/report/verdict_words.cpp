@@ -44,19 +44,19 @@ constexpr const char* k_unbounded = "its interval is unbounded (the denominator'
 
 std::string band_words(Case applied, const Band& band, const Evidence& e) {
     const std::string allowed = band_text(band);
+    if (e.exact) {
+        return fmt::format("{} (declared exact) is {} {}", format_number(e.value),
+                           applied == Case::inside ? "within" : "outside", allowed);
+    }
     switch (applied) {
     case Case::inside:
-        return e.exact ? fmt::format("{} (declared exact) is within {}", format_number(e.value),
-                                     allowed)
-                       : fmt::format("its {} interval {} lies within {}",
-                                     percent_words(e.levels.agree_confidence()),
-                                     interval_words(*e.agree_ci), allowed);
+        return fmt::format("its {} interval {} lies within {}",
+                           percent_words(e.levels.agree_confidence()), interval_words(*e.agree_ci),
+                           allowed);
     case Case::outside:
-        return e.exact ? fmt::format("{} (declared exact) is outside {}", format_number(e.value),
-                                     allowed)
-                       : fmt::format("its {} interval {} lies wholly outside {}",
-                                     percent_words(e.levels.differ_confidence()),
-                                     interval_words(*e.differ_ci), allowed);
+        return fmt::format("its {} interval {} lies wholly outside {}",
+                           percent_words(e.levels.differ_confidence()),
+                           interval_words(*e.differ_ci), allowed);
     case Case::open:
         return fmt::format("its {} interval {} is not within {}, and its {} interval {} "
                            "reaches it",

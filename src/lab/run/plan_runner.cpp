@@ -361,75 +361,94 @@ Result<std::string> PlanRunner::skip_reason(const experiment::Step& step, std::s
     return std::string();
 }
 
-StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
-                                     const plan::RunValues& values) {
-    const experiment::Step& step = m_spec.steps[s.index];
-    const std::string& server = s.server;
-    auto run_dir = m_store.run_dir(record.run);
-    const fs::path log =
-        run_dir
-            ? *run_dir / fmt::format("{:02}-{}.log", s.index, experiment::step_type_name(step.type))
-            : fs::path("/dev/null");
-    const bool measured = step.measure && experiment::is_measurable(step.type);
-    // From before the probes of the step's start: a crash while they ran fails the step too (its
-    // session then finds the server in recovery).
-    m_crashes.mark(m_servers);
-    std::optional<probe::Snapshot> before;
-    std::set<int> backends_before;
-    if (measured) {
-        // The statistics of earlier steps' sessions in before the step, not during it.
-        add_notes(s.probe_notes, flush_session_statistics(m_servers, server));
-        if (auto snap = snapshot(m_servers, server)) {
-            before = std::move(*snap);
-        }
-        if (auto conn = m_servers.probe_connection(server)) {
-            backends_before = client_backends(**conn).value_or(std::set<int>{});
-        }
+fs::path PlanRunner::step_log(const RunRecord& record, const StepRecord& s) const {
+    const auto run_dir = m_store.run_dir(record.run);
+    return run_dir ? *run_dir
+                         / fmt::format("{:02}-{}.log", s.index,
+                                       experiment::step_type_name(m_spec.steps[s.index].type))
+                   : fs::path("/dev/null");
+}
+
+PlanRunner::StepBaseline PlanRunner::open_step_statistics(StepRecord& s) {
+    StepBaseline out;
+    // The statistics of earlier steps' sessions in before the step, not during it.
+    add_notes(s.probe_notes, flush_session_statistics(m_servers, s.server));
+    if (auto snap = snapshot(m_servers, s.server)) {
+        out.snapshot = std::move(*snap);
     }
-    StepContext ctx{m_spec, m_servers, values, server, log, m_deadline, record.timings.restarts};
+    if (auto conn = m_servers.probe_connection(s.server)) {
+        out.backends = client_backends(**conn).value_or(std::set<int>{});
+    }
+    return out;
+}
+
+void PlanRunner::blame_crash(StepOutcome& outcome) {
+    // A step that failed other than by a check may have failed by a crash not logged yet.
+    const auto crash_wait = outcome.ok() || outcome.check_failed ? std::chrono::milliseconds(0)
+                                                                 : std::chrono::milliseconds(1000);
+    const auto crash = m_crashes.crashed(m_servers, crash_wait);
+    if (!crash || util::stop_signalled()) {
+        return;
+    }
+    // What the step measured ran across a restart of its server: the step fails, naming it,
+    // whatever it said itself (a bench's "2 client(s) aborted" is this crash's doing).
+    outcome.fail(fmt::format("server \"{}\" crashed during the step and its postmaster "
+                             "restarted it: \"{}\" (its log: {}){}",
+                             crash->server, crash->line, m_store.relative(crash->log),
+                             outcome.error.empty() ? "" : "; the step: " + outcome.error));
+    outcome.check_failed = false; // the run stops here, as for any failed step
+}
+
+StepOutcome PlanRunner::run_watched(RunRecord& record, StepRecord& s, const plan::RunValues& values,
+                                    const fs::path& log, bool measured,
+                                    probe::Deltas& wait_averages) {
+    const experiment::Step& step = m_spec.steps[s.index];
+    StepContext ctx{m_spec, m_servers, values, s.server, log, m_deadline, record.timings.restarts};
     ctx.index = s.index;
     ctx.left_waiting = &m_left_waiting;
     const Clock::time_point ts = Clock::now();
     m_servers.notices_to(log);
     m_progress.begin(fmt::format("run {} of {}, step {} ({})", record.run + 1, m_plan.runs.size(),
                                  s.key, s.type),
-                     progress_server(step.type, server));
-    std::unique_ptr<probe::WaitSampler> waits = start_wait_sampler(step, measured, server);
+                     progress_server(step.type, s.server));
+    std::unique_ptr<probe::WaitSampler> waits = start_wait_sampler(step, measured, s.server);
     const std::string_view type_name = experiment::step_type_name(step.type);
     step_event("begin", record.run, s.key, type_name);
     StepOutcome outcome = execute_step(step, ctx);
     step_event("end", record.run, s.key, type_name);
-    // A step that failed other than by a check may have failed by a crash not logged yet.
-    const auto crash_wait = outcome.ok() || outcome.check_failed ? std::chrono::milliseconds(0)
-                                                                 : std::chrono::milliseconds(1000);
-    if (const auto crash = m_crashes.crashed(m_servers, crash_wait);
-        crash && !util::stop_signalled()) {
-        // What the step measured ran across a restart of its server: the step fails, naming it,
-        // whatever it said itself (a bench's "2 client(s) aborted" is this crash's doing).
-        outcome.fail(fmt::format("server \"{}\" crashed during the step and its postmaster "
-                                 "restarted it: \"{}\" (its log: {}){}",
-                                 crash->server, crash->line, m_store.relative(crash->log),
-                                 outcome.error.empty() ? "" : "; the step: " + outcome.error));
-        outcome.check_failed = false; // the run stops here, as for any failed step
-    }
+    blame_crash(outcome);
     s.elapsed_ms = ms_between(ts, Clock::now());
-    const probe::Deltas wait_averages = waits ? waits->stop() : probe::Deltas{};
+    wait_averages = waits ? waits->stop() : probe::Deltas{};
     m_progress.end();
     m_servers.notices_to({});
+    return outcome;
+}
+
+StepOutcome PlanRunner::measure_step(RunRecord& record, StepRecord& s,
+                                     const plan::RunValues& values) {
+    const experiment::Step& step = m_spec.steps[s.index];
+    const fs::path log = step_log(record, s);
+    const bool measured = step.measure && experiment::is_measurable(step.type);
+    // From before the probes of the step's start: a crash while they ran fails the step too (its
+    // session then finds the server in recovery).
+    m_crashes.mark(m_servers);
+    const StepBaseline baseline = measured ? open_step_statistics(s) : StepBaseline{};
+    probe::Deltas wait_averages;
+    StepOutcome outcome = run_watched(record, s, values, log, measured, wait_averages);
     const probe::VerboseFigures verbose =
         probe::read_verbose_notices(m_servers.take_info_notices());
     if (util::stop_signalled() || outcome.status == StepStatus::interrupted) {
         return outcome; // no probes after a signal: the run gets no line
     }
-    if (before) {
-        close_step_statistics(s, server, *before, backends_before);
+    if (baseline.snapshot) {
+        close_step_statistics(s, baseline);
         add_verbose_figures(s, verbose);
     }
     if (!wait_averages.empty()) {
         add_probes(s.probes ? *s.probes : s.probes.emplace(), wait_averages);
     }
-    if (measured && m_servers.has_standbys(server)) {
-        s.replication = replication_lag(m_servers, server);
+    if (measured && m_servers.has_standbys(s.server)) {
+        s.replication = replication_lag(m_servers, s.server);
     }
     if (outcome.wrote_log) {
         s.log = m_store.relative(log);
@@ -449,14 +468,13 @@ void PlanRunner::add_verbose_figures(StepRecord& s, const probe::VerboseFigures&
     add_notes(s.probe_notes, verbose.unread);
 }
 
-void PlanRunner::close_step_statistics(StepRecord& s, const std::string& server,
-                                       const probe::Snapshot& before,
-                                       const std::set<int>& backends_before) {
+void PlanRunner::close_step_statistics(StepRecord& s, const StepBaseline& baseline) {
+    const std::string& server = s.server;
     add_notes(s.probe_notes, flush_session_statistics(m_servers, server));
     if (auto conn = m_servers.probe_connection(server)) {
-        if (auto note =
-                wait_for_step_backends(**conn, backends_before, session_backends(m_servers, server),
-                                       k_step_backends_limit)) {
+        if (auto note = wait_for_step_backends(**conn, baseline.backends,
+                                               session_backends(m_servers, server),
+                                               k_step_backends_limit)) {
             add_notes(s.probe_notes, {std::move(*note)});
         }
     }
@@ -464,6 +482,7 @@ void PlanRunner::close_step_statistics(StepRecord& s, const std::string& server,
     if (!after) {
         return;
     }
+    const probe::Snapshot& before = *baseline.snapshot;
     probe::Deltas deltas = probe::diff(before, *after);
     if (auto withheld = probe::withhold_unflushed_wal(before, *after, deltas)) {
         add_notes(s.probe_notes, {std::move(*withheld)});

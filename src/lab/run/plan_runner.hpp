@@ -72,14 +72,31 @@ private:
     /// Runs step `s.index` with its probes around it: `s` gets its elapsed time, probes,
     /// replication lag and log; nothing more after a signal.
     StepOutcome measure_step(RunRecord& record, StepRecord& s, const plan::RunValues& values);
+    /// Where step `s` of the run writes its log (/dev/null when the run has no directory).
+    std::filesystem::path step_log(const RunRecord& record, const StepRecord& s) const;
+
+    /// What the server's statistics were before a measured step: its probes' snapshot and the
+    /// client backends already there.
+    struct StepBaseline {
+        std::optional<probe::Snapshot> snapshot;
+        std::set<int> backends;
+    };
+
+    StepBaseline open_step_statistics(StepRecord& s);
+    /// The step executed under its progress line, wait sampler and log of notices; `s` gets its
+    /// elapsed time, `wait_averages` what the sampler saw.
+    StepOutcome run_watched(RunRecord& record, StepRecord& s, const plan::RunValues& values,
+                            const std::filesystem::path& log, bool measured,
+                            probe::Deltas& wait_averages);
+    /// A crash of the step's server while it ran fails the step, naming the crash.
+    void blame_crash(StepOutcome& outcome);
     /// The closing snapshot of a measured step, once the statistics the step made are in
     /// (step_statistics.hpp): `s` gets the probes' differences, pg_stat_wal's record counters
     /// withheld when they do not account for the WAL written, and the notes saying what was.
     /// The step's VACUUM and ANALYZE VERBOSE figures (vacuum_verbose.hpp) among its probes, the
     /// lines pglab could not read among its probe notes.
     void add_verbose_figures(StepRecord& s, const probe::VerboseFigures& verbose);
-    void close_step_statistics(StepRecord& s, const std::string& server,
-                               const probe::Snapshot& before, const std::set<int>& backends_before);
+    void close_step_statistics(StepRecord& s, const StepBaseline& baseline);
     /// `s` as the outcome says, the run's deadline and a server that died under it taken into
     /// account; a failure fails the run and stops its later steps, but for a check.
     void settle_step(RunRecord& record, StepRecord& s, StepOutcome outcome,
