@@ -188,72 +188,97 @@ std::string replaced_message(const experiment::ExperimentSpec& spec, const exper
 
 /// The options of every init/bench step, in every cell where it runs (a `when` that is false in
 /// a cell leaves it out there). A problem is reported once per step and message.
+class StepOptionChecks {
+public:
+    StepOptionChecks(const experiment::ExperimentSpec& spec, experiment::Diagnostics& diag)
+        : m_spec(spec), m_diag(diag) {}
+
+    void check_cell(const plan::RunValues& values) {
+        for (std::size_t i = 0; i < m_spec.steps.size(); ++i) {
+            const experiment::Step& step = m_spec.steps[i];
+            if (step.type == experiment::StepType::init
+                || step.type == experiment::StepType::bench) {
+                check_step(step, i, values);
+            }
+        }
+    }
+
+private:
+    void check_step(const experiment::Step& step, std::size_t i, const plan::RunValues& values) {
+        auto applies = values.applies(step);
+        if (!applies) {
+            report(step, i, position_of(m_spec, step, applies.error().message), applies.error());
+            return;
+        }
+        if (!*applies) {
+            return;
+        }
+        const auto read = read_step_options(m_spec, step, values, pg::ConnParams{}, {});
+        if (!read) {
+            report_refused_options(step, i, values, read.error());
+            return;
+        }
+        if (const auto replaced = replaced_matrix_value(step, values, *read)) {
+            if (m_seen.emplace(i, "replaces " + replaced->variable).second) {
+                m_diag.add(replaced->pos, replaced_message(m_spec, step, i, *replaced),
+                           fmt::format("Remove \"{}\" from the step's options, or {} from the "
+                                       "matrix.",
+                                       replaced->option, replaced->variable));
+            }
+            return;
+        }
+        std::string hint;
+        if (auto problem = connections_problem(m_spec, i, values, hint)) {
+            report(step, i, position_of(m_spec, step, *problem), Error(*problem).with_hint(hint));
+        }
+    }
+
+    /// Every bad option at once: the parser stops at the first, so the options are read again
+    /// without each one it refused.
+    void report_refused_options(const experiment::Step& step, std::size_t i,
+                                const plan::RunValues& values, const Error& first) {
+        experiment::Step rest = step;
+        Status st = Status(first);
+        for (int k = 0; k < k_option_complaints && !st; ++k) {
+            const auto refused = refused_option(m_spec, rest, values);
+            report(step, i,
+                   refused ? rest.options[*refused].pos
+                           : position_of(m_spec, rest, st.error().message),
+                   st.error());
+            if (!refused) {
+                break;
+            }
+            rest = without_option(rest, *refused);
+            st = check_bench_options(m_spec, rest, values);
+        }
+    }
+
+    void report(const experiment::Step& step, std::size_t i, const experiment::SourcePos& pos,
+                const Error& e) {
+        if (!m_seen.emplace(i, e.message).second) {
+            return;
+        }
+        std::string message =
+            fmt::format("{} step \"{}\": {}", experiment::step_type_name(step.type),
+                        step_label(step, i), e.message);
+        if (!e.detail.empty()) {
+            message += " (" + e.detail + ")";
+        }
+        m_diag.add(pos, std::move(message), e.hint);
+    }
+
+    const experiment::ExperimentSpec& m_spec;
+    experiment::Diagnostics& m_diag;
+    std::set<std::pair<std::size_t, std::string>> m_seen;
+};
+
 void check_steps(const experiment::ExperimentSpec& spec, const plan::Plan& plan,
                  experiment::Diagnostics& diag) {
-    std::set<std::pair<std::size_t, std::string>> seen;
+    StepOptionChecks checks(spec, diag);
     std::set<std::size_t> cells_done;
     for (const auto& run : plan.runs) {
-        if (!cells_done.insert(run.cell).second) {
-            continue;
-        }
-        const plan::RunValues values(plan.cells[run.cell], run);
-        for (std::size_t i = 0; i < spec.steps.size(); ++i) {
-            const experiment::Step& step = spec.steps[i];
-            if (step.type != experiment::StepType::init
-                && step.type != experiment::StepType::bench) {
-                continue;
-            }
-            auto applies = values.applies(step);
-            if (applies && !*applies) {
-                continue;
-            }
-            const auto report = [&](const experiment::SourcePos& pos, const Error& e) {
-                if (!seen.emplace(i, e.message).second) {
-                    return;
-                }
-                std::string message =
-                    fmt::format("{} step \"{}\": {}", experiment::step_type_name(step.type),
-                                step_label(step, i), e.message);
-                if (!e.detail.empty()) {
-                    message += " (" + e.detail + ")";
-                }
-                diag.add(pos, std::move(message), e.hint);
-            };
-            if (!applies) {
-                report(position_of(spec, step, applies.error().message), applies.error());
-                continue;
-            }
-            const auto read = read_step_options(spec, step, values, pg::ConnParams{}, {});
-            if (Status st = read ? Status{} : Status(read.error()); !st) {
-                // Every bad option at once: the parser stops at the first, so the options are
-                // read again without each one it refused.
-                experiment::Step rest = step;
-                for (int k = 0; k < k_option_complaints && !st; ++k) {
-                    const auto refused = refused_option(spec, rest, values);
-                    report(refused ? rest.options[*refused].pos
-                                   : position_of(spec, rest, st.error().message),
-                           st.error());
-                    if (!refused) {
-                        break;
-                    }
-                    rest = without_option(rest, *refused);
-                    st = check_bench_options(spec, rest, values);
-                }
-                continue;
-            }
-            if (const auto replaced = replaced_matrix_value(step, values, *read)) {
-                if (seen.emplace(i, "replaces " + replaced->variable).second) {
-                    diag.add(replaced->pos, replaced_message(spec, step, i, *replaced),
-                             fmt::format("Remove \"{}\" from the step's options, or {} from the "
-                                         "matrix.",
-                                         replaced->option, replaced->variable));
-                }
-                continue;
-            }
-            std::string hint;
-            if (auto problem = connections_problem(spec, i, values, hint)) {
-                report(position_of(spec, step, *problem), Error(*problem).with_hint(hint));
-            }
+        if (cells_done.insert(run.cell).second) {
+            checks.check_cell(plan::RunValues(plan.cells[run.cell], run));
         }
     }
 }

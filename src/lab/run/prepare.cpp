@@ -121,6 +121,63 @@ void drop_unused_servers(experiment::ExperimentSpec& spec, const plan::Plan& pla
     });
 }
 
+/// A resumed directory's file read as its plan recorded it: a relative `source` was resolved
+/// against the original file's directory, and the copy read now lies elsewhere (the tree the plan
+/// recorded is built); a directory made before the default order changed (paired, 6 December
+/// 2026) resumes in the order it was made in.
+void follow_recorded_plan(const store::PlanRecord& recorded, experiment::ExperimentSpec& spec) {
+    for (experiment::ServerSpec& s : spec.servers) {
+        for (const store::PlanServer& server : recorded.servers) {
+            if (server.name == s.name && !server.source.empty() && !s.source.empty()) {
+                s.source = server.source;
+            }
+        }
+    }
+    if (!spec.order_given) {
+        if (auto order = experiment::run_order_named(recorded.order)) {
+            spec.order = *order;
+        }
+    }
+}
+
+/// The seed of the plan, and where it came from: the resumed plan's, --seed, the file's, or
+/// drawn.
+std::uint64_t seed_of(const RunRequest& request, Prepared& p) {
+    if (p.store) {
+        p.seed_source = "resumed";
+        return p.store->plan().seed.value_or(0);
+    }
+    if (request.seed) {
+        p.seed_source = "command-line";
+        return *request.seed;
+    }
+    if (p.spec.seed) {
+        p.seed_source = "file";
+        return *p.spec.seed;
+    }
+    return plan::choose_seed(p.spec, std::random_device{}()
+                                         ^ static_cast<std::uint64_t>(pglab::wall_now_us()));
+}
+
+/// A resumed plan is the one the file gives, and the rounds a `repeat` until decided recorded
+/// after it, which run as recorded.
+Status resume_plan(const RunRequest& request, Prepared& p) {
+    const auto planned = plan_record(p.spec, p.plan, "", p.seed_source).runs;
+    const auto& recorded = p.store->plan().runs;
+    const bool extended = p.spec.until_decided && recorded.size() > planned.size();
+    if (extended ? !std::equal(planned.begin(), planned.end(), recorded.begin())
+                 : planned != recorded) {
+        return make_error(fmt::format("\"{}\" no longer gives the plan recorded in \"{}\"",
+                                      p.experiment.string(),
+                                      (request.resume_dir / "plan.json").string()));
+    }
+    for (std::size_t i = planned.size(); i < recorded.size(); ++i) {
+        const store::PlanRun& r = recorded[i];
+        p.plan.runs.push_back(plan::PlannedRun{r.run, r.cell, r.repetition, r.warmup, r.round});
+    }
+    return {};
+}
+
 } // namespace
 
 Result<Prepared> prepare(const RunRequest& request) {
@@ -136,55 +193,13 @@ Result<Prepared> prepare(const RunRequest& request) {
     parse_options.quick = request.quick || (resume && p.store->plan().quick);
     PGLAB_TRY_ASSIGN(p.spec, experiment::parse_experiment_file(p.experiment, parse_options));
     if (resume) {
-        // A relative `source` was resolved against the original file's directory; the copy
-        // read now lies elsewhere: build the tree the plan recorded.
-        for (experiment::ServerSpec& s : p.spec.servers) {
-            for (const store::PlanServer& recorded : p.store->plan().servers) {
-                if (recorded.name == s.name && !recorded.source.empty() && !s.source.empty()) {
-                    s.source = recorded.source;
-                }
-            }
-        }
+        follow_recorded_plan(p.store->plan(), p.spec);
     }
-    if (resume && !p.spec.order_given) {
-        // A directory made before the default order changed (paired, 6 December 2026) resumes
-        // in the order it was made in.
-        if (auto recorded = experiment::run_order_named(p.store->plan().order)) {
-            p.spec.order = *recorded;
-        }
-    }
-    std::uint64_t seed = 0;
-    if (resume) {
-        seed = p.store->plan().seed.value_or(0);
-        p.seed_source = "resumed";
-    } else if (request.seed) {
-        seed = *request.seed;
-        p.seed_source = "command-line";
-    } else if (p.spec.seed) {
-        seed = *p.spec.seed;
-        p.seed_source = "file";
-    } else {
-        seed = plan::choose_seed(p.spec, std::random_device{}()
-                                             ^ static_cast<std::uint64_t>(pglab::wall_now_us()));
-    }
+    const std::uint64_t seed = seed_of(request, p);
     PGLAB_TRY_ASSIGN(p.plan, plan::build_plan(p.spec, seed));
     drop_unused_servers(p.spec, p.plan);
     if (resume) {
-        // A `repeat` until decided may have added rounds after the plan the file gives: those
-        // are recorded after it, and run as recorded.
-        const auto planned = plan_record(p.spec, p.plan, "", p.seed_source).runs;
-        const auto& recorded = p.store->plan().runs;
-        const bool extended = p.spec.until_decided && recorded.size() > planned.size();
-        if (extended ? !std::equal(planned.begin(), planned.end(), recorded.begin())
-                     : planned != recorded) {
-            return make_error(fmt::format("\"{}\" no longer gives the plan recorded in \"{}\"",
-                                          p.experiment.string(),
-                                          (request.resume_dir / "plan.json").string()));
-        }
-        for (std::size_t i = planned.size(); i < recorded.size(); ++i) {
-            const store::PlanRun& r = recorded[i];
-            p.plan.runs.push_back(plan::PlannedRun{r.run, r.cell, r.repetition, r.warmup, r.round});
-        }
+        PGLAB_TRY(resume_plan(request, p));
     }
     return p;
 }

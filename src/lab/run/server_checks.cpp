@@ -116,72 +116,84 @@ Status check_emulation(const experiment::ServerSpec& s) {
     return {};
 }
 
+/// A standby of a server pglab does not create is refused: it cannot make one.
+Status check_standby_of(const experiment::ExperimentSpec& spec, const experiment::ServerSpec& s) {
+    if (s.standby_of.empty()) {
+        return {};
+    }
+    const experiment::ServerSpec* primary = spec.find_server(s.standby_of);
+    if (primary == nullptr || !primary->is_existing()) {
+        return {};
+    }
+    return make_error(error_at(
+        s.standby_of_pos,
+        fmt::format("server \"{}\": a standby of the existing server \"{}\" is not supported",
+                    s.name, s.standby_of),
+        "make the standby of a server pglab creates, or declare the existing standby with its own "
+        "conninfo"));
+}
+
+/// The installation a server pglab creates runs, or why it cannot be had, at the key that named
+/// it (`version`, `bin_dir`), else at the server's table; a version that cannot be fetched says
+/// why.
+Result<server::Installation>
+installation_for(const experiment::ServerSpec& s,
+                 const std::map<std::string, std::string>& unfetchable) {
+    auto inst = installation_of(s);
+    if (inst) {
+        return inst;
+    }
+    Error e = inst.error();
+    if (const auto why = unfetchable.find(s.version);
+        !s.version.empty() && why != unfetchable.end()) {
+        e = Error(fmt::format("PostgreSQL {} is not installed and {}", s.version, why->second))
+                .with_hint("name a release that exists (\"17\" takes the newest 17.x), an "
+                           "installation's bin_dir, or a source tree; \"pglab server list\" shows "
+                           "what is installed");
+    }
+    const experiment::SourcePos& pos = s.installation_pos.known() ? s.installation_pos : s.pos;
+    if (pos.known()) {
+        e.message = pos.to_string() + ": " + e.message;
+    }
+    return make_error(std::move(e));
+}
+
 } // namespace
 
 std::vector<Error> ServerSet::check(const experiment::ExperimentSpec& spec,
                                     const std::map<std::string, std::string>& unfetchable) {
     std::vector<Error> problems;
+    const auto problem = [&](const Status& st) {
+        if (!st) {
+            problems.push_back(st.error());
+        }
+        return !st;
+    };
     // From the file alone, before connecting to any existing server.
     for (std::size_t i = 0; i < spec.steps.size(); ++i) {
         if (spec.steps[i].type == experiment::StepType::promote) {
-            if (auto st = check_promote(spec, spec.steps[i], i); !st) {
-                problems.push_back(st.error());
-            }
+            problem(check_promote(spec, spec.steps[i], i));
         }
     }
     for (const auto& s : spec.servers) {
         if (s.is_existing()) {
             if (problems.empty()) { // connects: only for a file that is right so far
-                if (auto st = check_existing(spec, s); !st) {
-                    problems.push_back(st.error());
-                }
+                problem(check_existing(spec, s));
             }
             continue;
         }
-        if (!s.standby_of.empty()) {
-            const experiment::ServerSpec* primary = spec.find_server(s.standby_of);
-            if (primary != nullptr && primary->is_existing()) {
-                problems.push_back(error_at(
-                    s.standby_of_pos,
-                    fmt::format("server \"{}\": a standby of the existing server \"{}\" is not "
-                                "supported",
-                                s.name, s.standby_of),
-                    "make the standby of a server pglab creates, or declare the existing standby "
-                    "with its own conninfo"));
-                continue;
-            }
-        }
-        if (const Status emulation = check_emulation(s); !emulation) {
-            problems.push_back(emulation.error());
+        if (problem(check_standby_of(spec, s)) || problem(check_emulation(s))) {
             continue;
         }
-        auto inst = installation_of(s);
+        auto inst = installation_for(s, unfetchable);
         if (!inst) {
-            // At the key that named the installation (`version`, `bin_dir`), else the table.
-            Error e = inst.error();
-            if (const auto why = unfetchable.find(s.version);
-                !s.version.empty() && why != unfetchable.end()) {
-                e = Error(fmt::format("PostgreSQL {} is not installed and {}", s.version,
-                                      why->second))
-                        .with_hint("name a release that exists (\"17\" takes the newest 17.x), "
-                                   "an installation's bin_dir, or a source tree; \"pglab server "
-                                   "list\" shows what is installed");
-            }
-            const experiment::SourcePos& pos =
-                s.installation_pos.known() ? s.installation_pos : s.pos;
-            if (pos.known()) {
-                e.message = pos.to_string() + ": " + e.message;
-            }
-            problems.push_back(e);
+            problems.push_back(inst.error());
             continue;
         }
         m_installations.emplace(s.name, *inst);
     }
-    if (!problems.empty()) {
-        return problems;
-    }
-    if (auto st = check_setting_names(spec); !st) {
-        problems.push_back(st.error());
+    if (problems.empty()) {
+        problem(check_setting_names(spec));
     }
     return problems;
 }
