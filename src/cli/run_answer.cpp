@@ -3,6 +3,7 @@
 #include "cli/run_answer.hpp"
 
 #include "cli/report_writer.hpp"
+#include "lab/report/claim_words.hpp"
 #include "lab/report/claims.hpp"
 
 #include <cstdio>

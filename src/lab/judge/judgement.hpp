@@ -27,12 +27,33 @@ struct Interval {
 /// inconclusive: the runs cannot tell; untestable: it cannot be measured here.
 enum class Verdict : std::uint8_t { agrees, differs, inconclusive, untestable };
 
+/// Whether `v` decides the claim one way or the other.
+inline bool is_decided(Verdict v) {
+    return v == Verdict::agrees || v == Verdict::differs;
+}
+
 /// How the figure was read from the runs.
 enum class Basis : std::uint8_t {
     none,        ///< no single figure (untestable, a missing cell; a shape judges its levels)
     exact,       ///< a count the runs reproduce exactly: its value decides
     independent, ///< each cell's runs as an independent sample
     paired,      ///< one run of each cell per round, judged round by round
+};
+
+/// What more runs would do for a judgement the runs cannot decide yet.
+enum class MoreRuns : std::uint8_t {
+    unknown,          ///< not said (decided, untestable, or nothing to go on)
+    give_an_interval, ///< too few runs for an interval: more would give one
+    likely_decide,    ///< about `more_runs_needed` more of each cell (or level) likely would
+    would_not_decide, ///< even k_most_extra_runs more likely would not
+};
+
+/// A verdict read at another number of runs than the one a judgement stands on.
+struct Reading {
+    Verdict verdict = Verdict::inconclusive;
+    std::size_t runs = 0;
+
+    bool operator==(const Reading&) const = default;
 };
 
 /// One claim judged.
@@ -50,6 +71,14 @@ struct Judgement {
     /// looks after every round (sequential.hpp); any other plan once.
     std::size_t look = 1;
     std::size_t looks = 1;
+    MoreRuns more_runs = MoreRuns::unknown;
+    std::size_t more_runs_needed = 0; ///< likely_decide: how many more runs of each
+    /// Decided at an earlier look than all its runs are (its verdict is that look's): what all
+    /// the runs give.
+    std::optional<Reading> all_runs;
+    /// A count declared exact, judged on all its runs, that fewer runs decided first: what they
+    /// gave.
+    std::optional<Reading> fewer_runs;
 
     bool operator==(const Judgement&) const = default;
 };

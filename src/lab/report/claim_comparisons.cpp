@@ -77,7 +77,7 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
     hold(e, in_rounds ? judge::Basis::paired : judge::Basis::independent, r.judgement);
     r.measured = quotient_text(
         e, quotient, {cells[0].values, cells[1].values, cells[2].values, cells[3].values});
-    conclude(c, e, after, in_rounds ? "the four cells, round by round," : "each cell", r);
+    conclude(c, e, after, r);
 }
 
 void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -107,7 +107,7 @@ void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValu
     const std::string quotient = fmt::format("{} {} / {}", spreads.scale, format_number(spreads.a),
                                              format_number(spreads.b));
     r.measured = quotient_text(e, quotient, {a.values, b.values});
-    conclude(c, e, after, "each cell", r);
+    conclude(c, e, after, r);
 }
 
 } // namespace pglab::lab::report

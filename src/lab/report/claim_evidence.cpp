@@ -172,7 +172,7 @@ void hold(const Evidence& e, judge::Basis basis, judge::Judgement& j) {
 }
 
 void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(size_t)>& more_runs,
-              const char* whose, ClaimResult& r) {
+              ClaimResult& r) {
     const Allowed allowed = allowed_by(c);
     const Decision d = decide(allowed, e);
     r.judgement.verdict = d.verdict;
@@ -181,14 +181,12 @@ void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(si
         return;
     }
     if (e.runs <= 1) {
-        r.why += fmt::format("; more runs of {} would give one", whose);
+        r.judgement.more_runs = judge::MoreRuns::give_an_interval;
     } else if (const auto extra = extra_runs_to_decide(allowed, more_runs)) {
-        r.why += fmt::format("; about {} more run{} of {} would likely decide it", *extra,
-                             *extra == 1 ? "" : "s", whose);
+        r.judgement.more_runs = judge::MoreRuns::likely_decide;
+        r.judgement.more_runs_needed = *extra;
     } else {
-        r.why += fmt::format("; even {} more runs of {} would likely not decide it: the spread is "
-                             "too large for what the paper allows, or the figure sits on its edge",
-                             k_most_extra_runs, whose);
+        r.judgement.more_runs = judge::MoreRuns::would_not_decide;
     }
 }
 

@@ -84,9 +84,9 @@ void hold(const Evidence& e, judge::Basis basis, judge::Judgement& j);
 
 /// The verdict of the figure in `e` against the claim (verdict_rules.hpp); when the runs cannot
 /// tell yet, how many more would likely decide it (`more_runs` gives the evidence after that
-/// many more runs of `whose`).
+/// many more runs of each cell).
 void conclude(const experiment::Claim& c, const Evidence& e,
-              const std::function<Evidence(size_t)>& more_runs, const char* whose, ClaimResult& r);
+              const std::function<Evidence(size_t)>& more_runs, ClaimResult& r);
 
 /// Where the runs are too few for an interval, the runs themselves: "one run: no interval",
 /// "runs: 1330.1, 1348.3 / 1600.2, 1617.0; no interval under 3 runs".

@@ -291,14 +291,12 @@ void conclude_outcome(const Claim& c, const Outcome& o, size_t tests, ClaimResul
     }
     r.why = first_and_count(o.open, " undecided");
     if (r.judgement.runs < k_min_runs_for_interval && !c.exact) {
-        r.why += fmt::format("; a shape needs {} runs at every level, the fewest here is {}",
-                             k_min_runs_for_interval, r.judgement.runs);
+        r.judgement.more_runs = judge::MoreRuns::give_an_interval;
     } else if (!o.undecidable) {
-        r.why += fmt::format("; about {} more run{} of each level would likely decide it",
-                             o.most_extra, o.most_extra == 1 ? "" : "s");
+        r.judgement.more_runs = judge::MoreRuns::likely_decide;
+        r.judgement.more_runs_needed = o.most_extra;
     } else {
-        r.why += fmt::format("; even {} more runs of each level would likely not decide it",
-                             k_most_extra_runs);
+        r.judgement.more_runs = judge::MoreRuns::would_not_decide;
     }
 }
 

@@ -1,16 +1,17 @@
 // Claim evaluation: cells named by selectors, means and their intervals from statistics.hpp
-// (Welch's Fieller interval for ratios), and the verdict rules of docs/experiments.md.
+// (Welch's Fieller interval for ratios), the verdict rules of docs/experiments.md, and the looks
+// of a `repeat` until decided (lab/judge/sequential.hpp); claim_words.cpp says the result.
 #include "lab/report/claims.hpp"
 
 #include "lab/report/cells.hpp"
 #include "lab/report/claim_comparisons.hpp"
 #include "lab/report/claim_evidence.hpp"
 #include "lab/report/claim_shapes.hpp"
+#include "lab/report/claim_words.hpp"
 #include "lab/report/compare.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/statistics.hpp"
 #include "lab/report/verdict_words.hpp"
-#include "util/named_values.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -30,67 +31,6 @@ namespace {
 
 using experiment::Claim;
 using experiment::ClaimKind;
-
-constexpr std::pair<Verdict, const char*> k_verdicts[] = {
-    {Verdict::agrees, "agrees"},
-    {Verdict::differs, "differs"},
-    {Verdict::inconclusive, "inconclusive"},
-    {Verdict::untestable, "untestable"},
-};
-
-/// What a shape allows, as the file gave it: " (±5%)", " (steps ≥ +10%)", " (steps ≥ +10%,
-/// then ±5%)".
-std::string shape_band_text(const Claim& c) {
-    const std::string band = "±" + format_percent(c.tolerance);
-    const std::string step =
-        fmt::format("steps {} {}{}", c.shape == "decreasing" ? "≤" : "≥",
-                    c.shape == "decreasing" ? "−" : "+", format_percent(c.min_step));
-    if (c.shape == "flat") {
-        return " (" + band + ")";
-    }
-    if (c.shape == "levels_off") {
-        return " (" + step + ", then " + band + ")";
-    }
-    return " (" + step + ")";
-}
-
-/// What the claim tests, built from its figures: "ratio 0.553 (±10%)", "≥ 1", "flat along
-/// clients (±10%)".
-std::string tested_text(const Claim& c) {
-    std::string out;
-    if (c.kind == ClaimKind::shape || c.kind == ClaimKind::ratio_along) {
-        const std::string shape = c.shape == "levels_off" ? "rising, then level," : c.shape;
-        out = (c.kind == ClaimKind::ratio_along ? "ratio " : "") + shape + " along " + c.over
-              + (c.from.empty() ? "" : " from " + c.from);
-        return out + shape_band_text(c);
-    }
-    const std::string what = c.kind == ClaimKind::ratio             ? "ratio "
-                             : c.kind == ClaimKind::ratio_of_ratios ? "ratio of ratios "
-                             : c.kind == ClaimKind::spread          ? "spread ratio "
-                                                                    : "";
-    if (c.paper) {
-        out = what + format_number(*c.paper)
-              + (*c.paper == 0 ? fmt::format(" (± {})", format_number(c.tolerance))
-                               : " (±" + format_percent(c.tolerance) + ")");
-    }
-    if (c.at_least) {
-        out += (out.empty() ? what : " and ") + "≥ " + format_number(*c.at_least);
-    }
-    if (c.at_most) {
-        out += (out.empty() ? what : " and ") + "≤ " + format_number(*c.at_most);
-    }
-    return out;
-}
-
-/// The paper column: the paper's words and what pglab tests of them; for pglab's own
-/// hypotheses, what it tests.
-std::string expected_text(const Claim& c) {
-    const std::string tested = tested_text(c);
-    if (c.paper_text.empty()) {
-        return tested;
-    }
-    return tested.empty() ? c.paper_text : c.paper_text + "; tested as " + tested;
-}
 
 void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValues& m,
                     ClaimResult& r) {
@@ -142,7 +82,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     }
     hold(e, paired ? judge::Basis::paired : judge::Basis::independent, r.judgement);
     r.measured = quotient_text(e, quotient, {a.values, b.values});
-    conclude(c, e, after, paired ? "both cells, in pairs," : "each cell", r);
+    conclude(c, e, after, r);
 }
 
 void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValues& m,
@@ -167,96 +107,13 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     const std::string typical = a.values.size() > 1 ? mean_word(sample) : "";
     r.measured = e.ci95 ? fmt::format("{} ({}95% CI {})", figure, typical, format_interval(*e.ci95))
                         : fmt::format("{} ({}{})", figure, typical, few_runs_text({a.values}));
-    conclude(c, e, after, "the cell", r);
-}
-
-bool is_decided(Verdict v) {
-    return v == Verdict::agrees || v == Verdict::differs;
-}
-
-/// "agrees", "differs", "is inconclusive": what a claim does, said of all its runs.
-const char* verdict_verb(Verdict v) {
-    return v == Verdict::agrees ? "agrees" : v == Verdict::differs ? "differs" : "is inconclusive";
-}
-
-/// A `repeat` until decided, judged on all the runs: at which look it was decided, or that it
-/// stayed undecided.
-void say_when_decided(ClaimResult& r) {
-    const judge::Judgement& j = r.judgement;
-    if (j.cells.empty() || j.runs == 0) {
-        return;
-    }
-    if (j.basis == judge::Basis::exact) {
-        r.why += fmt::format("; decided with {} runs of {}", j.runs,
-                             j.cells.size() > 1 ? "each cell" : "the cell");
-    } else if (is_decided(j.verdict)) {
-        r.why += "; decided at " + look_words(j);
-    } else if (j.verdict == Verdict::inconclusive && j.look >= j.looks) {
-        r.why += "; still undecided at " + look_words(j) + ", the most `repeat` allows";
-    } else if (j.verdict == Verdict::inconclusive) {
-        r.why += "; undecided at " + look_words(j);
-    }
-}
-
-/// A claim decided at an earlier look than all its runs are: the verdict is that look's (the
-/// looks' boundaries hold for stopping at the first that decides; later rounds ran for another
-/// claim's sake), and what all the runs give is said beside it.
-void say_decided_before(const ClaimResult& all, ClaimResult& first) {
-    const judge::Judgement& j = first.judgement;
-    first.why += "; decided at " + look_words(j);
-    if (all.judgement.verdict == j.verdict) {
-        first.why += fmt::format(" (judged again with all {}, the same)", all.judgement.runs);
-        return;
-    }
-    first.why += fmt::format("; with all {} runs of {} it {}", all.judgement.runs,
-                             j.cells.size() > 1 ? "each cell" : "the cell",
-                             verdict_verb(all.judgement.verdict));
-}
-
-/// A count declared exact that fewer runs decided: no look spends an error rate on it (its value
-/// is a fact), so all its runs judge it, and an earlier verdict they overturn is said.
-void say_counted_before(const ClaimResult& first, ClaimResult& all) {
-    const judge::Judgement& j = first.judgement;
-    const char* const whose = j.cells.size() > 1 ? "each cell" : "the cell";
-    if (all.judgement.verdict == j.verdict) {
-        all.why += fmt::format("; decided with {} runs of {} (judged again with all {}, the same)",
-                               j.runs, whose, all.judgement.runs);
-        return;
-    }
-    all.why += fmt::format("; with {} runs of {} it {}, with all {} it {}", j.runs, whose,
-                           j.verdict == Verdict::agrees ? "agreed" : "differed", all.judgement.runs,
-                           verdict_verb(all.judgement.verdict));
-}
-
-/// What the explanation rests on, measured: the `evidence` metric's mean in each cell the claim
-/// read, in the claim's order ("wal.fpi 24019.0 / 3400.0 (means of the claim's cells)").
-std::string evidence_text(const Claim& c, const StepData& step,
-                          const std::vector<std::int64_t>& cells) {
-    const MetricValues* m = c.evidence.empty() ? nullptr : find_metric(step, c.evidence);
-    if (m == nullptr || cells.empty()) {
-        return {};
-    }
-    std::vector<std::string> means;
-    for (const std::int64_t cell : cells) {
-        const auto it = m->by_cell.find(cell);
-        if (it == m->by_cell.end() || it->second.empty()) {
-            return {};
-        }
-        means.push_back(format_number(mean(it->second)));
-    }
-    const std::string_view name =
-        std::string_view(c.evidence).starts_with(experiment::k_probe_prefix)
-            ? std::string_view(c.evidence).substr(experiment::k_probe_prefix.size())
-            : std::string_view(c.evidence);
-    return fmt::format("{} {} ({} of the claim's cells)", name, fmt::join(means, " / "),
-                       cells.size() > 1 ? "means" : "mean");
+    conclude(c, e, after, r);
 }
 
 ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
                            const std::vector<StepData>& steps) {
     ClaimResult r;
     r.claim = c;
-    r.paper = expected_text(c);
     if (!c.untestable.empty()) {
         r.why = c.untestable;
         return r;
@@ -287,7 +144,6 @@ ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
             evaluate_spread(c, results, *m, r);
             break;
         }
-        r.evidence = evidence_text(c, *step, r.judgement.cells);
     }
     return r;
 }
@@ -326,7 +182,8 @@ std::vector<std::optional<ClaimResult>> first_decided(const std::vector<ClaimRes
                 continue;
             }
             ClaimResult r = evaluate_claim(judged[i].claim, earlier, steps);
-            if (is_decided(r.judgement.verdict) && r.judgement.runs < judged[i].judgement.runs) {
+            if (judge::is_decided(r.judgement.verdict)
+                && r.judgement.runs < judged[i].judgement.runs) {
                 first[i] = std::move(r);
             }
         }
@@ -334,29 +191,41 @@ std::vector<std::optional<ClaimResult>> first_decided(const std::vector<ClaimRes
     return first;
 }
 
-} // namespace
-
-std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
-                                         const ResultsDir& results,
-                                         const std::vector<StepData>& steps) {
+/// The claims judged as `pglab run` looked at them: a claim an earlier look of a `repeat` until
+/// decided decided keeps that look's verdict (its boundaries hold for stopping there; later
+/// rounds ran for another claim's sake), with what all its runs give beside it; a count declared
+/// exact spends nothing on its looks (its value is a fact), so all its runs judge it, with what
+/// fewer gave first.
+std::vector<ClaimResult> judge_looks(const std::vector<Claim>& claims, const ResultsDir& results,
+                                     const std::vector<StepData>& steps) {
     std::vector<ClaimResult> out = judge_claims(claims, results, steps);
     if (!results.plan || !results.plan->repeat_max) {
         return out;
     }
     std::vector<std::optional<ClaimResult>> first = first_decided(out, results);
     for (size_t i = 0; i < out.size(); ++i) {
-        if (!out[i].claim.untestable.empty()) {
+        if (!first[i]) {
             continue;
         }
-        if (first[i] && first[i]->judgement.basis == judge::Basis::exact) {
-            say_counted_before(*first[i], out[i]);
-        } else if (first[i]) {
-            say_decided_before(out[i], *first[i]);
-            out[i] = std::move(*first[i]);
-        } else {
-            say_when_decided(out[i]);
+        const judge::Reading earlier{first[i]->judgement.verdict, first[i]->judgement.runs};
+        if (first[i]->judgement.basis == judge::Basis::exact) {
+            out[i].judgement.fewer_runs = earlier;
+            continue;
         }
+        const judge::Reading all{out[i].judgement.verdict, out[i].judgement.runs};
+        out[i] = std::move(*first[i]);
+        out[i].judgement.all_runs = all;
     }
+    return out;
+}
+
+} // namespace
+
+std::vector<ClaimResult> evaluate_claims(const std::vector<Claim>& claims,
+                                         const ResultsDir& results,
+                                         const std::vector<StepData>& steps) {
+    std::vector<ClaimResult> out = judge_looks(claims, results, steps);
+    word_claims(out, steps);
     return out;
 }
 
@@ -365,7 +234,7 @@ std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results) {
     std::set<std::size_t> cells;
     // A claim an earlier look decided stays decided: its boundaries hold for stopping there.
     for (const ClaimResult& r :
-         evaluate_claims(claims.claims, results, collect_steps(results, /*cores=*/0))) {
+         judge_looks(claims.claims, results, collect_steps(results, /*cores=*/0))) {
         if (r.judgement.verdict == Verdict::inconclusive) {
             for (const std::int64_t c : r.judgement.cells) {
                 cells.insert(static_cast<std::size_t>(c));
@@ -373,99 +242,6 @@ std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results) {
         }
     }
     return {cells.begin(), cells.end()};
-}
-
-std::string look_words(const judge::Judgement& j) {
-    return fmt::format("look {} of at most {}, with {} runs of {}", j.look, j.looks, j.runs,
-                       j.cells.size() > 1 ? "each cell" : "the cell");
-}
-
-std::string look_summary(const judge::Judgement& j) {
-    if (j.looks <= 1 || j.basis == judge::Basis::exact || j.verdict == Verdict::untestable) {
-        return {};
-    }
-    return (is_decided(j.verdict) ? "decided at " : "undecided at ") + look_words(j);
-}
-
-const char* verdict_name(Verdict v) {
-    return util::name_of(k_verdicts, v);
-}
-
-std::string verdict_text(const ClaimResult& r) {
-    switch (r.judgement.verdict) {
-    case Verdict::agrees:
-        return "agrees: " + r.why;
-    case Verdict::differs: {
-        std::string out = "differs: " + r.why;
-        if (!r.claim.explanation.empty()) {
-            out += ". " + r.claim.explanation;
-            if (!r.evidence.empty()) {
-                out += " (measured: " + r.evidence + ")";
-            } else if (r.claim.hypothesis) {
-                out += " (a hypothesis: not measured)";
-            }
-        }
-        return out;
-    }
-    case Verdict::inconclusive:
-        return "inconclusive: " + r.why;
-    case Verdict::untestable:
-        return "cannot be tested here: " + r.why;
-    }
-    return "?";
-}
-
-namespace {
-
-/// Whose figure a claim's expected value is: the paper's (it names its `source`), the user's own
-/// (no source), or pglab's own hypothesis.
-enum class Claimant : std::uint8_t { paper, claimed, pglab };
-
-Claimant claimant_of(const experiment::Claim& c) {
-    return c.own ? Claimant::pglab : c.source.empty() ? Claimant::claimed : Claimant::paper;
-}
-
-} // namespace
-
-Table claims_table(const std::vector<ClaimResult>& results) {
-    // Each claimant's figures get a column of their own, shown when some claim has one, so that
-    // nothing of pglab's or of the user's reads as the paper's.
-    const std::vector<std::pair<Claimant, const char*>> columns = {
-        {Claimant::paper, "paper"},
-        {Claimant::claimed, "claimed"},
-        {Claimant::pglab, "pglab's own"}};
-    std::vector<Claimant> shown;
-    for (const auto& column : columns) {
-        // Named, not bound: a lambda cannot capture structured bindings (clang, C++20).
-        const Claimant who = column.first;
-        if (std::any_of(results.begin(), results.end(),
-                        [&](const ClaimResult& r) { return claimant_of(r.claim) == who; })) {
-            shown.push_back(who);
-        }
-    }
-    Table t;
-    t.header = {"claim"};
-    for (const auto& [who, title] : columns) {
-        if (std::find(shown.begin(), shown.end(), who) != shown.end()) {
-            t.header.emplace_back(title);
-        }
-    }
-    t.header.insert(t.header.end(), {"measured (95% CI)", "verdict"});
-    t.numeric.assign(t.header.size(), false);
-    for (const auto& r : results) {
-        std::string claim = r.claim.text;
-        if (!r.claim.source.empty()) {
-            claim += " (" + r.claim.source + ")";
-        }
-        const std::string expected = r.paper.empty() ? "-" : r.paper;
-        std::vector<std::string> row = {claim};
-        for (const Claimant who : shown) {
-            row.push_back(claimant_of(r.claim) == who ? expected : "-");
-        }
-        row.insert(row.end(), {r.measured.empty() ? "-" : r.measured, verdict_text(r)});
-        t.rows.push_back(std::move(row));
-    }
-    return t;
 }
 
 ExperimentClaims read_claims(const ResultsDir& results) {

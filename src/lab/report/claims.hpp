@@ -33,18 +33,8 @@ struct ClaimResult {
     std::string evidence;
 };
 
-/// "look 3 of at most 13, with 5 runs of each cell": the look of a `repeat` until decided a
-/// judgement was read at (lab/judge/sequential.hpp).
-std::string look_words(const judge::Judgement& j);
-
-/// "decided at look 3 of at most 13, with 5 runs of each cell", "undecided at …"; "" for a
-/// judgement of a single look or of a declared count.
-std::string look_summary(const judge::Judgement& j);
-
-/// "agrees", "differs", "inconclusive", "untestable": the verdict as exports name it.
-const char* verdict_name(Verdict v);
-
-/// Evaluates `claims` against the measured steps of `results`.
+/// Evaluates `claims` against the measured steps of `results`: their judgements, then their words
+/// (claim_words.hpp).
 std::vector<ClaimResult> evaluate_claims(const std::vector<experiment::Claim>& claims,
                                          const ResultsDir& results,
                                          const std::vector<StepData>& steps);
@@ -53,13 +43,6 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<experiment::Claim>& c
 /// until decided to run again; empty when each claim with a figure is decided or cannot be
 /// tested.
 std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results);
-
-/// "agrees: ...", "differs: ...", "inconclusive: ...", "cannot be tested here: ...": the verdict
-/// and the case that applied.
-std::string verdict_text(const ClaimResult& r);
-
-/// The report's first table: claim, paper, measured (95% CI), verdict.
-Table claims_table(const std::vector<ClaimResult>& results);
 
 /// The claims and question of the experiment recorded in `results` (experiment.toml), or none
 /// when it has none or cannot be parsed (then `problem` says why).

@@ -4,6 +4,7 @@
 
 #include "lab/report/cells.hpp"
 #include "lab/report/claim_evidence.hpp"
+#include "lab/report/claim_words.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/side_facts.hpp"
 

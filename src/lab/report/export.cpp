@@ -3,6 +3,7 @@
 // Functional checks section hold them (the same ClaimResult and CheckRow values, not computed
 // again).
 #include "lab/report/checks_section.hpp"
+#include "lab/report/claim_words.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/statistics.hpp"
 

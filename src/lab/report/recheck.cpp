@@ -2,6 +2,7 @@
 // with the claims.csv they gave.
 #include "lab/report/recheck.hpp"
 
+#include "lab/report/claim_words.hpp"
 #include "lab/report/claims.hpp"
 #include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"

@@ -7,6 +7,7 @@
 #include "lab/report/chart.hpp"
 #include "lab/report/chart_specs.hpp"
 #include "lab/report/checks_section.hpp"
+#include "lab/report/claim_words.hpp"
 #include "lab/report/deviations.hpp"
 #include "lab/report/disturbances.hpp"
 #include "lab/report/environment_section.hpp"

@@ -1,6 +1,7 @@
 // The report's answer: claims of the stored fixture (tests/golden/report/results-fixture, whose
 // experiment.toml states four) evaluated and rendered as the first table, one claim of each
 // verdict; and value claims, a 0 among them, built here.
+#include "lab/report/claim_words.hpp"
 #include "lab/report/claims.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/report.hpp"

@@ -4,6 +4,7 @@
 // tests/golden/report/results-fixture (four claims: a ratio that differs, one that agrees, a
 // shape that differs, one that cannot be tested) and checks-fixture (eight checks, two failing).
 #include "lab/report/checks_section.hpp"
+#include "lab/report/claim_words.hpp"
 #include "lab/report/claims.hpp"
 #include "lab/report/report.hpp"
 

@@ -1,0 +1,303 @@
+// The words of a judged claim: what it tests (the paper column), what more runs would do, at
+// which look it was decided, the measured evidence beside its explanation, and the report's
+// table of claims. The judging (claims.cpp, claim_shapes.cpp, claim_comparisons.cpp) leaves its
+// values in each claim's judgement; these say them.
+#include "lab/report/claim_words.hpp"
+
+#include "lab/report/number_format.hpp"
+#include "lab/report/verdict_words.hpp"
+#include "util/named_values.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+namespace pglab::lab::report {
+
+namespace {
+
+using experiment::Claim;
+using experiment::ClaimKind;
+
+constexpr std::pair<Verdict, const char*> k_verdicts[] = {
+    {Verdict::agrees, "agrees"},
+    {Verdict::differs, "differs"},
+    {Verdict::inconclusive, "inconclusive"},
+    {Verdict::untestable, "untestable"},
+};
+
+/// What a shape allows, as the file gave it: " (±5%)", " (steps ≥ +10%)", " (steps ≥ +10%,
+/// then ±5%)".
+std::string shape_band_text(const Claim& c) {
+    const std::string band = "±" + format_percent(c.tolerance);
+    const std::string step =
+        fmt::format("steps {} {}{}", c.shape == "decreasing" ? "≤" : "≥",
+                    c.shape == "decreasing" ? "−" : "+", format_percent(c.min_step));
+    if (c.shape == "flat") {
+        return " (" + band + ")";
+    }
+    if (c.shape == "levels_off") {
+        return " (" + step + ", then " + band + ")";
+    }
+    return " (" + step + ")";
+}
+
+/// What the claim tests, built from its figures: "ratio 0.553 (±10%)", "≥ 1", "flat along
+/// clients (±10%)".
+std::string tested_text(const Claim& c) {
+    std::string out;
+    if (c.kind == ClaimKind::shape || c.kind == ClaimKind::ratio_along) {
+        const std::string shape = c.shape == "levels_off" ? "rising, then level," : c.shape;
+        out = (c.kind == ClaimKind::ratio_along ? "ratio " : "") + shape + " along " + c.over
+              + (c.from.empty() ? "" : " from " + c.from);
+        return out + shape_band_text(c);
+    }
+    const std::string what = c.kind == ClaimKind::ratio             ? "ratio "
+                             : c.kind == ClaimKind::ratio_of_ratios ? "ratio of ratios "
+                             : c.kind == ClaimKind::spread          ? "spread ratio "
+                                                                    : "";
+    if (c.paper) {
+        out = what + format_number(*c.paper)
+              + (*c.paper == 0 ? fmt::format(" (± {})", format_number(c.tolerance))
+                               : " (±" + format_percent(c.tolerance) + ")");
+    }
+    if (c.at_least) {
+        out += (out.empty() ? what : " and ") + "≥ " + format_number(*c.at_least);
+    }
+    if (c.at_most) {
+        out += (out.empty() ? what : " and ") + "≤ " + format_number(*c.at_most);
+    }
+    return out;
+}
+
+/// The paper column: the paper's words and what pglab tests of them; for pglab's own
+/// hypotheses, what it tests.
+std::string expected_text(const Claim& c) {
+    const std::string tested = tested_text(c);
+    if (c.paper_text.empty()) {
+        return tested;
+    }
+    return tested.empty() ? c.paper_text : c.paper_text + "; tested as " + tested;
+}
+
+/// "agrees", "differs", "is inconclusive": what a claim does, said of all its runs.
+const char* verdict_verb(Verdict v) {
+    return v == Verdict::agrees ? "agrees" : v == Verdict::differs ? "differs" : "is inconclusive";
+}
+
+/// Whose runs more would be of: "the cell", "each cell", "both cells, in pairs,", "the four
+/// cells, round by round,", as the claim's figure was read.
+const char* whose_runs(const ClaimResult& r) {
+    const bool paired = r.judgement.basis == judge::Basis::paired;
+    switch (r.claim.kind) {
+    case ClaimKind::value:
+        return "the cell";
+    case ClaimKind::ratio:
+        return paired ? "both cells, in pairs," : "each cell";
+    case ClaimKind::ratio_of_ratios:
+        return paired ? "the four cells, round by round," : "each cell";
+    default:
+        return "each cell";
+    }
+}
+
+/// What more runs would do for an undecided claim: "; about 6 more runs of each cell would
+/// likely decide it".
+std::string more_runs_words(const ClaimResult& r) {
+    const judge::Judgement& j = r.judgement;
+    const bool shape = r.claim.kind == ClaimKind::shape || r.claim.kind == ClaimKind::ratio_along;
+    const char* const whose = shape ? "each level" : whose_runs(r);
+    switch (j.more_runs) {
+    case judge::MoreRuns::give_an_interval:
+        return shape ? fmt::format("; a shape needs {} runs at every level, the fewest here is {}",
+                                   k_min_runs_for_interval, j.runs)
+                     : fmt::format("; more runs of {} would give one", whose);
+    case judge::MoreRuns::likely_decide:
+        return fmt::format("; about {} more run{} of {} would likely decide it", j.more_runs_needed,
+                           j.more_runs_needed == 1 ? "" : "s", whose);
+    case judge::MoreRuns::would_not_decide:
+        return fmt::format("; even {} more runs of {} would likely not decide it{}",
+                           k_most_extra_runs, whose,
+                           shape ? ""
+                                 : ": the spread is too large for what the paper allows, or "
+                                   "the figure sits on its edge");
+    case judge::MoreRuns::unknown:
+        break;
+    }
+    return {};
+}
+
+/// A `repeat` until decided: at which look the claim was decided, with what all its runs give
+/// when an earlier look decided it, or that it stayed undecided; a declared count, with how many
+/// runs, and which way fewer went when all of them overturned it.
+std::string when_decided_words(const judge::Judgement& j) {
+    if (j.cells.empty() || j.runs == 0 || j.looks <= 1) {
+        return {};
+    }
+    const char* const whose = j.cells.size() > 1 ? "each cell" : "the cell";
+    if (j.all_runs) {
+        return "; decided at " + look_words(j)
+               + (j.all_runs->verdict == j.verdict
+                      ? fmt::format(" (judged again with all {}, the same)", j.all_runs->runs)
+                      : fmt::format("; with all {} runs of {} it {}", j.all_runs->runs, whose,
+                                    verdict_verb(j.all_runs->verdict)));
+    }
+    if (j.fewer_runs) {
+        return j.fewer_runs->verdict == j.verdict
+                   ? fmt::format(
+                       "; decided with {} runs of {} (judged again with all {}, the same)",
+                       j.fewer_runs->runs, whose, j.runs)
+                   : fmt::format("; with {} runs of {} it {}, with all {} it {}",
+                                 j.fewer_runs->runs, whose,
+                                 j.fewer_runs->verdict == Verdict::agrees ? "agreed" : "differed",
+                                 j.runs, verdict_verb(j.verdict));
+    }
+    if (j.basis == judge::Basis::exact) {
+        return fmt::format("; decided with {} runs of {}", j.runs, whose);
+    }
+    if (judge::is_decided(j.verdict)) {
+        return "; decided at " + look_words(j);
+    }
+    if (j.verdict == Verdict::inconclusive) {
+        return (j.look >= j.looks ? "; still undecided at " : "; undecided at ") + look_words(j)
+               + (j.look >= j.looks ? ", the most `repeat` allows" : "");
+    }
+    return {};
+}
+
+/// What the explanation rests on, measured: the `evidence` metric's mean in each cell the claim
+/// read, in the claim's order ("wal.fpi 24019.0 / 3400.0 (means of the claim's cells)").
+std::string evidence_text(const Claim& c, const StepData& step,
+                          const std::vector<std::int64_t>& cells) {
+    const MetricValues* m = c.evidence.empty() ? nullptr : find_metric(step, c.evidence);
+    if (m == nullptr || cells.empty()) {
+        return {};
+    }
+    std::vector<std::string> means;
+    for (const std::int64_t cell : cells) {
+        const auto it = m->by_cell.find(cell);
+        if (it == m->by_cell.end() || it->second.empty()) {
+            return {};
+        }
+        means.push_back(format_number(mean(it->second)));
+    }
+    const std::string_view name =
+        std::string_view(c.evidence).starts_with(experiment::k_probe_prefix)
+            ? std::string_view(c.evidence).substr(experiment::k_probe_prefix.size())
+            : std::string_view(c.evidence);
+    return fmt::format("{} {} ({} of the claim's cells)", name, fmt::join(means, " / "),
+                       cells.size() > 1 ? "means" : "mean");
+}
+
+} // namespace
+
+std::string look_words(const judge::Judgement& j) {
+    return fmt::format("look {} of at most {}, with {} runs of {}", j.look, j.looks, j.runs,
+                       j.cells.size() > 1 ? "each cell" : "the cell");
+}
+
+std::string look_summary(const judge::Judgement& j) {
+    if (j.looks <= 1 || j.basis == judge::Basis::exact || j.verdict == Verdict::untestable) {
+        return {};
+    }
+    return (is_decided(j.verdict) ? "decided at " : "undecided at ") + look_words(j);
+}
+
+void word_claims(std::vector<ClaimResult>& claims, const std::vector<StepData>& steps) {
+    for (ClaimResult& r : claims) {
+        r.paper = expected_text(r.claim);
+        if (!r.claim.untestable.empty()) {
+            continue;
+        }
+        r.why += more_runs_words(r) + when_decided_words(r.judgement);
+        const auto step = std::find_if(steps.begin(), steps.end(),
+                                       [&](const StepData& s) { return s.key == r.claim.step; });
+        if (step != steps.end()) {
+            r.evidence = evidence_text(r.claim, *step, r.judgement.cells);
+        }
+    }
+}
+
+const char* verdict_name(Verdict v) {
+    return util::name_of(k_verdicts, v);
+}
+
+std::string verdict_text(const ClaimResult& r) {
+    switch (r.judgement.verdict) {
+    case Verdict::agrees:
+        return "agrees: " + r.why;
+    case Verdict::differs: {
+        std::string out = "differs: " + r.why;
+        if (!r.claim.explanation.empty()) {
+            out += ". " + r.claim.explanation;
+            if (!r.evidence.empty()) {
+                out += " (measured: " + r.evidence + ")";
+            } else if (r.claim.hypothesis) {
+                out += " (a hypothesis: not measured)";
+            }
+        }
+        return out;
+    }
+    case Verdict::inconclusive:
+        return "inconclusive: " + r.why;
+    case Verdict::untestable:
+        return "cannot be tested here: " + r.why;
+    }
+    return "?";
+}
+
+namespace {
+
+/// Whose figure a claim's expected value is: the paper's (it names its `source`), the user's own
+/// (no source), or pglab's own hypothesis.
+enum class Claimant : std::uint8_t { paper, claimed, pglab };
+
+Claimant claimant_of(const experiment::Claim& c) {
+    return c.own ? Claimant::pglab : c.source.empty() ? Claimant::claimed : Claimant::paper;
+}
+
+} // namespace
+
+Table claims_table(const std::vector<ClaimResult>& results) {
+    // Each claimant's figures get a column of their own, shown when some claim has one, so that
+    // nothing of pglab's or of the user's reads as the paper's.
+    const std::vector<std::pair<Claimant, const char*>> columns = {
+        {Claimant::paper, "paper"},
+        {Claimant::claimed, "claimed"},
+        {Claimant::pglab, "pglab's own"}};
+    std::vector<Claimant> shown;
+    for (const auto& column : columns) {
+        // Named, not bound: a lambda cannot capture structured bindings (clang, C++20).
+        const Claimant who = column.first;
+        if (std::any_of(results.begin(), results.end(),
+                        [&](const ClaimResult& r) { return claimant_of(r.claim) == who; })) {
+            shown.push_back(who);
+        }
+    }
+    Table t;
+    t.header = {"claim"};
+    for (const auto& [who, title] : columns) {
+        if (std::find(shown.begin(), shown.end(), who) != shown.end()) {
+            t.header.emplace_back(title);
+        }
+    }
+    t.header.insert(t.header.end(), {"measured (95% CI)", "verdict"});
+    t.numeric.assign(t.header.size(), false);
+    for (const auto& r : results) {
+        std::string claim = r.claim.text;
+        if (!r.claim.source.empty()) {
+            claim += " (" + r.claim.source + ")";
+        }
+        const std::string expected = r.paper.empty() ? "-" : r.paper;
+        std::vector<std::string> row = {claim};
+        for (const Claimant who : shown) {
+            row.push_back(claimant_of(r.claim) == who ? expected : "-");
+        }
+        row.insert(row.end(), {r.measured.empty() ? "-" : r.measured, verdict_text(r)});
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
+} // namespace pglab::lab::report
