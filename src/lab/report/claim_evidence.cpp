@@ -174,10 +174,9 @@ void hold(const Evidence& e, judge::Basis basis, judge::Judgement& j) {
 void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(size_t)>& more_runs,
               ClaimResult& r) {
     const Allowed allowed = allowed_by(c);
-    const Decision d = decide(allowed, e);
-    r.judgement.verdict = d.verdict;
-    r.why = decision_words(d);
-    if (d.verdict != Verdict::inconclusive || e.exact) {
+    r.decision = decide(allowed, e);
+    r.judgement.verdict = r.decision->verdict;
+    if (r.judgement.verdict != Verdict::inconclusive || e.exact) {
         return;
     }
     if (e.runs <= 1) {

@@ -210,6 +210,9 @@ void word_claims(std::vector<ClaimResult>& claims, const std::vector<StepData>& 
         if (!r.claim.untestable.empty()) {
             continue;
         }
+        if (r.decision) {
+            r.why = decision_words(*r.decision);
+        }
         r.why += more_runs_words(r) + when_decided_words(r.judgement);
         const auto step = std::find_if(steps.begin(), steps.end(),
                                        [&](const StepData& s) { return s.key == r.claim.step; });

@@ -5,6 +5,7 @@
 
 #include "lab/experiment/experiment_spec.hpp"
 #include "lab/judge/judgement.hpp"
+#include "lab/judge/verdict_rules.hpp"
 #include "lab/report/document.hpp"
 #include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"
@@ -22,9 +23,15 @@ namespace pglab::lab::report {
 struct ClaimResult {
     experiment::Claim claim;
     judge::Judgement judgement;
+    /// The rule's decision on a single figure (a ratio, a value, a ratio of ratios, a spread):
+    /// which part of what the claim allows gave the verdict, on what evidence; none for a shape
+    /// (its ratios' lines are in `why`) and for a claim that could not be judged.
+    std::optional<judge::Decision> decision;
     std::string paper;    ///< the paper's figure or shape as shown
     std::string measured; ///< the measured figure with its 95% interval; "" when untestable
-    std::string why;      ///< the rule that failed, or why it cannot be tested
+    /// The case of the rule that applied (the words of `decision`, or a shape's lines), what more
+    /// runs would do and when it was decided; or why it cannot be judged or tested.
+    std::string why;
     /// A shape: each value of `over` read (as text) and its typical value (the geometric mean of
     /// positive runs, else the mean), in order.
     std::vector<std::pair<std::string, double>> series;
