@@ -249,6 +249,21 @@ enum class ClaimKind {
     spread           ///< how much `cell`'s runs vary over how much `baseline`'s do
 };
 
+/// The trend a shape claim reads along `over`.
+enum class Shape : std::uint8_t {
+    none,       ///< not a shape
+    flat,       ///< every level within ±tolerance of the first
+    increasing, ///< every step up by at least min_step
+    decreasing, ///< every step down by at least min_step
+    levels_off, ///< rises, then flat within ±tolerance
+};
+
+/// "flat", "increasing", "decreasing", "levels_off" ("" for none): as files and exports name it.
+const char* shape_name(Shape shape);
+
+/// The shape `name` names; none for a name no shape has.
+Shape shape_named(std::string_view name);
+
 /// "ratio", "value", "shape", "ratio_along", "ratio_of_ratios", "spread": the kind as exports
 /// and plan.json name it.
 const char* claim_kind_name(ClaimKind kind);
@@ -281,8 +296,7 @@ struct Claim {
     /// The metric is a count the runs reproduce to the unit (WAL bytes of a fixed build): its
     /// value decides, one run suffices. Figures identical in every run are treated so anyway.
     bool exact = false;
-    /// "flat", "increasing", "decreasing", "levels_off" (rises, then flat within ±tolerance)
-    std::string shape;
+    Shape shape = Shape::none;
     /// increasing, decreasing, levels_off: the least change of each step in the trend's
     /// direction, relative to the cell before (0.1: every step at least 10% up); 0: each step
     /// must be shown to go the trend's way. A plateau then does not pass for growth.

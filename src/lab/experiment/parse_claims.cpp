@@ -162,11 +162,12 @@ void read_shape(TableReader& r, Claim& c, const ExperimentSpec& spec, ParseConte
         return;
     }
     if (auto step = number(r, "min_step", "min_step = 0.1")) {
-        if (*step < 0 || c.shape == "flat") {
+        if (*step < 0 || c.shape == Shape::flat) {
             ctx.diag.add(r.key_pos("min_step"),
-                         c.shape == "flat" ? "\"min_step\" applies to an increasing, decreasing "
-                                             "or levels_off shape, not a flat one"
-                                           : "\"min_step\" must not be negative",
+                         c.shape == Shape::flat
+                             ? "\"min_step\" applies to an increasing, decreasing "
+                               "or levels_off shape, not a flat one"
+                             : "\"min_step\" must not be negative",
                          "min_step = 0.1: every step at least 10% in the trend's direction");
         }
         c.min_step = *step;
@@ -350,7 +351,7 @@ void read_claim_kind(TableReader& r, Claim& c, const ExperimentSpec& spec, Parse
         return;
     }
     if (shape) {
-        c.shape = *shape;
+        c.shape = shape_named(*shape);
         c.kind = ratio != nullptr ? ClaimKind::ratio_along : ClaimKind::shape;
         read_shape(r, c, spec, ctx);
     }
@@ -432,6 +433,13 @@ std::optional<Claim> read_claim(const toml::table& t, std::size_t index, ParseCo
     return c;
 }
 
+constexpr std::pair<Shape, const char*> k_shapes[] = {
+    {Shape::flat, "flat"},
+    {Shape::increasing, "increasing"},
+    {Shape::decreasing, "decreasing"},
+    {Shape::levels_off, "levels_off"},
+};
+
 constexpr std::pair<ClaimKind, const char*> k_claim_kinds[] = {
     {ClaimKind::ratio, "ratio"},
     {ClaimKind::value, "value"},
@@ -442,6 +450,14 @@ constexpr std::pair<ClaimKind, const char*> k_claim_kinds[] = {
 };
 
 } // namespace
+
+const char* shape_name(Shape shape) {
+    return shape == Shape::none ? "" : util::name_of(k_shapes, shape);
+}
+
+Shape shape_named(std::string_view name) {
+    return util::value_named(k_shapes, name).value_or(Shape::none);
+}
 
 const char* claim_kind_name(ClaimKind kind) {
     return util::name_of(k_claim_kinds, kind);

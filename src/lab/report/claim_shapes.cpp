@@ -108,7 +108,7 @@ std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const
         }
         levels.push_back(std::move(level));
     }
-    const size_t fewest = c.shape == "levels_off" ? 3 : 2;
+    const size_t fewest = c.shape == experiment::Shape::levels_off ? 3 : 2;
     if (levels.size() < fewest) {
         problem =
             fmt::format("fewer than {} cells along {}", fewest == 3 ? "three" : "two", c.over);
@@ -371,13 +371,13 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
                  + (levels.front().baseline ? std::string() : unit_suffix(m.info));
     const ShapeJudge judge(c, levels, look_plan_of(results));
     const size_t last = levels.size() - 1;
-    const bool flat = c.shape == "flat";
+    const bool flat = c.shape == experiment::Shape::flat;
     Allowed allowed = flat ? flat_band(c) : growth(c);
-    if (c.shape == "decreasing") {
+    if (c.shape == experiment::Shape::decreasing) {
         allowed = Allowed{};
         allowed.at_most = 1.0 - c.min_step;
     }
-    if (c.shape == "levels_off") {
+    if (c.shape == experiment::Shape::levels_off) {
         r.measured += "; each over the one before: " + judge.ratios(steps(1, last, allowed));
         evaluate_levels_off(c, judge, levels, allowed, r);
         return;

@@ -31,13 +31,13 @@ constexpr std::pair<Verdict, const char*> k_verdicts[] = {
 /// then ±5%)".
 std::string shape_band_text(const Claim& c) {
     const std::string band = "±" + format_percent(c.tolerance);
-    const std::string step =
-        fmt::format("steps {} {}{}", c.shape == "decreasing" ? "≤" : "≥",
-                    c.shape == "decreasing" ? "−" : "+", format_percent(c.min_step));
-    if (c.shape == "flat") {
+    const std::string step = fmt::format(
+        "steps {} {}{}", c.shape == experiment::Shape::decreasing ? "≤" : "≥",
+        c.shape == experiment::Shape::decreasing ? "−" : "+", format_percent(c.min_step));
+    if (c.shape == experiment::Shape::flat) {
         return " (" + band + ")";
     }
-    if (c.shape == "levels_off") {
+    if (c.shape == experiment::Shape::levels_off) {
         return " (" + step + ", then " + band + ")";
     }
     return " (" + step + ")";
@@ -48,7 +48,9 @@ std::string shape_band_text(const Claim& c) {
 std::string tested_text(const Claim& c) {
     std::string out;
     if (c.kind == ClaimKind::shape || c.kind == ClaimKind::ratio_along) {
-        const std::string shape = c.shape == "levels_off" ? "rising, then level," : c.shape;
+        const std::string shape = c.shape == experiment::Shape::levels_off
+                                      ? "rising, then level,"
+                                      : experiment::shape_name(c.shape);
         out = (c.kind == ClaimKind::ratio_along ? "ratio " : "") + shape + " along " + c.over
               + (c.from.empty() ? "" : " from " + c.from);
         return out + shape_band_text(c);

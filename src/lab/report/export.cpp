@@ -59,7 +59,7 @@ nlohmann::json claim_json(const ClaimResult& r) {
             {"divided_by", c.kind == experiment::ClaimKind::ratio_of_ratios
                                ? json::array({c.divided_by_cell.text, c.divided_by_baseline.text})
                                : json(nullptr)},
-            {"shape", text(c.shape)},
+            {"shape", text(experiment::shape_name(c.shape))},
             {"over", text(c.over)},
             {"paper", text(r.paper)},
             {"own", c.own},

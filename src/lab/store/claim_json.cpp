@@ -55,7 +55,7 @@ json claim_json(const experiment::Claim& c) {
             {"at_least", f::number_or_null(c.at_least)},
             {"tolerance", c.tolerance},
             {"exact", c.exact},
-            {"shape", c.shape},
+            {"shape", experiment::shape_name(c.shape)},
             {"min_step", c.min_step},
             {"over", c.over},
             {"from", c.from},
@@ -89,7 +89,7 @@ std::optional<experiment::Claim> claim_from_json(const json& j) {
     c.at_least = f::number(j, "at_least");
     c.tolerance = f::number(j, "tolerance").value_or(c.tolerance);
     c.exact = f::boolean(j, "exact", false);
-    c.shape = f::text(j, "shape");
+    c.shape = experiment::shape_named(f::text(j, "shape"));
     c.min_step = f::number(j, "min_step").value_or(0);
     c.over = f::text(j, "over");
     c.from = f::text(j, "from");

@@ -79,7 +79,7 @@ tolerance = 0.05
     EXPECT_EQ(spec.claims[2].kind, ClaimKind::shape);
     EXPECT_EQ(spec.claims[2].over, "server");
     EXPECT_EQ(spec.claims[3].untestable, "no ZFS here");
-    EXPECT_EQ(spec.claims[4].shape, "levels_off");
+    EXPECT_EQ(spec.claims[4].shape, Shape::levels_off);
     EXPECT_DOUBLE_EQ(spec.claims[4].min_step, 0.2);
     EXPECT_DOUBLE_EQ(spec.claims[4].tolerance, 0.05);
 }
@@ -111,7 +111,7 @@ at_least = 1.5
 )");
     ASSERT_EQ(spec.claims.size(), 3U);
     EXPECT_EQ(spec.claims[0].kind, ClaimKind::ratio_along);
-    EXPECT_EQ(spec.claims[0].shape, "increasing");
+    EXPECT_EQ(spec.claims[0].shape, Shape::increasing);
     EXPECT_EQ(spec.claims[0].baseline.text, "server=pg11");
     EXPECT_EQ(spec.claims[1].kind, ClaimKind::ratio_of_ratios);
     EXPECT_EQ(spec.claims[1].divided_by_cell.text, "server=pg11");

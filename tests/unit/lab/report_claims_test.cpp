@@ -176,7 +176,7 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     rising.step = "tpcb";
     rising.metric = "tps";
     rising.kind = experiment::ClaimKind::shape;
-    rising.shape = "increasing";
+    rising.shape = experiment::Shape::increasing;
     rising.over = "clients";
     rising.cell = *experiment::parse_cell_selector("server=pg16");
     rising.tolerance = 0.02;
@@ -190,7 +190,7 @@ TEST(ReportClaimsTest, ValueClaimsZeroBoundsAndMissingCells) {
     growing.min_step = 0.01;
     experiment::Claim falling = rising; // pg17: 1230.3 → 1190.5 → 1046.3, -3.2% then -12.1%
     falling.cell = *experiment::parse_cell_selector("server=pg17");
-    falling.shape = "decreasing";
+    falling.shape = experiment::Shape::decreasing;
     falling.min_step = 0.05;
     experiment::Claim falling_enough = falling;
     falling_enough.min_step = 0.03;

@@ -103,7 +103,7 @@ TEST(RatioAlongClaims, TheGainGrowsWithTheVariable) {
         return around(patch == "yes" ? 100 * gain[i] : 100);
     });
     experiment::Claim c = claim_on(experiment::ClaimKind::ratio_along, "patch=yes", "patch=no");
-    c.shape = "increasing";
+    c.shape = experiment::Shape::increasing;
     c.over = "x";
     c.min_step = 0.1;
     const ClaimResult grows = testing::judge_claim(c, r);
@@ -117,7 +117,7 @@ TEST(RatioAlongClaims, TheGainGrowsWithTheVariable) {
     EXPECT_EQ(steep.judgement.verdict, Verdict::differs) << steep.why;
     EXPECT_NE(steep.why.find("x 50 over 10 is 1.182"), std::string::npos) << steep.why;
     // Flat within ±5%: it is not.
-    c.shape = "flat";
+    c.shape = experiment::Shape::flat;
     c.min_step = 0;
     c.tolerance = 0.05;
     EXPECT_EQ(testing::judge_claim(c, r).judgement.verdict, Verdict::differs);
@@ -128,7 +128,7 @@ TEST(RatioAlongClaims, SpreadRunsLeaveItOpen) {
         return patch == "yes" ? around(i == 0 ? 110 : 118, 0.15) : around(100, 0.15);
     });
     experiment::Claim c = claim_on(experiment::ClaimKind::ratio_along, "patch=yes", "patch=no");
-    c.shape = "increasing";
+    c.shape = experiment::Shape::increasing;
     c.over = "x";
     c.min_step = 0.05;
     const ClaimResult open = testing::judge_claim(c, r);

@@ -48,7 +48,7 @@ experiment::Claim shape_claim(const std::string& shape, double tolerance, double
     c.step = "q";
     c.metric = "client_ms";
     c.kind = experiment::ClaimKind::shape;
-    c.shape = shape;
+    c.shape = experiment::shape_named(shape);
     c.over = "clients";
     c.tolerance = tolerance;
     c.min_step = min_step;

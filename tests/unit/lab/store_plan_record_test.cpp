@@ -121,7 +121,7 @@ TEST(PlanRecord, AWholeRecordComesBackEqualAndWritesTheSameText) {
     pglab::lab::experiment::Claim shape;
     shape.text = "tps levels off";
     shape.kind = pglab::lab::experiment::ClaimKind::shape;
-    shape.shape = "flat";
+    shape.shape = pglab::lab::experiment::Shape::flat;
     shape.over = "clients";
     shape.from = "40";
     shape.min_step = 0.1;
