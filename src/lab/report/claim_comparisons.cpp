@@ -52,9 +52,14 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
     };
     Evidence e = after(0);
     mark_exact(c, e);
-    std::string quotient =
-        fmt::format("{:.3f} / {:.3f}", typical_ratio(cells[0].sample, cells[1].sample),
-                    typical_ratio(cells[2].sample, cells[3].sample));
+    r.origin =
+        FigureOrigin{.kind = FigureOrigin::Kind::ratio_of_ratios,
+                     .metric = m.info,
+                     .log = true,
+                     .several = true,
+                     .numerator = typical_ratio(cells[0].sample, cells[1].sample),
+                     .denominator = typical_ratio(cells[2].sample, cells[3].sample),
+                     .runs = {cells[0].values, cells[1].values, cells[2].values, cells[3].values}};
     // Runs made in rounds with one run of each of the four cells are judged round by round, as
     // a ratio's are in pairs: a drift that moves the whole round cancels in its ratio of ratios.
     const bool several = std::any_of(cells.begin(), cells.end(), [](const CellValues& v) {
@@ -71,12 +76,10 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
         const Moments d = moments_of(logs);
         after = [d, plan](size_t extra) { return paired_ratio_evidence(d, extra, plan); };
         e = after(0);
-        quotient += fmt::format(", judged round by round ({} rounds)", rounds.size());
+        r.origin.rounds = rounds.size();
         r.judgement.runs = rounds.size();
     }
     hold(e, in_rounds ? judge::Basis::paired : judge::Basis::independent, r.judgement);
-    r.measured = quotient_text(
-        e, quotient, {cells[0].values, cells[1].values, cells[2].values, cells[3].values});
     conclude(c, e, after, r);
 }
 
@@ -104,9 +107,13 @@ void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValu
     };
     const Evidence e = after(0);
     hold(e, judge::Basis::independent, r.judgement);
-    const std::string quotient = fmt::format("{} {} / {}", spreads.scale, format_number(spreads.a),
-                                             format_number(spreads.b));
-    r.measured = quotient_text(e, quotient, {a.values, b.values});
+    r.origin = FigureOrigin{.kind = FigureOrigin::Kind::spread_ratio,
+                            .metric = m.info,
+                            .several = true,
+                            .numerator = spreads.a,
+                            .denominator = spreads.b,
+                            .scale = spreads.scale,
+                            .runs = {a.values, b.values}};
     conclude(c, e, after, r);
 }
 

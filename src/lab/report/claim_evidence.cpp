@@ -116,28 +116,6 @@ PairedRuns paired_runs(const ResultsDir& results, const MetricValues& m, std::in
     return out;
 }
 
-std::string unit_suffix(const MetricInfo& m) {
-    if (m.unit.empty()) {
-        return m.id == "tps" ? std::string(" tps") : std::string();
-    }
-    return " " + m.unit;
-}
-
-std::string mean_word(const Sample& s) {
-    if (s.logit) {
-        return "mean of the log-odds; ";
-    }
-    return s.log ? "geometric mean; " : "";
-}
-
-const char* mean_words(const Sample& s) {
-    return s.logit ? ", means of the log-odds" : s.log ? ", geometric means" : "";
-}
-
-std::string interval_text(const Interval& ci) {
-    return ci.bounded ? " (95% CI " + format_interval(ci) + ")" : " (95% CI unbounded)";
-}
-
 void mark_exact(const Claim& c, Evidence& e) {
     if (c.exact) {
         e.exact = true;
@@ -187,31 +165,6 @@ void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(si
     } else {
         r.judgement.more_runs = judge::MoreRuns::would_not_decide;
     }
-}
-
-std::string few_runs_text(std::initializer_list<std::span<const double>> samples) {
-    if (std::all_of(samples.begin(), samples.end(),
-                    [](std::span<const double> v) { return v.size() <= 1; })) {
-        return "one run: no interval";
-    }
-    std::string out = "runs: ";
-    const char* cell_sep = "";
-    for (const auto& values : samples) {
-        out += cell_sep;
-        cell_sep = " / ";
-        const char* sep = "";
-        for (const double v : values) {
-            out += sep + format_number(v);
-            sep = ", ";
-        }
-    }
-    return out + fmt::format("; no interval under {} runs", k_min_runs_for_interval);
-}
-
-std::string quotient_text(const Evidence& e, const std::string& quotient,
-                          std::initializer_list<std::span<const double>> samples) {
-    return e.ci95 ? fmt::format("{:.3f}{} = {}", e.value, interval_text(*e.ci95), quotient)
-                  : fmt::format("{:.3f} = {} ({})", e.value, quotient, few_runs_text(samples));
 }
 
 } // namespace pglab::lab::report

@@ -52,19 +52,6 @@ PairedRuns paired_runs(const ResultsDir& results, const MetricValues& m, std::in
 std::vector<std::vector<double>> runs_by_round(const ResultsDir& results, const MetricValues& m,
                                                const std::vector<std::int64_t>& cells);
 
-/// " ms", " MB", " tps" after a figure of `m`; "" for a count.
-std::string unit_suffix(const MetricInfo& m);
-
-/// What a cell's typical value is, before its interval: "geometric mean; ", "mean of the
-/// log-odds; ", or "" for a plain mean.
-std::string mean_word(const Sample& s);
-
-/// The same for a quotient of two cells' typical values.
-const char* mean_words(const Sample& s);
-
-/// " (95% CI 0.800 – 0.861)", or " (95% CI unbounded)".
-std::string interval_text(const Interval& ci);
-
 /// Marks `e` exact when the claim declares the metric so (a count the runs reproduce to the
 /// unit: one run decides). Runs that merely came out equal are not exact: their interval is the
 /// point they share, from 3 runs on, like any other.
@@ -87,14 +74,5 @@ void hold(const Evidence& e, judge::Basis basis, judge::Judgement& j);
 /// many more runs of each cell).
 void conclude(const experiment::Claim& c, const Evidence& e,
               const std::function<Evidence(size_t)>& more_runs, ClaimResult& r);
-
-/// Where the runs are too few for an interval, the runs themselves: "one run: no interval",
-/// "runs: 1330.1, 1348.3 / 1600.2, 1617.0; no interval under 3 runs".
-std::string few_runs_text(std::initializer_list<std::span<const double>> samples);
-
-/// A quotient's measured figure: "0.830 (95% CI 0.785 – 0.878) = QUOTIENT", or without an
-/// interval "0.855 = QUOTIENT (runs: …)" with the runs of `samples`.
-std::string quotient_text(const Evidence& e, const std::string& quotient,
-                          std::initializer_list<std::span<const double>> samples);
 
 } // namespace pglab::lab::report

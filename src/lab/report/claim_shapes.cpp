@@ -7,6 +7,7 @@
 #include "lab/report/claim_shapes.hpp"
 
 #include "lab/report/claim_evidence.hpp"
+#include "lab/report/claim_words.hpp"
 #include "lab/report/compare.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/statistics.hpp"

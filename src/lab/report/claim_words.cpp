@@ -83,6 +83,84 @@ std::string expected_text(const Claim& c) {
     return tested.empty() ? c.paper_text : c.paper_text + "; tested as " + tested;
 }
 
+/// What a figure's runs were read as, before its interval: "geometric mean; ", "mean of the
+/// log-odds; ", or "" for a plain mean.
+const char* mean_word(const FigureOrigin& o) {
+    return o.logit ? "mean of the log-odds; " : o.log ? "geometric mean; " : "";
+}
+
+/// The same for a quotient of two cells' typical values.
+const char* mean_words(const FigureOrigin& o) {
+    return o.logit ? ", means of the log-odds" : o.log ? ", geometric means" : "";
+}
+
+/// " (95% CI 0.800 – 0.861)", or " (95% CI unbounded)".
+std::string interval_text(const judge::Interval& ci) {
+    return ci.bounded ? " (95% CI " + format_interval(ci) + ")" : " (95% CI unbounded)";
+}
+
+/// Where the runs are too few for an interval, the runs themselves: "one run: no interval",
+/// "runs: 1330.1, 1348.3 / 1600.2, 1617.0; no interval under 3 runs".
+std::string few_runs_text(const std::vector<std::vector<double>>& cells) {
+    if (std::all_of(cells.begin(), cells.end(),
+                    [](const std::vector<double>& v) { return v.size() <= 1; })) {
+        return "one run: no interval";
+    }
+    std::string out = "runs: ";
+    const char* cell_sep = "";
+    for (const auto& values : cells) {
+        out += cell_sep;
+        cell_sep = " / ";
+        const char* sep = "";
+        for (const double v : values) {
+            out += sep + format_number(v);
+            sep = ", ";
+        }
+    }
+    return out + fmt::format("; no interval under {} runs", k_min_runs_for_interval);
+}
+
+/// The measured column of a single figure: "1187.1 tps (geometric mean; 95% CI 1152.9 –
+/// 1222.2)", or a quotient's "0.830 (95% CI 0.785 – 0.878) = 1335.5 / 1608.6 ms, geometric means
+/// of 3 rounds, judged in pairs" ("0.855 = QUOTIENT (runs: …)" without an interval).
+std::string measured_words(const ClaimResult& r) {
+    const FigureOrigin& o = r.origin;
+    const judge::Judgement& j = r.judgement;
+    const double value = j.value.value_or(0.0);
+    std::string quotient;
+    switch (o.kind) {
+    case FigureOrigin::Kind::none:
+        return r.measured;
+    case FigureOrigin::Kind::value: {
+        const std::string figure = format_number(value) + unit_suffix(o.metric);
+        const char* const typical = o.several ? mean_word(o) : "";
+        return j.ci95 ? fmt::format("{} ({}95% CI {})", figure, typical, format_interval(*j.ci95))
+                      : fmt::format("{} ({}{})", figure, typical, few_runs_text(o.runs));
+    }
+    case FigureOrigin::Kind::ratio:
+        quotient = o.rounds > 0
+                       ? fmt::format("{} / {}{}, geometric means of {} rounds, judged in "
+                                     "pairs",
+                                     format_number(o.numerator), format_number(o.denominator),
+                                     unit_suffix(o.metric), o.rounds)
+                       : fmt::format("{} / {}{}{}", format_number(o.numerator),
+                                     format_number(o.denominator), unit_suffix(o.metric),
+                                     o.several ? mean_words(o) : "");
+        break;
+    case FigureOrigin::Kind::ratio_of_ratios:
+        quotient = fmt::format("{:.3f} / {:.3f}", o.numerator, o.denominator)
+                   + (o.rounds > 0 ? fmt::format(", judged round by round ({} rounds)", o.rounds)
+                                   : std::string());
+        break;
+    case FigureOrigin::Kind::spread_ratio:
+        quotient = fmt::format("{} {} / {}", o.scale, format_number(o.numerator),
+                               format_number(o.denominator));
+        break;
+    }
+    return j.ci95 ? fmt::format("{:.3f}{} = {}", value, interval_text(*j.ci95), quotient)
+                  : fmt::format("{:.3f} = {} ({})", value, quotient, few_runs_text(o.runs));
+}
+
 /// "agrees", "differs", "is inconclusive": what a claim does, said of all its runs.
 const char* verdict_verb(Verdict v) {
     return v == Verdict::agrees ? "agrees" : v == Verdict::differs ? "differs" : "is inconclusive";
@@ -194,6 +272,13 @@ std::string evidence_text(const Claim& c, const StepData& step,
 
 } // namespace
 
+std::string unit_suffix(const MetricInfo& m) {
+    if (m.unit.empty()) {
+        return m.id == "tps" ? std::string(" tps") : std::string();
+    }
+    return " " + m.unit;
+}
+
 std::string look_words(const judge::Judgement& j) {
     return fmt::format("look {} of at most {}, with {} runs of {}", j.look, j.looks, j.runs,
                        j.cells.size() > 1 ? "each cell" : "the cell");
@@ -209,6 +294,7 @@ std::string look_summary(const judge::Judgement& j) {
 void word_claims(std::vector<ClaimResult>& claims, const std::vector<StepData>& steps) {
     for (ClaimResult& r : claims) {
         r.paper = expected_text(r.claim);
+        r.measured = measured_words(r);
         if (!r.claim.untestable.empty()) {
             continue;
         }

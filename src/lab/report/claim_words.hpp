@@ -15,6 +15,9 @@ namespace pglab::lab::report {
 /// on, from `steps`.
 void word_claims(std::vector<ClaimResult>& claims, const std::vector<StepData>& steps);
 
+/// " ms", " MB", " tps" after a figure of `m`; "" for a count.
+std::string unit_suffix(const MetricInfo& m);
+
 /// "look 3 of at most 13, with 5 runs of each cell": the look of a `repeat` until decided a
 /// judgement was read at (lab/judge/sequential.hpp).
 std::string look_words(const judge::Judgement& j);

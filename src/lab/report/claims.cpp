@@ -57,9 +57,15 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         return ratio_evidence(sa, sb, extra, plan);
     };
     Evidence e = claim_ratio_evidence(c, sa, sb, plan);
-    std::string quotient =
-        fmt::format("{} / {}{}{}", format_number(figure_a), format_number(figure_b),
-                    unit_suffix(m.info), several && typical_pair ? mean_words(sa) : "");
+    FigureOrigin& o = r.origin;
+    o = FigureOrigin{.kind = FigureOrigin::Kind::ratio,
+                     .metric = m.info,
+                     .log = typical_pair && sa.log.has_value(),
+                     .logit = typical_pair && sa.logit.has_value(),
+                     .several = several,
+                     .numerator = figure_a,
+                     .denominator = figure_b,
+                     .runs = {a.values, b.values}};
     // Runs made in rounds are judged in pairs, one of each cell per round: drift between rounds
     // moves both runs of a round, and cancels in their ratio.
     const PairedRuns pairs = paired_runs(results, m, static_cast<std::int64_t>(a.cell->index),
@@ -74,14 +80,12 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
         const Moments d = moments_of(differences);
         after = [d, plan](size_t extra) { return paired_ratio_evidence(d, extra, plan); };
         e = after(0);
-        quotient = fmt::format("{} / {}{}, geometric means of {} rounds, judged in pairs",
-                               format_number(typical_value(sample_of(pairs.a))),
-                               format_number(typical_value(sample_of(pairs.b))),
-                               unit_suffix(m.info), pairs.a.size());
+        o.numerator = typical_value(sample_of(pairs.a));
+        o.denominator = typical_value(sample_of(pairs.b));
+        o.rounds = pairs.a.size();
         r.judgement.runs = pairs.a.size();
     }
     hold(e, paired ? judge::Basis::paired : judge::Basis::independent, r.judgement);
-    r.measured = quotient_text(e, quotient, {a.values, b.values});
     conclude(c, e, after, r);
 }
 
@@ -103,10 +107,13 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
         e.value = sample.linear.mean;
     }
     hold(e, judge::Basis::independent, r.judgement);
-    const std::string figure = format_number(e.value) + unit_suffix(m.info);
-    const std::string typical = a.values.size() > 1 ? mean_word(sample) : "";
-    r.measured = e.ci95 ? fmt::format("{} ({}95% CI {})", figure, typical, format_interval(*e.ci95))
-                        : fmt::format("{} ({}{})", figure, typical, few_runs_text({a.values}));
+    r.origin = FigureOrigin{.kind = FigureOrigin::Kind::value,
+                            .metric = m.info,
+                            .log = sample.log.has_value(),
+                            .logit = sample.logit.has_value(),
+                            .several = a.values.size() > 1,
+                            .numerator = e.value,
+                            .runs = {a.values}};
     conclude(c, e, after, r);
 }
 

@@ -19,6 +19,27 @@
 
 namespace pglab::lab::report {
 
+/// What a single figure was computed from, as values: claim_words says it in the measured
+/// column ("0.830 (95% CI 0.785 – 0.878) = 1335.5 / 1608.6 ms, geometric means of 3 rounds,
+/// judged in pairs").
+struct FigureOrigin {
+    enum class Kind : std::uint8_t { none, value, ratio, ratio_of_ratios, spread_ratio };
+    Kind kind = Kind::none;
+    MetricInfo metric{}; ///< its unit
+    /// How the cells' runs were read into their figures: geometric means, means of the log-odds,
+    /// else means (Sample's log and logit; a quotient's when both cells are read so).
+    bool log = false;
+    bool logit = false;
+    /// The figures are means of several runs (a value: more than one; a quotient: runs that
+    /// differed, not one value repeated).
+    bool several = false;
+    double numerator = 0;   ///< a ratio's figures (of the rounds' runs when in rounds); a ratio
+    double denominator = 0; ///< of ratios' two ratios; a spread ratio's two spreads
+    std::size_t rounds = 0; ///< judged in pairs, or round by round, over this many rounds
+    std::string scale{};    ///< a spread ratio: the scale its spreads are on ("sd of the logs")
+    std::vector<std::vector<double>> runs{}; ///< each cell's runs, shown when there are too few
+};
+
 /// One claim evaluated: its judgement (values: lab/judge), and the report's words for it.
 struct ClaimResult {
     experiment::Claim claim;
@@ -27,6 +48,7 @@ struct ClaimResult {
     /// which part of what the claim allows gave the verdict, on what evidence; none for a shape
     /// (its ratios' lines are in `why`) and for a claim that could not be judged.
     std::optional<judge::Decision> decision;
+    FigureOrigin origin;  ///< what that figure was computed from
     std::string paper;    ///< the paper's figure or shape as shown
     std::string measured; ///< the measured figure with its 95% interval; "" when untestable
     /// The case of the rule that applied (the words of `decision`, or a shape's lines), what more
