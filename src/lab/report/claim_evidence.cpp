@@ -2,7 +2,6 @@
 #include "lab/report/claim_evidence.hpp"
 
 #include "lab/report/compare.hpp"
-#include "lab/report/number_format.hpp"
 
 #include <fmt/format.h>
 

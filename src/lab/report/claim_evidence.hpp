@@ -1,7 +1,8 @@
 // What each kind of claim is judged with (claims.cpp, claim_shapes.cpp, claim_comparisons.cpp):
-// a selector's cell and its runs, the measured figure's words, and the verdict with how many more
-// runs would likely decide it. Internal to the report's claims, but for the pairing of runs by
-// round, which `pglab compare` uses too (a comparison judges two cells as a claim does).
+// a selector's cell and its runs, the looks of the plan, and the verdict with how many more runs
+// would likely decide it (claim_words.cpp says them). Internal to the report's claims, but for the
+// pairing of runs by round, which `pglab compare` uses too (a comparison judges two cells as a
+// claim does).
 #pragma once
 
 #include "lab/experiment/experiment_spec.hpp"
@@ -13,8 +14,6 @@
 
 #include <cstddef>
 #include <functional>
-#include <initializer_list>
-#include <span>
 #include <string>
 #include <vector>
 
