@@ -35,6 +35,25 @@ def finished_copy(target):
     plan = json.loads((target / "plan.json").read_text(encoding="utf-8"))
     done = {r["run"] for r in records}
     plan["runs"] = [r for r in plan["runs"] if r["run"] in done]
+    # Made by a pglab anyone can rebuild: main's commit (store refuses any other).
+    plan["pglab_commit"] = commit_on_main()
+    (target / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    return target
+
+
+def commit_on_main():
+    for ref in ("main", "origin/main", "HEAD"):
+        found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", ref],
+                               capture_output=True, text=True)
+        if found.returncode == 0:
+            return found.stdout.strip()[:12]
+    return ""
+
+
+def with_commit(target, commit):
+    """`target`'s plan.json made to name `commit` as the pglab that ran it."""
+    plan = json.loads((target / "plan.json").read_text(encoding="utf-8"))
+    plan["pglab_commit"] = commit
     (target / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
     return target
 
@@ -89,7 +108,7 @@ class DocTablesTest(unittest.TestCase):
         self.assertEqual(about["runs"], sum(1 for r in plan["runs"] if not r.get("warmup")))
         self.assertEqual(about["pglab_commit"], plan["pglab_commit"])  # the pglab that ran it
         self.assertEqual(self.render().returncode, 0)
-        self.assertIn("; pglab built from commit 0123456789ab. Stored in", self.doc.read_text(encoding="utf-8"))
+        self.assertIn(f"; pglab built from commit {commit_on_main()}. Stored in", self.doc.read_text(encoding="utf-8"))
         self.assertTrue((folder / "claims.csv").read_text(encoding="utf-8").startswith("claim,"))
         # The runs the claims were judged on are kept, and this pglab judges them as stored.
         with gzip.open(folder / "runs" / "results.jsonl.gz", "rt", encoding="utf-8") as f:
@@ -195,6 +214,25 @@ class DocTablesTest(unittest.TestCase):
         self.assertIn("--chart tpcb-tsp: the report drew no tpcb-tsp.svg (it drew: ", stored.stderr)
         self.assertEqual(sorted(p.name for p in self.results.iterdir()), ["fixture"])  # nothing half-stored
 
+    def test_a_run_nobody_can_rebuild_is_refused_unless_told_why(self):
+        made_up = with_commit(finished_copy(self.tmp / "made-up"), "0123456789ab")
+        refused = run("store", str(made_up), "--id", "other", "--results", str(self.results), "--pglab", PGLAB)
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("which is not in", refused.stderr)
+        self.assertIn("nobody can rebuild the pglab that made it", refused.stderr)
+        self.assertEqual(sorted(p.name for p in self.results.iterdir()), ["fixture"])
+        modified = with_commit(finished_copy(self.tmp / "modified"), "0123456789ab-modified")
+        refused = run("store", str(modified), "--id", "other", "--results", str(self.results), "--pglab", PGLAB)
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("a pglab built from a modified tree (0123456789ab-modified)", refused.stderr)
+        # Told why, it stores the run and keeps the reason with it.
+        kept = run("store", str(modified), "--id", "other", "--results", str(self.results), "--pglab", PGLAB,
+                   "--because", "a fixture")
+        self.assertEqual(kept.returncode, 0, kept.stderr)
+        about = json.loads((self.results / "other" / "about.json").read_text(encoding="utf-8"))
+        self.assertEqual(about["stored_despite"]["because"], "a fixture")
+        self.assertIn("modified tree", about["stored_despite"]["problem"])
+
     def test_an_unfinished_run_is_refused(self):
         stored = run("store", str(FIXTURE), "--results", str(self.results), "--pglab", PGLAB)
         self.assertEqual(stored.returncode, 1)
@@ -204,12 +242,17 @@ class DocTablesTest(unittest.TestCase):
         about = json.loads((self.results / "fixture" / "about.json").read_text(encoding="utf-8"))
         start = dt.datetime.fromisoformat(about["started"]).timestamp()
         log = self.tmp / "load.log"
-        log.write_text(f"{start - 100} 9.0 9 9\n{start} 1.5 1 1\n{start + 1} 2.5 2 2\n", encoding="utf-8")
+        log.write_text(f"{start - 100} 9.0 9 9\n{start - 30} 0.5 1 1\n{start} 1.5 1 1\n{start + 1} 2.5 2 2\n",
+                       encoding="utf-8")
         stored = run("store", str(self.finished), "--id", "loaded", "--results", str(self.results), "--pglab", PGLAB,
                      "--load-log", str(log))
         self.assertEqual(stored.returncode, 0, stored.stderr)
         load = json.loads((self.results / "loaded" / "about.json").read_text(encoding="utf-8"))["load"]
-        self.assertEqual(load, {"samples": 2, "min": 1.5, "max": 2.5, "mean": 2.0})
+        # During the run, and the last sample of the minute before it (not the one 100 s before).
+        self.assertEqual(load, {"samples": 2, "min": 1.5, "max": 2.5, "mean": 2.0, "before": 0.5})
+        # The fixture's runs ran beside no other benchmark process.
+        beside = json.loads((self.results / "loaded" / "about.json").read_text(encoding="utf-8"))["beside"]
+        self.assertEqual(beside, {"runs": 0, "processes": []})
 
     def write_session(self, folder, started, select_tps, select_cpu, conn):
         folder.mkdir(parents=True, exist_ok=True)
