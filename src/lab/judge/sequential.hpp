@@ -3,7 +3,7 @@
 // for a claim at the first look that decides it. Judged at each look with the levels of a single
 // look, the chance that some look decides wrongly grows with the looks: the 5% a false "agrees"
 // may have became 7–9% over 13–16 looks in the synthetic experiments of the test below, and a
-// false "differs" 10–11% where 2.5% is promised. So each look spends only part of the error
+// false "differs" 9.5–11% where 2.5% is promised. So each look spends only part of the error
 // rate, by a group-sequential design fixed before the first run:
 //
 // - The looks are planned: one at each number of runs from the first that has an interval
@@ -11,9 +11,9 @@
 // - An alpha-spending function (Lan & DeMets, 1983) of O'Brien and Fleming's type,
 //   2·(1 − Φ(z(1 − α/2)/√t)), says how much of the one-sided error rate α may be spent by the
 //   fraction t: almost nothing at the first looks, most of it at the last, so that a claim the
-//   runs decide only at `max` loses little against a single look there (a Pocock-type function
-//   stops sooner when the answer is plain, and costs far more at `max`: on this VM's noise, a
-//   third of the "agrees" a single look finds).
+//   runs can decide only near `max` keeps about half the chance one look at `max` has to decide
+//   it (a Pocock-type function stops sooner when the answer is plain, but kept a sixth of that
+//   chance on this VM's noise).
 // - Each look's boundary is the value of the t statistic that, among paths of runs simulated
 //   once per plan (100,000, a fixed seed), as many cross there and at no earlier look as the
 //   function allows; read as a nominal level p, the look's interval is the two-sided 1 − 2·p
