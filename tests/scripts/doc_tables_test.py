@@ -214,6 +214,54 @@ class DocTablesTest(unittest.TestCase):
         self.assertIn("--chart tpcb-tsp: the report drew no tpcb-tsp.svg (it drew: ", stored.stderr)
         self.assertEqual(sorted(p.name for p in self.results.iterdir()), ["fixture"])  # nothing half-stored
 
+    def headlines(self, *entries):
+        """A headlines file beside the doc and a doc that opens with its table."""
+        (self.tmp / "headlines.toml").write_text("\n".join(entries), encoding="utf-8")
+        self.doc.write_text("# S\n\n<!-- headlines: headlines.toml -->\n<!-- end -->\n", encoding="utf-8")
+
+    def fixture_claims(self):
+        with (self.results / "fixture" / "claims.csv").open(encoding="utf-8", newline="") as f:
+            return list(csv.DictReader(f))
+
+    def test_the_headline_table_reads_each_verdict_and_figure_from_the_stored_run(self):
+        first = self.fixture_claims()[0]
+        self.headlines(
+            '[[headline]]\nnumber = 1\nstudy = "S9"\npaper = "the paper\'s figure (000:1)"\nrun = "fixture"\n'
+            f'claims = ["{first["claim"]}"]\nwhy = "the mechanism"\n',
+            '[[headline]]\nnumber = 2\nstudy = "S9"\npaper = "a 64-core result"\n'
+            'status = "cannot be tested here"\nwhy = "2 cores here"\n',
+        )
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        figure = first["measured"].split(" = ")[0]
+        self.assertIn(f"| 1 | S9 | the paper's figure (000:1) | {figure} | **{first['verdict']}** | the mechanism | "
+                      "[fixture](results/fixture/) |", text)
+        self.assertIn("| 2 | S9 | a 64-core result | - | **cannot be tested here** | 2 cores here | - |", text)
+        self.assertIn(f"2 results; by the verdict of their first claim: ", text)
+        # The verdict is the stored run's: judged again differently, the table is stale.
+        claims = self.results / "fixture" / "claims.csv"
+        other = "agrees" if first["verdict"] != "agrees" else "differs"
+        claims.write_text(claims.read_text(encoding="utf-8").replace(first["verdict"], other), encoding="utf-8")
+        self.assertEqual(self.render("--check").returncode, 1)
+
+    def test_a_headline_naming_a_claim_the_run_does_not_make_is_an_error_at_its_line(self):
+        self.headlines('[[headline]]\nnumber = 1\nstudy = "S9"\npaper = "p"\nrun = "fixture"\n'
+                       'claims = ["a claim nobody made"]\nwhy = "w"\n')
+        checked = self.render("--check")
+        self.assertEqual(checked.returncode, 1)
+        self.assertIn(f"{self.doc}:3: headline 1: fixture has no claim \"a claim nobody made\" (its claims: ",
+                      checked.stderr)
+
+    def test_headlines_out_of_order_or_without_a_why_are_refused(self):
+        self.headlines('[[headline]]\nnumber = 2\nstudy = "S9"\npaper = "p"\nstatus = "not claimed"\nwhy = "w"\n')
+        checked = self.render("--check")
+        self.assertEqual(checked.returncode, 1)
+        self.assertIn("headlines are not numbered 1 to 1 in order", checked.stderr)
+        self.headlines('[[headline]]\nnumber = 1\nstudy = "S9"\npaper = "p"\nstatus = "not claimed"\n')
+        self.assertIn("headline 1 has no why", self.render("--check").stderr)
+        self.headlines('[[headline]]\nnumber = 1\nstudy = "S9"\npaper = "p"\nstatus = "maybe"\nwhy = "w"\n')
+        self.assertIn('status "maybe" is not one of: not claimed, cannot be tested here', self.render("--check").stderr)
+
     def test_a_run_nobody_can_rebuild_is_refused_unless_told_why(self):
         made_up = with_commit(finished_copy(self.tmp / "made-up"), "0123456789ab")
         refused = run("store", str(made_up), "--id", "other", "--results", str(self.results), "--pglab", PGLAB)
