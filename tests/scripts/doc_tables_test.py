@@ -262,6 +262,29 @@ class DocTablesTest(unittest.TestCase):
         self.headlines('[[headline]]\nnumber = 1\nstudy = "S9"\npaper = "p"\nstatus = "maybe"\nwhy = "w"\n')
         self.assertIn('status "maybe" is not one of: not claimed, cannot be tested here', self.render("--check").stderr)
 
+    def test_a_figure_in_a_sentence_is_the_stored_one_and_a_hand_typed_change_fails(self):
+        first = self.fixture_claims()[0]
+        low, high = float(first["ci95_low"]), float(first["ci95_high"])
+        self.doc.write_text("The interval is <!-- fig: fixture claim=1 field=ci95 fmt=ratio -->?<!-- /fig -->, "
+                            "the verdict <!-- fig: fixture claim=1 field=verdict -->?<!-- /fig -->.\n",
+                            encoding="utf-8")
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn(f"-->{low:.3f} – {high:.3f}<!-- /fig -->, the verdict <!-- fig: fixture claim=1 "
+                      f"field=verdict -->{first['verdict']}<!-- /fig -->.", text)
+        self.doc.write_text(text.replace(f"{low:.3f} – ", "0.999 – "), encoding="utf-8")
+        checked = self.render("--check")
+        self.assertEqual(checked.returncode, 1)
+        self.assertIn("differs from its stored results", checked.stderr)
+
+    def test_a_figure_naming_a_claim_the_run_does_not_have_is_an_error_at_its_line(self):
+        count = len(self.fixture_claims())
+        self.doc.write_text(f"# S\n\nIt is <!-- fig: fixture claim={count + 1} -->1<!-- /fig -->.\n",
+                            encoding="utf-8")
+        checked = self.render("--check")
+        self.assertEqual(checked.returncode, 1)
+        self.assertIn(f"{self.doc}:3: fixture has {count} claims, not a claim {count + 1}", checked.stderr)
+
     def test_a_run_nobody_can_rebuild_is_refused_unless_told_why(self):
         made_up = with_commit(finished_copy(self.tmp / "made-up"), "0123456789ab")
         refused = run("store", str(made_up), "--id", "other", "--results", str(self.results), "--pglab", PGLAB)
