@@ -23,11 +23,11 @@ run's claims.csv and checks.csv, so that the table changes when a run is stored 
     why = "…"
 """
 
-import csv
 import os
 import re
 import tomllib
-from pathlib import Path
+
+from stored_csv import read_rows
 
 STATUSES = ("not claimed", "cannot be tested here")
 VERDICT_WORDS = {"untestable": "cannot be tested here"}
@@ -35,11 +35,6 @@ VERDICT_WORDS = {"untestable": "cannot be tested here"}
 
 class HeadlineProblem(Exception):
     pass
-
-
-def _rows(path):
-    with open(path, encoding="utf-8", newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def _cell(text):
@@ -65,7 +60,7 @@ def short_figure(measured):
 
 
 def _claimed(run_dir, names, where):
-    rows = {r["claim"]: r for r in _rows(run_dir / "claims.csv")}
+    rows = {r["claim"]: r for r in read_rows(run_dir / "claims.csv")}
     found = []
     for name in names:
         if name not in rows:
@@ -78,7 +73,7 @@ def _claimed(run_dir, names, where):
 
 def _checked(run_dir, steps, where):
     path = run_dir / "checks.csv"
-    rows = _rows(path) if path.is_file() else []
+    rows = read_rows(path) if path.is_file() else []
     found = []
     for step in steps:
         mine = [r for r in rows if r["step"] == step]

@@ -17,27 +17,15 @@ as a percentage: "7%"), int. By default a claim's figures are ratio when the cla
 and sig otherwise, a cell's cv is percent, n and a look int, the rest sig.
 """
 
-import csv
 import re
+
+from stored_csv import read_rows, significant
 
 FIGURE = re.compile(r"<!-- fig: (\S+)((?: \w+=\S+)*) -->(.*?)<!-- /fig -->")
 
 
 class FigureProblem(Exception):
     pass
-
-
-def _rows(path):
-    with open(path, encoding="utf-8", newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def significant(v):
-    """Four significant digits, thousands separated (the report's way)."""
-    if v == 0:
-        return "0"
-    digits = max(0, 3 - int(f"{abs(v):e}".split("e")[1]))
-    return f"{v:,.{digits}f}"
 
 
 def change(v):
@@ -72,7 +60,7 @@ def _interval(row, level, fmt, where):
 
 
 def _claim_figure(folder, options, where):
-    rows = _rows(folder / "claims.csv")
+    rows = read_rows(folder / "claims.csv")
     n = int(options["claim"])
     if not 1 <= n <= len(rows):
         raise FigureProblem(f"{where}: {folder.name} has {len(rows)} claims, not a claim {n}")
@@ -92,7 +80,7 @@ def _claim_figure(folder, options, where):
 
 def _cell_figure(folder, options, where):
     step, metric = options.get("step"), options.get("metric")
-    found = [r for r in _rows(folder / "cells.csv")
+    found = [r for r in read_rows(folder / "cells.csv")
              if r["cell"] == options["cell"] and r["step"] == step and r["metric"] == metric]
     if not found:
         raise FigureProblem(f"{where}: {folder.name} kept no cell {options['cell']} of step {step} with metric {metric}")
