@@ -178,6 +178,14 @@ class DocTablesTest(unittest.TestCase):
         first = next(l for l in text.splitlines() if l.startswith("| " + rows[0]["claim"]))
         self.assertTrue(first.startswith(f"| {rows[0]['claim']} | - | {rows[0]['paper']} |"), first)
 
+    def test_a_second_table_of_the_same_claims_leaves_the_quotes_to_the_first(self):
+        self.doc.write_text("<!-- claims: fixture paper=above -->\n<!-- end -->\n", encoding="utf-8")
+        self.assertEqual(self.render().returncode, 0)
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn("| claim | measured | verdict |", text)
+        self.assertIn("The paper's words are in the table above.", text)
+        self.assertNotIn(self.fixture_claims()[0]["paper"], text)
+
     def test_a_stale_table_fails_the_check_with_a_diff(self):
         self.render()
         text = self.doc.read_text(encoding="utf-8")
