@@ -9,6 +9,7 @@ import csv
 import datetime as dt
 import gzip
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -97,6 +98,18 @@ class DocTablesTest(unittest.TestCase):
     def test_the_repository_docs_match_their_stored_results(self):
         checked = run("render", "--check")
         self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+
+    def test_the_studies_page_answers_each_study_first_and_briefly(self):
+        page = (ROOT / "docs" / "studies.md").read_text(encoding="utf-8")
+        self.assertLess(len(page.splitlines()), 700)
+        self.assertIn("<!-- headlines: studies/headlines.toml -->", page.split("\n## ")[1])  # the first section
+        studies = [s for s in re.split(r"\n(?=## )", page) if re.match(r"## (S\d|A/A)", s)]
+        self.assertGreaterEqual(len(studies), 10)
+        for study in studies:
+            title, first = study.split("\n")[0], study.split("\n\n")[1]
+            self.assertTrue(first.startswith("**Answer.**"), title)
+            words = re.sub(r"<!--.*?-->", "", first, flags=re.S).split()
+            self.assertLessEqual(len(words), 150, title)
 
     def test_store_keeps_claims_cells_and_the_facts_of_the_run(self):
         folder = self.results / "fixture"
