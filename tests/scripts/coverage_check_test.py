@@ -75,6 +75,16 @@ class CoverageCheckTest(unittest.TestCase):
         table = TABLE.replace("| claim | covered |", "| `scripts/coverage-check` | covered |")
         self.assertEqual(self.run_check(table=table, experiment=EXPERIMENT.replace('items = ["2.28"]\n', "")), [])
 
+    def test_a_setting_or_check_a_row_quotes_must_be_the_files(self):
+        experiment = EXPERIMENT.replace('sql = "SELECT 1"', 'sql = "SELECT 1"\nname = "lag"\nmemory_limit = "64MB"')
+        table = TABLE.replace("| measured | partial |", "| check `lag` in `memory_limit = \"64MB\"` | partial |")
+        self.assertEqual(self.run_check(table=table, experiment=experiment), [])
+        problems = self.run_check(table=table.replace('"64MB"', '"96MB"').replace("`lag`", "`lags`"),
+                                  experiment=experiment)
+        self.assertEqual(len(problems), 2, problems)
+        self.assertIn('coverage.md:8: row 2.29 quotes `memory_limit = "96MB"`, which no file naming it sets', problems[0])
+        self.assertIn("coverage.md:8: row 2.29 names check `lags`, which no file naming it has", problems[1])
+
     def test_a_row_without_its_note(self):
         problems = self.run_check(table=TABLE.replace("no 9.1 binaries", ""))
         self.assertEqual(len(problems), 1, problems)
