@@ -47,7 +47,14 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     const double figure_a = typical_pair ? typical_value(sa) : sa.linear.mean;
     const double figure_b = typical_pair ? typical_value(sb) : sb.linear.mean;
     if (figure_b == 0) {
-        r.why = fmt::format("{} is 0 in \"{}\": no ratio", m.info.title, c.baseline.text);
+        // Measured, and 0: the ratio has no finite value, so no interval decides it, and more runs
+        // like these would not either (no cells for `until` to run again). Not untestable: the
+        // claim was tested, and its figure is known.
+        r.judgement.verdict = Verdict::inconclusive;
+        r.judgement.cells.clear();
+        r.why = fmt::format("{} is 0 in \"{}\" (in every run) and {:.4g} in \"{}\": a ratio over 0 "
+                            "has no finite value, and more runs like these would not decide it",
+                            m.info.title, c.baseline.text, figure_a, c.cell.text);
         return;
     }
     // Runs alike on both sides are their value itself (statistics.hpp), not a mean of anything.

@@ -155,6 +155,18 @@ TEST(ProportionClaims, OneColdRunLeavesItOpenNotWrong) {
     EXPECT_TRUE(c.judgement.ci95->bounded);
 }
 
+TEST(ProportionClaims, ABaselineThatMissesEveryBlockIsMeasuredSoInconclusiveNotUntestable) {
+    // 9.2's 32MB of shared_buffers: the plain scan reads every block from the OS in every run. A
+    // ratio over its 0% has no finite value; the claim was still tested, and runs again would not
+    // decide it (`until` is given no cells to run again).
+    const ClaimResult c =
+        testing::judge_claim(higher_hit_ratio(1.01), scans({870, 860, 880}, {0, 0, 0}));
+    EXPECT_EQ(c.judgement.verdict, Verdict::inconclusive) << c.why;
+    EXPECT_TRUE(c.judgement.cells.empty());
+    EXPECT_NE(c.why.find("is 0 in \"scan=off\" (in every run)"), std::string::npos) << c.why;
+    EXPECT_NE(c.why.find("would not decide it"), std::string::npos) << c.why;
+}
+
 TEST(ProportionClaims, AValueInsideOutsideAndStraddling) {
     const ResultsDir tight = scans({1000, 1000, 1000}, {900, 905, 895, 900});
     EXPECT_EQ(testing::judge_claim(hit_ratio_value(90, 0.05), tight).judgement.verdict,
