@@ -111,6 +111,12 @@ class DocTablesTest(unittest.TestCase):
             words = re.sub(r"<!--.*?-->", "", first, flags=re.S).split()
             self.assertLessEqual(len(words), 150, title)
 
+    def test_every_stored_result_keeps_the_runs_recheck_judges_again(self):
+        results = ROOT / "docs" / "studies" / "results"
+        without = [d.name for d in sorted(results.iterdir())
+                   if (d / "about.json").is_file() and not (d / "runs" / "results.jsonl.gz").is_file()]
+        self.assertEqual(without, [], "stored results that `ctest -R recheck-stored` cannot judge again")
+
     def test_store_keeps_claims_cells_and_the_facts_of_the_run(self):
         folder = self.results / "fixture"
         about = json.loads((folder / "about.json").read_text(encoding="utf-8"))
