@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace pglab::lab::judge {
@@ -56,6 +57,35 @@ struct Reading {
     bool operator==(const Reading&) const = default;
 };
 
+/// Why a claim has no figure to judge, or one no number of such runs would decide: a value, which
+/// the report words (claim_words.cpp). The strings are the experiment's own names (a selector,
+/// a cell's label, a step), never sentences.
+struct Unjudged {
+    enum class Why : std::uint8_t {
+        declared,          ///< the claim says it cannot be tested here: `subject` is its reason
+        no_step,           ///< step `subject` has no results
+        no_metric,         ///< step `subject` recorded no `metric`
+        no_cell,           ///< no cell of the run is `subject`
+        several_cells,     ///< `subject` names `count` cells, not one
+        no_runs,           ///< the cell labelled `subject` has no measured run
+        no_cell_at,        ///< no cell is `subject` at `over` = `at`
+        several_cells_at,  ///< `subject` names more than one cell at `over` = `at`
+        too_few_levels,    ///< fewer than `count` cells along `over`
+        over_zero,         ///< `metric` is 0 in every run of `subject`, `figure` in `other`
+        log_of_zero,       ///< a ratio of ratios' cell has a run at 0 or below
+        one_run_spread,    ///< a spread of cells with one run each
+        constant_baseline, ///< the runs of `subject` do not vary: no ratio of spreads
+    };
+    Why why = Why::declared;
+    std::string subject{};
+    std::string metric{};
+    std::string other{};
+    std::string over{};
+    std::string at{};
+    double figure = 0;
+    std::size_t count = 0;
+};
+
 /// One claim judged.
 struct Judgement {
     Verdict verdict = Verdict::untestable;
@@ -65,7 +95,10 @@ struct Judgement {
     std::optional<Interval> ci95;    ///< its 95% interval, when there is one
     std::optional<Interval> ci90;    ///< its 90% interval (the one "agrees" needs inside)
     std::vector<std::int64_t> cells; ///< the cells whose runs it read (a ratio's two)
-    std::size_t runs = 0;            ///< the fewest measured runs of those cells (or rounds)
+    /// Why it has no figure to judge (then untestable, or inconclusive where more runs of the
+    /// kind it has would not help).
+    std::optional<Unjudged> unjudged;
+    std::size_t runs = 0; ///< the fewest measured runs of those cells (or rounds)
     Basis basis = Basis::none;
     /// The look its runs are of (1-based), of how many the plan allows: a `repeat` until decided
     /// looks after every round (sequential.hpp); any other plan once.

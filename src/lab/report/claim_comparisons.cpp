@@ -28,8 +28,8 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
         values_of(c.cell, results, m), values_of(c.baseline, results, m),
         values_of(c.divided_by_cell, results, m), values_of(c.divided_by_baseline, results, m)};
     for (const CellValues& v : cells) {
-        if (!v.problem.empty()) {
-            r.why = v.problem;
+        if (v.problem) {
+            r.judgement.unjudged = v.problem;
             return;
         }
     }
@@ -42,8 +42,7 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
         Factor{&cells[0].sample, 1}, Factor{&cells[1].sample, -1}, Factor{&cells[2].sample, -1},
         Factor{&cells[3].sample, 1}};
     if (!product_of(factors)) {
-        r.why = "a ratio of ratios is read on the log scale, and a run of one of its cells is 0 or "
-                "below";
+        r.judgement.unjudged = judge::Unjudged{.why = judge::Unjudged::Why::log_of_zero};
         return;
     }
     const judge::LookPlan plan = look_plan_of(results);
@@ -92,13 +91,13 @@ void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValu
     }
     if (r.judgement.runs < 2) {
         r.judgement.verdict = Verdict::inconclusive;
-        r.why = "a spread needs runs that can vary: one run of a cell has none; more runs of each "
-                "cell would give one";
+        r.judgement.unjudged = judge::Unjudged{.why = judge::Unjudged::Why::one_run_spread};
         return;
     }
     const Spreads spreads = *spreads_of(a.sample, b.sample);
     if (spreads.b <= 0.0) {
-        r.why = fmt::format("the runs of \"{}\" do not vary: no ratio of spreads", c.baseline.text);
+        r.judgement.unjudged = judge::Unjudged{.why = judge::Unjudged::Why::constant_baseline,
+                                               .subject = c.baseline.text};
         return;
     }
     const judge::LookPlan plan = look_plan_of(results);

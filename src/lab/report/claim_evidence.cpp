@@ -3,8 +3,6 @@
 
 #include "lab/report/compare.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 
@@ -22,18 +20,18 @@ CellValues values_of(const experiment::CellSelector& selector, const ResultsDir&
             cells.push_back(&c);
         }
     }
+    using Why = judge::Unjudged::Why;
     if (cells.size() != 1) {
-        out.problem =
-            cells.empty()
-                ? fmt::format("no cell of this run is \"{}\"", selector_text)
-                : fmt::format("\"{}\" names {} cells, not one",
-                              selector_text.empty() ? "every cell" : selector_text, cells.size());
+        out.problem = cells.empty() ? judge::Unjudged{.why = Why::no_cell, .subject = selector_text}
+                                    : judge::Unjudged{.why = Why::several_cells,
+                                                      .subject = selector_text,
+                                                      .count = cells.size()};
         return out;
     }
     out.cell = cells.front();
     const auto it = metric.by_cell.find(out.cell->index);
     if (it == metric.by_cell.end() || it->second.empty()) {
-        out.problem = fmt::format("no measured run of \"{}\"", out.cell->label);
+        out.problem = judge::Unjudged{.why = Why::no_runs, .subject = out.cell->label};
         return out;
     }
     out.values = it->second;
@@ -45,8 +43,8 @@ bool read_cell_pair(const Claim& c, const ResultsDir& results, const MetricValue
                     CellValues& b, ClaimResult& r) {
     a = values_of(c.cell, results, m);
     b = values_of(c.baseline, results, m);
-    if (!a.problem.empty() || !b.problem.empty()) {
-        r.why = !a.problem.empty() ? a.problem : b.problem;
+    if (a.problem || b.problem) {
+        r.judgement.unjudged = a.problem ? a.problem : b.problem;
         return false;
     }
     r.judgement.cells = {static_cast<std::int64_t>(a.cell->index),

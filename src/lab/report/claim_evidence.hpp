@@ -14,24 +14,26 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace pglab::lab::report {
 
-/// Values of `metric` in the one cell that `selector` names; an error sentence otherwise.
+/// Values of `metric` in the one cell that `selector` names; why not otherwise.
 struct CellValues {
     const Cell* cell = nullptr;
     std::vector<double> values;
     Sample sample; ///< `values` as intervals read them (sample_in())
-    std::string problem;
+    std::optional<judge::Unjudged> problem;
 };
 
 CellValues values_of(const experiment::CellSelector& selector, const ResultsDir& results,
                      const MetricValues& metric);
 
 /// The two cells of a claim that compares `c.cell` with `c.baseline` (a ratio, a spread): false,
-/// with the problem in `r.why`, when one cannot be read; else `r.cells` and `r.runs` are set.
+/// with the problem in `r.judgement.unjudged`, when one cannot be read; else `r.cells` and `r.runs`
+/// are set.
 bool read_cell_pair(const experiment::Claim& c, const ResultsDir& results, const MetricValues& m,
                     CellValues& a, CellValues& b, ClaimResult& r);
 

@@ -6,14 +6,10 @@
 // otherwise.
 #include "lab/report/claim_shapes.hpp"
 
+#include "lab/judge/shape_reading.hpp"
 #include "lab/report/claim_evidence.hpp"
-#include "lab/report/claim_words.hpp"
 #include "lab/report/compare.hpp"
-#include "lab/report/number_format.hpp"
 #include "lab/report/statistics.hpp"
-#include "lab/report/verdict_words.hpp"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
@@ -48,11 +44,12 @@ struct Level {
     }
 };
 
-/// The one cell with measured runs that `selector` names at `over` = `value`; nullptr and an
-/// error sentence in `problem` otherwise.
+/// The one cell with measured runs that `selector` names at `over` = `value`; nullptr and why
+/// not in `problem` otherwise.
 const Cell* level_cell(const experiment::CellSelector& selector, const std::string& over,
                        const std::string& value, const ResultsDir& results, const MetricValues& m,
-                       std::string& problem) {
+                       std::optional<judge::Unjudged>& problem) {
+    using Why = judge::Unjudged::Why;
     const Cell* found = nullptr;
     for (const auto& cell : results.cells) {
         const experiment::Scalar* v = cell.find(over);
@@ -60,28 +57,29 @@ const Cell* level_cell(const experiment::CellSelector& selector, const std::stri
             continue;
         }
         if (found != nullptr) {
-            problem =
-                fmt::format("\"{}\" names more than one cell at {} {}", selector.text, over, value);
+            problem = judge::Unjudged{
+                .why = Why::several_cells_at, .subject = selector.text, .over = over, .at = value};
             return nullptr;
         }
         found = &cell;
     }
     if (found == nullptr) {
-        problem = fmt::format("no cell of this run is \"{}\" at {} {}", selector.text, over, value);
+        problem = judge::Unjudged{
+            .why = Why::no_cell_at, .subject = selector.text, .over = over, .at = value};
         return nullptr;
     }
     const auto it = m.by_cell.find(static_cast<std::int64_t>(found->index));
     if (it == m.by_cell.end() || it->second.empty()) {
-        problem = fmt::format("no measured run of \"{}\"", found->label);
+        problem = judge::Unjudged{.why = Why::no_runs, .subject = found->label};
         return nullptr;
     }
     return found;
 }
 
 /// The levels along `over` of the cells the claim's selector names (of a ratio's two cells), from
-/// `from` on; an error sentence when a level has no measured run or there are too few of them.
+/// `from` on; none, and why in `problem`, when a level has no measured run or there are too few.
 std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                                std::string& problem) {
+                                std::optional<judge::Unjudged>& problem) {
     std::vector<Level> levels;
     bool started = c.from.empty();
     const bool along_ratio = c.kind == experiment::ClaimKind::ratio_along;
@@ -111,8 +109,8 @@ std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const
     }
     const size_t fewest = c.shape == experiment::Shape::levels_off ? 3 : 2;
     if (levels.size() < fewest) {
-        problem =
-            fmt::format("fewer than {} cells along {}", fewest == 3 ? "three" : "two", c.over);
+        problem = judge::Unjudged{
+            .why = judge::Unjudged::Why::too_few_levels, .over = c.over, .count = fewest};
         return {};
     }
     return levels;
@@ -125,30 +123,8 @@ struct Test {
     const Allowed* allowed = nullptr;
 };
 
-/// The ratio of a test, judged.
-struct Judged {
-    Verdict verdict = Verdict::inconclusive;
-    std::string line;  ///< "clients 30 over 10 is 0.800: its 95% interval ..."
-    std::string ratio; ///< "0.800 (0.78 – 0.82)"
-    /// inconclusive: the runs of each level that would likely decide it; none when even
-    /// k_most_extra_runs more would not.
-    std::optional<size_t> extra;
-};
-
-/// The verdicts of a set of tests taken together.
-struct Outcome {
-    std::vector<std::string> differs;
-    std::vector<std::string> open;
-    std::string agreed;    ///< the first test that agreed
-    size_t most_extra = 0; ///< runs of each level that would likely decide the open ones
-    bool undecidable = false;
-
-    Verdict verdict() const {
-        return !differs.empty() ? Verdict::differs
-               : !open.empty()  ? Verdict::inconclusive
-                                : Verdict::agrees;
-    }
-};
+using judge::ShapeOutcome;
+using judge::ShapeRatio;
 
 class ShapeJudge {
 public:
@@ -157,7 +133,7 @@ public:
 
     /// The test judged, once: a shape's ratios are shown and then judged, and the levels a knee
     /// shares with another are judged for both (extra_runs_to_decide() is not cheap).
-    const Judged& judge(const Test& t) const {
+    const ShapeRatio& judge(const Test& t) const {
         const auto key = std::make_tuple(t.a, t.b, t.allowed);
         if (const auto it = m_judged.find(key); it != m_judged.end()) {
             return it->second;
@@ -165,43 +141,43 @@ public:
         return m_judged.emplace(key, judge_anew(t)).first->second;
     }
 
-    Outcome judge_all(const std::vector<Test>& tests) const {
-        Outcome o;
+    ShapeOutcome judge_all(const std::vector<Test>& tests) const {
+        ShapeOutcome o;
+        o.tests = tests.size();
         for (const Test& t : tests) {
-            const Judged& j = judge(t);
-            if (j.verdict == Verdict::differs) {
-                o.differs.push_back(j.line);
-            } else if (j.verdict == Verdict::inconclusive) {
-                o.open.push_back(j.line);
+            const ShapeRatio& j = judge(t);
+            if (j.verdict() == Verdict::differs) {
+                o.differs.push_back(j);
+            } else if (j.verdict() == Verdict::inconclusive) {
+                o.open.push_back(j);
                 if (j.extra) {
                     o.most_extra = std::max(o.most_extra, *j.extra);
                 } else {
                     o.undecidable = true;
                 }
-            } else if (o.agreed.empty()) {
-                o.agreed = j.line;
+            } else if (!o.agreed) {
+                o.agreed = j;
             }
         }
         return o;
     }
 
-    /// "0.800 (0.78 – 0.82), 1.02 (...)": the ratios of `tests` with their 95% intervals.
-    std::string ratios(const std::vector<Test>& tests) const {
-        std::string out;
+    /// The ratios of `tests`, in order, as shown after the levels.
+    std::vector<ShapeRatio> ratios(const std::vector<Test>& tests) const {
+        std::vector<ShapeRatio> out;
         for (const Test& t : tests) {
-            out += (out.empty() ? "" : ", ") + judge(t).ratio;
+            out.push_back(judge(t));
         }
         return out;
     }
 
 private:
-    Judged judge_anew(const Test& t) const {
+    ShapeRatio judge_anew(const Test& t) const {
         const Level& a = m_levels[t.a];
         const Level& b = m_levels[t.b];
-        Judged j;
-        const std::string what = fmt::format("{} {} over {}", m_claim.over, a.value, b.value);
+        ShapeRatio j{.a = a.value, .b = b.value};
         if (b.figure() == 0) {
-            j.line = what + ": 0 in the denominator, no ratio";
+            j.problem = ShapeRatio::Problem::zero_denominator;
             return j;
         }
         std::function<Evidence(size_t)> after;
@@ -211,9 +187,7 @@ private:
             const std::vector<Factor> factors = {
                 {&a.sample, 1}, {&*a.baseline, -1}, {&b.sample, -1}, {&*b.baseline, 1}};
             if (!product_of(factors)) {
-                j.line = what
-                         + ": a ratio of ratios is read on the log scale, and a run is 0 or "
-                           "below";
+                j.problem = ShapeRatio::Problem::log_of_zero;
                 return j;
             }
             after = [factors, this](size_t extra) {
@@ -225,10 +199,11 @@ private:
             e = claim_ratio_evidence(m_claim, a.sample, b.sample, m_plan);
         }
         const Decision d = decide(*t.allowed, e);
-        j.verdict = d.verdict;
-        j.line = fmt::format("{} is {:.3f}: {}", what, e.value, decision_words(d));
-        j.ratio = fmt::format("{:.3f}{}", e.value,
-                              e.ci95 && !e.exact ? " (" + format_interval(*e.ci95) + ")" : "");
+        j.value = e.value;
+        if (e.ci95 && !e.exact) {
+            j.ci95 = *e.ci95;
+        }
+        j.decision = d;
         if (d.verdict == Verdict::inconclusive) {
             j.extra = e.runs >= k_min_runs_for_interval
                           ? extra_runs_to_decide(*t.allowed, after)
@@ -240,7 +215,7 @@ private:
     const Claim& m_claim;
     const std::vector<Level>& m_levels;
     judge::LookPlan m_plan;
-    mutable std::map<std::tuple<size_t, size_t, const Allowed*>, Judged> m_judged;
+    mutable std::map<std::tuple<size_t, size_t, const Allowed*>, ShapeRatio> m_judged;
 };
 
 /// Each level over the one before, from `first` to `last` (inclusive).
@@ -273,24 +248,12 @@ Allowed growth(const Claim& c) {
     return a;
 }
 
-std::string first_and_count(const std::vector<std::string>& lines, const char* more) {
-    return lines.front()
-           + (lines.size() > 1 ? fmt::format(" (and {} more{})", lines.size() - 1, more) : "");
-}
-
 /// The verdict of `o` in `r`, with the runs that would likely decide it when it is open.
-void conclude_outcome(const Claim& c, const Outcome& o, size_t tests, ClaimResult& r) {
+void conclude_outcome(const Claim& c, const ShapeOutcome& o, ClaimResult& r) {
     r.judgement.verdict = o.verdict();
-    if (r.judgement.verdict == Verdict::differs) {
-        r.why = first_and_count(o.differs, "");
+    if (r.judgement.verdict != Verdict::inconclusive) {
         return;
     }
-    if (r.judgement.verdict == Verdict::agrees) {
-        r.why =
-            tests == 1 ? o.agreed : fmt::format("each of the {} ratios; e.g. {}", tests, o.agreed);
-        return;
-    }
-    r.why = first_and_count(o.open, " undecided");
     if (r.judgement.runs < k_min_runs_for_interval && !c.exact) {
         r.judgement.more_runs = judge::MoreRuns::give_an_interval;
     } else if (!o.undecidable) {
@@ -307,28 +270,29 @@ void conclude_outcome(const Claim& c, const Outcome& o, size_t tests, ClaimResul
 /// differs when at every k one test differs, and is open otherwise; then the k with the fewest
 /// open tests and no differing one says what is missing.
 void evaluate_levels_off(const Claim& c, const ShapeJudge& judge, const std::vector<Level>& levels,
-                         const Allowed& up, ClaimResult& r) {
+                         const Allowed& up, judge::ShapeReading& reading, ClaimResult& r) {
     const Allowed flat = flat_band(c);
     const size_t last = levels.size() - 1;
+    reading.levels_off = true;
+    reading.at_least = *up.at_least;
+    reading.band = *flat.band;
     std::optional<size_t> best_open; // the knee with no differing test and the fewest open
-    Outcome best;
-    std::vector<std::string> why_not; // per knee, the first test that differs
+    ShapeOutcome best;
     for (size_t k = 1; k < last; ++k) {
         std::vector<Test> tests = steps(1, k, up);
         const std::vector<Test> after = over_reference(k, last, flat);
         tests.insert(tests.end(), after.begin(), after.end());
-        const Outcome o = judge.judge_all(tests);
+        const ShapeOutcome o = judge.judge_all(tests);
         if (o.verdict() == Verdict::agrees) {
+            reading.knee = levels[k].value;
+            reading.steps_up = k;
+            reading.levels_after = last - k;
+            reading.outcome = o;
             r.judgement.verdict = Verdict::agrees;
-            r.why = fmt::format("levels off at {} {}: each of the {} steps up to it is ≥ {} and "
-                                "each of the {} levels after it within {} of it; e.g. {}",
-                                c.over, levels[k].value, k, format_number(*up.at_least), last - k,
-                                band_text(*flat.band), o.agreed);
-            r.measured += fmt::format("; levels off at {}", levels[k].value);
             return;
         }
         if (o.verdict() == Verdict::differs) {
-            why_not.push_back(fmt::format("not at {}: {}", levels[k].value, o.differs.front()));
+            reading.not_at.emplace_back(levels[k].value, o.differs.front());
         } else if (!best_open || o.open.size() < best.open.size()) {
             best_open = k;
             best = o;
@@ -336,26 +300,24 @@ void evaluate_levels_off(const Claim& c, const ShapeJudge& judge, const std::vec
     }
     if (!best_open) {
         r.judgement.verdict = Verdict::differs;
-        r.why = "it levels off at no level: " + fmt::format("{}", fmt::join(why_not, "; "));
         return;
     }
-    conclude_outcome(c, best, 0, r);
-    r.why = fmt::format("at {} (the likeliest level it levels off at): {}",
-                        levels[*best_open].value, r.why);
+    reading.likeliest = levels[*best_open].value;
+    reading.outcome = best;
+    conclude_outcome(c, best, r);
 }
 
 } // namespace
 
 void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
                     ClaimResult& r) {
-    std::string problem;
+    std::optional<judge::Unjudged> problem;
     const std::vector<Level> levels = shape_levels(c, results, m, problem);
     if (levels.empty()) {
-        r.why = problem;
+        r.judgement.unjudged = problem;
         return;
     }
     r.judgement.runs = levels.front().runs();
-    std::string joined;
     for (const Level& l : levels) {
         r.judgement.cells.push_back(static_cast<std::int64_t>(l.cell->index));
         if (l.baseline_cell != nullptr) {
@@ -363,13 +325,10 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
         }
         r.judgement.runs = std::min(r.judgement.runs, l.runs());
         r.series.emplace_back(l.value, l.figure());
-        joined += (joined.empty() ? "" : " → ")
-                  + fmt::format("{}: {}", l.value,
-                                l.baseline ? fmt::format("{:.3f}", l.figure())
-                                           : format_number(l.figure()));
     }
-    r.measured = (levels.front().baseline ? "ratio " : "") + joined
-                 + (levels.front().baseline ? std::string() : unit_suffix(m.info));
+    r.origin.metric = m.info; // the unit of the levels' figures (the kind stays none: a shape)
+    judge::ShapeReading reading{.over = c.over,
+                                .ratio_levels = levels.front().baseline.has_value()};
     const ShapeJudge judge(c, levels, look_plan_of(results));
     const size_t last = levels.size() - 1;
     const bool flat = c.shape == experiment::Shape::flat;
@@ -379,16 +338,18 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
         allowed.at_most = 1.0 - c.min_step;
     }
     if (c.shape == experiment::Shape::levels_off) {
-        r.measured += "; each over the one before: " + judge.ratios(steps(1, last, allowed));
-        evaluate_levels_off(c, judge, levels, allowed, r);
+        reading.shown = judge.ratios(steps(1, last, allowed));
+        evaluate_levels_off(c, judge, levels, allowed, reading, r);
+        r.shape = std::move(reading);
         return;
     }
     const std::vector<Test> tests =
         flat ? over_reference(0, last, allowed) : steps(1, last, allowed);
-    r.measured += fmt::format(
-        "; {} {}",
-        flat ? "each over the first:" : "each over the one before:", judge.ratios(tests));
-    conclude_outcome(c, judge.judge_all(tests), tests.size(), r);
+    reading.over_first = flat;
+    reading.shown = judge.ratios(tests);
+    reading.outcome = judge.judge_all(tests);
+    conclude_outcome(c, reading.outcome, r);
+    r.shape = std::move(reading);
 }
 
 } // namespace pglab::lab::report

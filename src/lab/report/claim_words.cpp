@@ -182,6 +182,137 @@ const char* whose_runs(const ClaimResult& r) {
     }
 }
 
+/// Why a claim has no figure to judge, in words: "step \"tpcb\" has no results".
+std::string unjudged_words(const judge::Unjudged& u) {
+    using Why = judge::Unjudged::Why;
+    switch (u.why) {
+    case Why::declared:
+        return u.subject;
+    case Why::no_step:
+        return fmt::format("step \"{}\" has no results", u.subject);
+    case Why::no_metric:
+        return fmt::format("step \"{}\" recorded no \"{}\"", u.subject, u.metric);
+    case Why::no_cell:
+        return fmt::format("no cell of this run is \"{}\"", u.subject);
+    case Why::several_cells:
+        return fmt::format("\"{}\" names {} cells, not one",
+                           u.subject.empty() ? "every cell" : u.subject, u.count);
+    case Why::no_runs:
+        return fmt::format("no measured run of \"{}\"", u.subject);
+    case Why::no_cell_at:
+        return fmt::format("no cell of this run is \"{}\" at {} {}", u.subject, u.over, u.at);
+    case Why::several_cells_at:
+        return fmt::format("\"{}\" names more than one cell at {} {}", u.subject, u.over, u.at);
+    case Why::too_few_levels:
+        return fmt::format("fewer than {} cells along {}", u.count == 3 ? "three" : "two", u.over);
+    case Why::over_zero:
+        return fmt::format("{} is 0 in \"{}\" (in every run) and {:.4g} in \"{}\": a ratio over 0 "
+                           "has no finite value, and more runs like these would not decide it",
+                           u.metric, u.subject, u.figure, u.other);
+    case Why::log_of_zero:
+        return "a ratio of ratios is read on the log scale, and a run of one of its cells is 0 or "
+               "below";
+    case Why::one_run_spread:
+        return "a spread needs runs that can vary: one run of a cell has none; more runs of each "
+               "cell would give one";
+    case Why::constant_baseline:
+        return fmt::format("the runs of \"{}\" do not vary: no ratio of spreads", u.subject);
+    }
+    return {};
+}
+
+/// "clients 30 over 10 is 0.800: its 95% interval …": one ratio of a shape and the case of the
+/// rule that applied, or why the ratio has none.
+std::string shape_ratio_line(const std::string& over, const judge::ShapeRatio& s) {
+    const std::string what = fmt::format("{} {} over {}", over, s.a, s.b);
+    switch (s.problem) {
+    case judge::ShapeRatio::Problem::zero_denominator:
+        return what + ": 0 in the denominator, no ratio";
+    case judge::ShapeRatio::Problem::log_of_zero:
+        return what + ": a ratio of ratios is read on the log scale, and a run is 0 or below";
+    case judge::ShapeRatio::Problem::none:
+        break;
+    }
+    return fmt::format("{} is {:.3f}: {}", what, s.value, decision_words(*s.decision));
+}
+
+/// "0.800 (0.78 – 0.82)": a ratio shown after a shape's levels; "" for one that has none.
+std::string shape_ratio_figure(const judge::ShapeRatio& s) {
+    if (s.problem != judge::ShapeRatio::Problem::none) {
+        return {};
+    }
+    return fmt::format("{:.3f}{}", s.value, s.ci95 ? " (" + format_interval(*s.ci95) + ")" : "");
+}
+
+/// The first ratio's line, and how many more there are: "… (and 2 more undecided)".
+std::string first_and_count(const std::string& over, const std::vector<judge::ShapeRatio>& ratios,
+                            const char* more) {
+    return shape_ratio_line(over, ratios.front())
+           + (ratios.size() > 1 ? fmt::format(" (and {} more{})", ratios.size() - 1, more) : "");
+}
+
+/// The case of a shape's verdict: its first differing ratio, its agreeing ones, or its open ones.
+std::string shape_outcome_words(const std::string& over, const judge::ShapeOutcome& o) {
+    switch (o.verdict()) {
+    case Verdict::differs:
+        return first_and_count(over, o.differs, "");
+    case Verdict::agrees: {
+        const std::string line = shape_ratio_line(over, *o.agreed);
+        return o.tests == 1 ? line : fmt::format("each of the {} ratios; e.g. {}", o.tests, line);
+    }
+    default:
+        return first_and_count(over, o.open, " undecided");
+    }
+}
+
+/// Why a shape's verdict is what it is; for "rises, then levels off", at which level.
+std::string shape_why(const judge::ShapeReading& s) {
+    if (!s.levels_off) {
+        return shape_outcome_words(s.over, s.outcome);
+    }
+    if (s.knee) {
+        return fmt::format("levels off at {} {}: each of the {} steps up to it is ≥ {} and each of "
+                           "the {} levels after it within {} of it; e.g. {}",
+                           s.over, *s.knee, s.steps_up, format_number(s.at_least), s.levels_after,
+                           band_text(s.band), shape_ratio_line(s.over, *s.outcome.agreed));
+    }
+    if (!s.likeliest) {
+        std::vector<std::string> not_at;
+        for (const auto& [level, ratio] : s.not_at) {
+            not_at.push_back(fmt::format("not at {}: {}", level, shape_ratio_line(s.over, ratio)));
+        }
+        return fmt::format("it levels off at no level: {}", fmt::join(not_at, "; "));
+    }
+    return fmt::format("at {} (the likeliest level it levels off at): {}", *s.likeliest,
+                       shape_outcome_words(s.over, s.outcome));
+}
+
+/// "10: 6301.9 → 20: 6990.2 tps; each over the one before: 1.109 (1.075 – 1.144)": a shape's
+/// levels and the ratios between them.
+std::string shape_measured(const ClaimResult& r) {
+    const judge::ShapeReading& s = *r.shape;
+    std::string levels;
+    for (const auto& [value, figure] : r.series) {
+        levels +=
+            (levels.empty() ? "" : " → ")
+            + fmt::format("{}: {}", value,
+                          s.ratio_levels ? fmt::format("{:.3f}", figure) : format_number(figure));
+    }
+    std::string ratios;
+    for (const judge::ShapeRatio& ratio : s.shown) {
+        ratios += (ratios.empty() ? "" : ", ") + shape_ratio_figure(ratio);
+    }
+    std::string out =
+        (s.ratio_levels ? "ratio " : "") + levels
+        + (s.ratio_levels ? std::string() : unit_suffix(r.origin.metric))
+        + fmt::format("; {} {}",
+                      s.over_first ? "each over the first:" : "each over the one before:", ratios);
+    if (s.knee) {
+        out += fmt::format("; levels off at {}", *s.knee);
+    }
+    return out;
+}
+
 /// What more runs would do for an undecided claim: "; about 6 more runs of each cell would
 /// likely decide it".
 std::string more_runs_words(const ClaimResult& r) {
@@ -294,12 +425,17 @@ std::string look_summary(const judge::Judgement& j) {
 void word_claims(std::vector<ClaimResult>& claims, const std::vector<StepData>& steps) {
     for (ClaimResult& r : claims) {
         r.paper = expected_text(r.claim);
-        r.measured = measured_words(r);
+        r.measured = r.shape ? shape_measured(r) : measured_words(r);
+        if (r.judgement.unjudged) {
+            r.why = unjudged_words(*r.judgement.unjudged);
+        }
         if (!r.claim.untestable.empty()) {
             continue;
         }
         if (r.decision) {
             r.why = decision_words(*r.decision);
+        } else if (r.shape) {
+            r.why = shape_why(*r.shape);
         }
         r.why += more_runs_words(r) + when_decided_words(r.judgement);
         const auto step = std::find_if(steps.begin(), steps.end(),

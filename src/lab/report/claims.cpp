@@ -32,6 +32,19 @@ namespace {
 using experiment::Claim;
 using experiment::ClaimKind;
 
+/// A ratio whose baseline is 0 in every run: measured, and 0, so the ratio has no finite value,
+/// no interval decides it, and more runs like these would not either (no cells for `until` to
+/// run again). Not untestable: the claim was tested, and its figures are known.
+void judge_over_zero(const Claim& c, const MetricValues& m, double figure_a, ClaimResult& r) {
+    r.judgement.verdict = Verdict::inconclusive;
+    r.judgement.cells.clear();
+    r.judgement.unjudged = judge::Unjudged{.why = judge::Unjudged::Why::over_zero,
+                                           .subject = c.baseline.text,
+                                           .metric = m.info.title,
+                                           .other = c.cell.text,
+                                           .figure = figure_a};
+}
+
 void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValues& m,
                     ClaimResult& r) {
     CellValues a;
@@ -47,14 +60,7 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
     const double figure_a = typical_pair ? typical_value(sa) : sa.linear.mean;
     const double figure_b = typical_pair ? typical_value(sb) : sb.linear.mean;
     if (figure_b == 0) {
-        // Measured, and 0: the ratio has no finite value, so no interval decides it, and more runs
-        // like these would not either (no cells for `until` to run again). Not untestable: the
-        // claim was tested, and its figure is known.
-        r.judgement.verdict = Verdict::inconclusive;
-        r.judgement.cells.clear();
-        r.why = fmt::format("{} is 0 in \"{}\" (in every run) and {:.4g} in \"{}\": a ratio over 0 "
-                            "has no finite value, and more runs like these would not decide it",
-                            m.info.title, c.baseline.text, figure_a, c.cell.text);
+        judge_over_zero(c, m, figure_a, r);
         return;
     }
     // Runs alike on both sides are their value itself (statistics.hpp), not a mean of anything.
@@ -99,8 +105,8 @@ void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValue
 void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValues& m,
                     ClaimResult& r) {
     const CellValues a = values_of(c.cell, results, m);
-    if (!a.problem.empty()) {
-        r.why = a.problem;
+    if (a.problem) {
+        r.judgement.unjudged = a.problem;
         return;
     }
     const Sample& sample = a.sample;
@@ -128,17 +134,19 @@ ClaimResult evaluate_claim(const Claim& c, const ResultsDir& results,
                            const std::vector<StepData>& steps) {
     ClaimResult r;
     r.claim = c;
+    using Why = judge::Unjudged::Why;
     if (!c.untestable.empty()) {
-        r.why = c.untestable;
+        r.judgement.unjudged = judge::Unjudged{.why = Why::declared, .subject = c.untestable};
         return r;
     }
     const auto step = std::find_if(steps.begin(), steps.end(),
                                    [&](const StepData& s) { return s.key == c.step; });
     const MetricValues* m = step != steps.end() ? find_metric(*step, c.metric) : nullptr;
     if (step == steps.end()) {
-        r.why = fmt::format("step \"{}\" has no results", c.step);
+        r.judgement.unjudged = judge::Unjudged{.why = Why::no_step, .subject = c.step};
     } else if (m == nullptr || m->by_cell.empty()) {
-        r.why = fmt::format("step \"{}\" recorded no \"{}\"", c.step, c.metric);
+        r.judgement.unjudged =
+            judge::Unjudged{.why = Why::no_metric, .subject = c.step, .metric = c.metric};
     } else {
         switch (c.kind) {
         case ClaimKind::ratio:

@@ -5,6 +5,7 @@
 
 #include "lab/experiment/experiment_spec.hpp"
 #include "lab/judge/judgement.hpp"
+#include "lab/judge/shape_reading.hpp"
 #include "lab/judge/verdict_rules.hpp"
 #include "lab/report/document.hpp"
 #include "lab/report/metrics.hpp"
@@ -57,6 +58,8 @@ struct ClaimResult {
     /// A shape: each value of `over` read (as text) and its typical value (the geometric mean of
     /// positive runs, else the mean), in order.
     std::vector<std::pair<std::string, double>> series;
+    /// A shape: its ratios and why its verdict is what it is (claim_words.cpp words them).
+    std::optional<judge::ShapeReading> shape;
     /// The claim's `evidence` metric in the cells it read: "wal.fpi 24019.0 / 3400.0 (means of
     /// the claim's cells)"; "" without evidence, or when the step did not record it.
     std::string evidence;

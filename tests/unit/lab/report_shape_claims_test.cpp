@@ -130,6 +130,17 @@ TEST(ShapeClaims, RisesThenLevelsOffSaysWhere) {
                                         {298, 299, 297, 298}});
     const ClaimResult c = testing::judge_claim(shape_claim("levels_off", 0.05, 0.1), r);
     EXPECT_EQ(c.judgement.verdict, Verdict::agrees) << c.why;
+    // The reading, as values: the knee, the two steps up to it, the two levels after it, and the
+    // ratios shown (each level over the one before).
+    ASSERT_TRUE(c.shape.has_value());
+    EXPECT_EQ(c.shape->knee, "30");
+    EXPECT_EQ(c.shape->steps_up, 2U);
+    EXPECT_EQ(c.shape->levels_after, 2U);
+    ASSERT_EQ(c.shape->shown.size(), 4U);
+    EXPECT_EQ(c.shape->shown[0].a, "20");
+    EXPECT_EQ(c.shape->shown[0].b, "10");
+    EXPECT_TRUE(c.shape->outcome.differs.empty());
+    // Its words:
     EXPECT_NE(c.why.find("levels off at clients 30"), std::string::npos) << c.why;
     EXPECT_NE(c.measured.find("; levels off at 30"), std::string::npos) << c.measured;
 }
@@ -141,6 +152,10 @@ TEST(ShapeClaims, GrowthToTheEndOrNoRiseDoesNotLevelOff) {
                                                                    {300, 303, 297, 300},
                                                                    {400, 404, 396, 400}}));
     EXPECT_EQ(rising.judgement.verdict, Verdict::differs) << rising.why;
+    ASSERT_TRUE(rising.shape.has_value());
+    ASSERT_FALSE(rising.shape->not_at.empty());
+    EXPECT_EQ(rising.shape->not_at.front().first, "20"); // at 20 the next level is no plateau
+    EXPECT_EQ(rising.shape->not_at.front().second.a, "30");
     EXPECT_NE(rising.why.find("it levels off at no level: not at 20: clients 30 over 20"),
               std::string::npos)
         << rising.why;
