@@ -27,18 +27,10 @@ import os
 import re
 import tomllib
 
-from stored_csv import read_rows
+from stored_csv import Problem, cell_text, read_rows, stored_folder
 
 STATUSES = ("not claimed", "cannot be tested here")
 VERDICT_WORDS = {"untestable": "cannot be tested here"}
-
-
-class HeadlineProblem(Exception):
-    pass
-
-
-def _cell(text):
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def short_figure(measured):
@@ -65,7 +57,7 @@ def _claimed(run_dir, names, where):
     for name in names:
         if name not in rows:
             known = "; ".join(sorted(rows))
-            raise HeadlineProblem(f"{where}: {run_dir.name} has no claim \"{name}\" (its claims: {known})")
+            raise Problem(f"{where}: {run_dir.name} has no claim \"{name}\" (its claims: {known})")
         row = rows[name]
         found.append((short_figure(row["measured"]), VERDICT_WORDS.get(row["verdict"], row["verdict"])))
     return found
@@ -78,7 +70,7 @@ def _checked(run_dir, steps, where):
     for step in steps:
         mine = [r for r in rows if r["step"] == step]
         if not mine:
-            raise HeadlineProblem(f"{where}: {run_dir.name} has no check of step \"{step}\"")
+            raise Problem(f"{where}: {run_dir.name} has no check of step \"{step}\"")
         passed = sum(1 for r in mine if r["pass"] == "true")
         verdict = "check passed" if passed == len(mine) else f"check failed in {len(mine) - passed} of {len(mine)} runs"
         found.append((mine[0]["actual"], verdict))
@@ -90,19 +82,17 @@ def _one(headline, results, where, doc_dir):
     status = headline.get("status")
     if status is not None:
         if status not in STATUSES:
-            raise HeadlineProblem(f"{where}: status \"{status}\" is not one of: {', '.join(STATUSES)}")
+            raise Problem(f"{where}: status \"{status}\" is not one of: {', '.join(STATUSES)}")
         if headline.get("run"):
-            raise HeadlineProblem(f"{where}: a headline with status \"{status}\" names no run")
+            raise Problem(f"{where}: a headline with status \"{status}\" names no run")
         return "-", status, "-"
     run = headline.get("run")
     if not run:
-        raise HeadlineProblem(f"{where}: a headline names a run and its claims or checks, or a status")
-    run_dir = results / run
-    if not (run_dir / "about.json").is_file():
-        raise HeadlineProblem(f"{where}: no stored result \"{run}\"")
+        raise Problem(f"{where}: a headline names a run and its claims or checks, or a status")
+    run_dir = stored_folder(results, run, where)
     found = _claimed(run_dir, headline.get("claims", []), where) + _checked(run_dir, headline.get("checks", []), where)
     if not found:
-        raise HeadlineProblem(f"{where}: headline names run {run} but none of its claims or checks")
+        raise Problem(f"{where}: headline names run {run} but none of its claims or checks")
     figures = "; ".join(figure for figure, _ in found)
     if all(figure == "-" for figure, _ in found):
         figures = "-"
@@ -121,14 +111,14 @@ def read_headlines(path, where):
         with open(path, "rb") as f:
             headlines = tomllib.load(f).get("headline", [])
     except (OSError, tomllib.TOMLDecodeError) as error:
-        raise HeadlineProblem(f"{where}: cannot read {path}: {error}") from error
+        raise Problem(f"{where}: cannot read {path}: {error}") from error
     numbers = [h.get("number") for h in headlines]
     if numbers != list(range(1, len(headlines) + 1)):
-        raise HeadlineProblem(f"{where}: {path}'s headlines are not numbered 1 to {len(headlines)} in order")
+        raise Problem(f"{where}: {path}'s headlines are not numbered 1 to {len(headlines)} in order")
     for h in headlines:
         missing = [key for key in ("study", "paper", "why") if not h.get(key)]
         if missing:
-            raise HeadlineProblem(f"{where}: headline {h['number']} has no {', '.join(missing)}")
+            raise Problem(f"{where}: headline {h['number']} has no {', '.join(missing)}")
     return headlines
 
 
@@ -166,5 +156,5 @@ def headlines_region(path, results, where, doc_dir):
     ]
     for number, study, paper, figure, verdict, why, run in rows:
         cells = [str(number), study, paper, figure, f"**{verdict}**", why, run]
-        out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+        out.append("| " + " | ".join(cell_text(c) for c in cells) + " |")
     return out

@@ -19,13 +19,9 @@ and sig otherwise, a cell's cv is percent, n and a look int, the rest sig.
 
 import re
 
-from stored_csv import read_rows, significant
+from stored_csv import Problem, read_rows, significant, stored_folder
 
 FIGURE = re.compile(r"<!-- fig: (\S+)((?: \w+=\S+)*) -->(.*?)<!-- /fig -->")
-
-
-class FigureProblem(Exception):
-    pass
 
 
 def change(v):
@@ -45,17 +41,17 @@ FORMATS = {
 
 def _format(value, fmt, where):
     if fmt not in FORMATS:
-        raise FigureProblem(f"{where}: fmt={fmt} is not one of: {', '.join(FORMATS)}")
+        raise Problem(f"{where}: fmt={fmt} is not one of: {', '.join(FORMATS)}")
     try:
         return FORMATS[fmt](float(value))
     except ValueError as error:
-        raise FigureProblem(f"{where}: \"{value}\" is not a number") from error
+        raise Problem(f"{where}: \"{value}\" is not a number") from error
 
 
 def _interval(row, level, fmt, where):
     low, high = row.get(f"{level}_low", ""), row.get(f"{level}_high", "")
     if low == "" or high == "":
-        raise FigureProblem(f"{where}: the figure has no {level} interval")
+        raise Problem(f"{where}: the figure has no {level} interval")
     return f"{_format(low, fmt, where)} – {_format(high, fmt, where)}"
 
 
@@ -63,7 +59,7 @@ def _claim_figure(folder, options, where):
     rows = read_rows(folder / "claims.csv")
     n = int(options["claim"])
     if not 1 <= n <= len(rows):
-        raise FigureProblem(f"{where}: {folder.name} has {len(rows)} claims, not a claim {n}")
+        raise Problem(f"{where}: {folder.name} has {len(rows)} claims, not a claim {n}")
     row = rows[n - 1]
     field = options.get("field", "value")
     if field == "verdict":
@@ -75,7 +71,7 @@ def _claim_figure(folder, options, where):
         return _format(row["value"], fmt, where)
     if field in ("ci95", "ci90"):
         return _interval(row, field, fmt, where)
-    raise FigureProblem(f"{where}: a claim has no field {field} (value, ci95, ci90, verdict, look, looks)")
+    raise Problem(f"{where}: a claim has no field {field} (value, ci95, ci90, verdict, look, looks)")
 
 
 def _cell_figure(folder, options, where):
@@ -83,14 +79,14 @@ def _cell_figure(folder, options, where):
     found = [r for r in read_rows(folder / "cells.csv")
              if r["cell"] == options["cell"] and r["step"] == step and r["metric"] == metric]
     if not found:
-        raise FigureProblem(f"{where}: {folder.name} kept no cell {options['cell']} of step {step} with metric {metric}")
+        raise Problem(f"{where}: {folder.name} kept no cell {options['cell']} of step {step} with metric {metric}")
     row = found[0]
     field = options.get("field", "mean")
     if field == "ci95":
         return _interval(row, "ci95", options.get("fmt", "sig"), where)
     column = {"sd": "stddev"}.get(field, field)
     if column not in ("mean", "median", "min", "max", "stddev", "cv", "n"):
-        raise FigureProblem(f"{where}: a cell has no field {field} (mean, median, min, max, sd, ci95, cv, n)")
+        raise Problem(f"{where}: a cell has no field {field} (mean, median, min, max, sd, ci95, cv, n)")
     default = {"cv": "percent", "n": "int"}.get(field, "sig")
     return _format(row[column], options.get("fmt", default), where)
 
@@ -101,15 +97,13 @@ def fill_figures(line, results, where):
     def stored_figure(match):
         ident, rest = match.group(1), match.group(2)
         options = dict(item.split("=", 1) for item in rest.split())
-        folder = results / ident
-        if not (folder / "about.json").is_file():
-            raise FigureProblem(f"{where}: no stored result \"{ident}\"")
+        folder = stored_folder(results, ident, where)
         if "claim" in options:
             figure = _claim_figure(folder, options, where)
         elif "cell" in options:
             figure = _cell_figure(folder, options, where)
         else:
-            raise FigureProblem(f"{where}: a figure names claim=N or cell=N")
+            raise Problem(f"{where}: a figure names claim=N or cell=N")
         return match.group(0)[: match.start(3) - match.start(0)] + figure + "<!-- /fig -->"
 
     return FIGURE.sub(stored_figure, line)
