@@ -326,7 +326,7 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
         r.judgement.runs = std::min(r.judgement.runs, l.runs());
         r.series.emplace_back(l.value, l.figure());
     }
-    r.origin.metric = m.info; // the unit of the levels' figures (the kind stays none: a shape)
+    r.origin = FigureOrigin{.kind = FigureOrigin::Kind::shape, .metric = m.info};
     judge::ShapeReading reading{.over = c.over,
                                 .ratio_levels = levels.front().baseline.has_value()};
     const ShapeJudge judge(c, levels, look_plan_of(results));

@@ -120,6 +120,9 @@ std::string few_runs_text(const std::vector<std::vector<double>>& cells) {
     return out + fmt::format("; no interval under {} runs", k_min_runs_for_interval);
 }
 
+/// A shape's levels and the ratios between them (below).
+std::string shape_measured(const ClaimResult& r);
+
 /// The measured column of a single figure: "1187.1 tps (geometric mean; 95% CI 1152.9 –
 /// 1222.2)", or a quotient's "0.830 (95% CI 0.785 – 0.878) = 1335.5 / 1608.6 ms, geometric means
 /// of 3 rounds, judged in pairs" ("0.855 = QUOTIENT (runs: …)" without an interval).
@@ -131,6 +134,8 @@ std::string measured_words(const ClaimResult& r) {
     switch (o.kind) {
     case FigureOrigin::Kind::none:
         return r.measured;
+    case FigureOrigin::Kind::shape:
+        return shape_measured(r);
     case FigureOrigin::Kind::value: {
         const std::string figure = format_number(value) + unit_suffix(o.metric);
         const char* const typical = o.several ? mean_word(o) : "";
@@ -425,7 +430,7 @@ std::string look_summary(const judge::Judgement& j) {
 void word_claims(std::vector<ClaimResult>& claims, const std::vector<StepData>& steps) {
     for (ClaimResult& r : claims) {
         r.paper = expected_text(r.claim);
-        r.measured = r.shape ? shape_measured(r) : measured_words(r);
+        r.measured = measured_words(r);
         if (r.judgement.unjudged) {
             r.why = unjudged_words(*r.judgement.unjudged);
         }

@@ -24,7 +24,7 @@ namespace pglab::lab::report {
 /// column ("0.830 (95% CI 0.785 – 0.878) = 1335.5 / 1608.6 ms, geometric means of 3 rounds,
 /// judged in pairs").
 struct FigureOrigin {
-    enum class Kind : std::uint8_t { none, value, ratio, ratio_of_ratios, spread_ratio };
+    enum class Kind : std::uint8_t { none, value, ratio, ratio_of_ratios, spread_ratio, shape };
     Kind kind = Kind::none;
     MetricInfo metric{}; ///< its unit
     /// How the cells' runs were read into their figures: geometric means, means of the log-odds,
