@@ -1,92 +1,23 @@
-// From finished runs to what reports show: per step, every metric's values per cell (measured,
-// successful runs only), the merged latency histograms per cell and the per-second series.
+// The report reads the steps' figures that lab/judge collects (lab/judge/step_figures.hpp), by
+// these names until its callers name them judge:: (issue 63: the judge grows between the store and
+// the report, strangler-wise).
 #pragma once
 
-#include "lab/experiment/metric_catalogue.hpp"
+#include "lab/judge/step_figures.hpp"
 #include "lab/report/results.hpp"
 #include "lab/report/statistics.hpp"
-#include "stats/latency_histogram.hpp"
-
-#include <cstdint>
-#include <map>
-#include <memory>
-#include <optional>
-#include <string>
-#include <utility>
-#include <vector>
 
 namespace pglab::lab::report {
 
-/// The metrics' definitions are the experiment layer's catalogue (claims are checked against it).
-using experiment::Direction;
-using experiment::MetricInfo;
-
-/// One metric of one step: its values per cell, in execution order.
-struct MetricValues {
-    MetricInfo info;
-    std::map<int64_t, std::vector<double>> by_cell;
-    std::map<int64_t, std::vector<int64_t>> runs_by_cell; ///< run numbers, parallel to by_cell
-    /// A proportion's count per run (the blocks a hit ratio is of), parallel to by_cell.
-    std::map<int64_t, std::vector<double>> trials_by_cell;
-};
-
-/// The runs of `m` in `cell` as intervals read them: a proportion's with its counts.
-Sample sample_in(const MetricValues& m, int64_t cell);
-
-/// summarize() of the runs of `m` in `cell`, a proportion's interval on the log-odds scale.
-Summary summary_in(const MetricValues& m, int64_t cell);
-
-/// The per-second transactions of one bench run.
-struct RunSeries {
-    int64_t run = 0;
-    int64_t cell = 0;
-    int64_t repetition = 0;
-    std::vector<std::pair<double, double>> points; ///< (elapsed_s, tps)
-};
-
-/// Two probes of one run that measure the same quantity but differ by more than 10x (a
-/// statistic that lags: pg_stat_wal's wal.stat_bytes against the LSN's wal.bytes).
-struct Disagreement {
-    int64_t run = 0;
-    std::string name_a; ///< the exact measure: "wal.bytes"
-    double value_a = 0;
-    std::string name_b; ///< the statistic: "wal.stat_bytes"
-    double value_b = 0;
-};
-
-/// One [[steps]] table across all runs.
-struct StepData {
-    int64_t index = 0;
-    std::string key;
-    std::string type; ///< as recorded ("timed-sql"): shown and exported as such
-    /// `type` as the step type it names; nullopt for one this pglab does not know.
-    std::optional<experiment::StepType> kind;
-    std::vector<MetricValues> metrics; ///< in a fixed order: step type's own, then probes
-    /// bench: every measured run's latency histogram merged, per cell.
-    std::map<int64_t, std::shared_ptr<stats::LatencyHistogram>> histograms;
-    std::vector<RunSeries> series; ///< bench: per run
-    /// Measured runs in which the probes counted a checkpoint during this step (run numbers).
-    std::vector<int64_t> checkpoint_runs;
-    /// Client CPU share of the machine per run (0..1), when client CPU and elapsed are known.
-    std::map<int64_t, double> client_cpu_share;
-    /// Measured runs in which two measures of one quantity disagree by more than 10x.
-    std::vector<Disagreement> disagreements;
-    /// Probes a measured run withheld or left out over this step, and why (its probe_notes):
-    /// (run number, note), in run order.
-    std::vector<std::pair<int64_t, std::string>> probe_notes;
-    /// Steps whose histogram could not be parsed (run numbers), reported as problems.
-    std::vector<int64_t> bad_histograms;
-    /// Values left out because their unit cannot be shown with the metric's (a probe recorded
-    /// as a count in one run and implied to be bytes by its name in an older line): metric id ->
-    /// run numbers.
-    std::map<std::string, std::vector<int64_t>> unit_conflicts;
-};
-
-/// Collects every step of `results` from its measured runs (not warm-ups, status ok, step ok).
-/// `cores` (0 = unknown) turns client CPU seconds into a share of the machine.
-std::vector<StepData> collect_steps(const ResultsDir& results, int cores);
-
-/// The metric `id` of `step`, or nullptr.
-const MetricValues* find_metric(const StepData& step, std::string_view id);
+using judge::collect_steps;
+using judge::Direction;
+using judge::Disagreement;
+using judge::find_metric;
+using judge::MetricInfo;
+using judge::MetricValues;
+using judge::RunSeries;
+using judge::sample_in;
+using judge::StepData;
+using judge::summary_in;
 
 } // namespace pglab::lab::report

@@ -1,5 +1,5 @@
 // Metric extraction by step type (docs/results-format.md, docs/json-schema.md) and probe deltas.
-#include "lab/report/metrics.hpp"
+#include "lab/judge/step_figures.hpp"
 
 #include "lab/store/bench_figures.hpp"
 #include "lab/store/run_record.hpp"
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <optional>
 
-namespace pglab::lab::report {
+namespace pglab::lab::judge {
 
 namespace {
 
@@ -439,7 +439,7 @@ void order_metrics(StepData& step) {
 
 } // namespace
 
-std::vector<StepData> collect_steps(const ResultsDir& results, int cores) {
+std::vector<StepData> collect_steps(const store::ResultsDir& results, int cores) {
     std::vector<StepData> steps;
     // Every step of the plan gets an entry, even when no run measured it yet.
     if (results.plan) {
@@ -503,4 +503,4 @@ const MetricValues* find_metric(const StepData& step, std::string_view id) {
     return nullptr;
 }
 
-} // namespace pglab::lab::report
+} // namespace pglab::lab::judge

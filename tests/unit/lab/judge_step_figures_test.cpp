@@ -1,6 +1,6 @@
 // Metric extraction from run lines: bench totals, percentiles and merged histograms, explain
 // counters, probe sums (CPU, checkpoints, hit ratio) and what is left out (warm-ups, failures).
-#include "lab/report/metrics.hpp"
+#include "lab/judge/step_figures.hpp"
 #include "lab/report/report.hpp"
 #include "lab/report/results.hpp"
 #include "stats/latency_histogram.hpp"
