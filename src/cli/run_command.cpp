@@ -5,7 +5,7 @@
 #include "cli/command_line.hpp"
 #include "cli/run_answer.hpp"
 #include "cli/server_command.hpp"
-#include "lab/report/claims.hpp"
+#include "lab/judge/claim_judgement.hpp"
 #include "lab/report/results.hpp"
 #include "lab/run/orchestrator.hpp"
 #include "util/log.hpp"
@@ -146,7 +146,7 @@ void lend_services(lab::run::RunRequest& request) {
     request.undecided = [](const std::filesystem::path& dir) -> Result<lab::run::Undecided> {
         PGLAB_TRY_ASSIGN(const lab::report::ResultsDir so_far, lab::report::load_results(dir));
         lab::run::Undecided out;
-        out.cells = lab::report::cells_of_undecided_claims(so_far);
+        out.cells = lab::judge::cells_of_undecided_claims(so_far);
         for (const auto& run : so_far.runs) {
             out.runs_ms += run.record.timings.total_ms;
         }

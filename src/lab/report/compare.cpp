@@ -2,8 +2,8 @@
 // B for times when B is faster, so that "faster" numbers are above 1.
 #include "lab/report/compare.hpp"
 
+#include "lab/judge/claim_evidence.hpp"
 #include "lab/report/cells.hpp"
-#include "lab/report/claim_evidence.hpp"
 #include "lab/report/claim_words.hpp"
 #include "lab/report/number_format.hpp"
 #include "lab/report/side_facts.hpp"
@@ -18,6 +18,8 @@ namespace pglab::lab::report {
 
 namespace {
 
+using judge::paired_runs;
+using judge::PairedRuns;
 using nlohmann::json;
 
 constexpr double k_times_threshold = 1.5; // from here on, "2.3x faster" instead of "130% faster"

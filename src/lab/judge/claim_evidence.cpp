@@ -1,12 +1,14 @@
 // Claim evidence shared by every kind of claim: see claim_evidence.hpp.
-#include "lab/report/claim_evidence.hpp"
-
-#include "lab/report/compare.hpp"
+#include "lab/judge/claim_evidence.hpp"
 
 #include <algorithm>
 #include <map>
 
-namespace pglab::lab::report {
+namespace pglab::lab::judge {
+
+using store::Cell;
+using store::FinishedRun;
+using store::ResultsDir;
 
 using experiment::Claim;
 
@@ -20,18 +22,18 @@ CellValues values_of(const experiment::CellSelector& selector, const ResultsDir&
             cells.push_back(&c);
         }
     }
-    using Why = judge::Unjudged::Why;
+    using Why = Unjudged::Why;
     if (cells.size() != 1) {
-        out.problem = cells.empty() ? judge::Unjudged{.why = Why::no_cell, .subject = selector_text}
-                                    : judge::Unjudged{.why = Why::several_cells,
-                                                      .subject = selector_text,
-                                                      .count = cells.size()};
+        out.problem = cells.empty() ? Unjudged{.why = Why::no_cell, .subject = selector_text}
+                                    : Unjudged{.why = Why::several_cells,
+                                               .subject = selector_text,
+                                               .count = cells.size()};
         return out;
     }
     out.cell = cells.front();
     const auto it = metric.by_cell.find(out.cell->index);
     if (it == metric.by_cell.end() || it->second.empty()) {
-        out.problem = judge::Unjudged{.why = Why::no_runs, .subject = out.cell->label};
+        out.problem = Unjudged{.why = Why::no_runs, .subject = out.cell->label};
         return out;
     }
     out.values = it->second;
@@ -40,7 +42,7 @@ CellValues values_of(const experiment::CellSelector& selector, const ResultsDir&
 }
 
 bool read_cell_pair(const Claim& c, const ResultsDir& results, const MetricValues& m, CellValues& a,
-                    CellValues& b, ClaimResult& r) {
+                    CellValues& b, ClaimJudgement& r) {
     a = values_of(c.cell, results, m);
     b = values_of(c.baseline, results, m);
     if (a.problem || b.problem) {
@@ -120,7 +122,7 @@ void mark_exact(const Claim& c, Evidence& e) {
 }
 
 Evidence claim_ratio_evidence(const Claim& c, const Sample& a, const Sample& b,
-                              const judge::LookPlan& plan) {
+                              const LookPlan& plan) {
     Evidence e = ratio_evidence(a, b, 0, plan);
     mark_exact(c, e);
     if (e.exact) {
@@ -129,25 +131,25 @@ Evidence claim_ratio_evidence(const Claim& c, const Sample& a, const Sample& b,
     return e;
 }
 
-judge::LookPlan look_plan_of(const ResultsDir& results) {
+LookPlan look_plan_of(const ResultsDir& results) {
     if (!results.plan || !results.plan->repeat || !results.plan->repeat_max) {
         return {};
     }
-    return judge::LookPlan::rounds(static_cast<std::size_t>(*results.plan->repeat),
-                                   static_cast<std::size_t>(*results.plan->repeat_max));
+    return LookPlan::rounds(static_cast<std::size_t>(*results.plan->repeat),
+                            static_cast<std::size_t>(*results.plan->repeat_max));
 }
 
-void hold(const Evidence& e, judge::Basis basis, judge::Judgement& j) {
+void hold(const Evidence& e, Basis basis, Judgement& j) {
     j.value = e.value;
     j.look = e.levels.look;
     j.looks = e.levels.looks;
     j.ci95 = e.ci95;
     j.ci90 = e.ci90;
-    j.basis = e.exact ? judge::Basis::exact : basis;
+    j.basis = e.exact ? Basis::exact : basis;
 }
 
 void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(size_t)>& more_runs,
-              ClaimResult& r) {
+              ClaimJudgement& r) {
     const Allowed allowed = allowed_by(c);
     r.decision = decide(allowed, e);
     r.judgement.verdict = r.decision->verdict;
@@ -155,13 +157,13 @@ void conclude(const Claim& c, const Evidence& e, const std::function<Evidence(si
         return;
     }
     if (e.runs <= 1) {
-        r.judgement.more_runs = judge::MoreRuns::give_an_interval;
+        r.judgement.more_runs = MoreRuns::give_an_interval;
     } else if (const auto extra = extra_runs_to_decide(allowed, more_runs)) {
-        r.judgement.more_runs = judge::MoreRuns::likely_decide;
+        r.judgement.more_runs = MoreRuns::likely_decide;
         r.judgement.more_runs_needed = *extra;
     } else {
-        r.judgement.more_runs = judge::MoreRuns::would_not_decide;
+        r.judgement.more_runs = MoreRuns::would_not_decide;
     }
 }
 
-} // namespace pglab::lab::report
+} // namespace pglab::lab::judge

@@ -2,14 +2,11 @@
 // Satterthwaite over the four; runs made in rounds, round by round); a ratio of spreads is the
 // ratio of two standard deviations on the scale the runs are read on, with the F distribution's
 // interval. Both are judged as a ratio claim is.
-#include "lab/report/claim_comparisons.hpp"
+#include "lab/judge/claim_comparisons.hpp"
 
-#include "lab/report/claim_evidence.hpp"
-#include "lab/report/number_format.hpp"
-#include "lab/report/statistics.hpp"
-#include "lab/report/verdict_words.hpp"
-
-#include <fmt/format.h>
+#include "lab/judge/claim_evidence.hpp"
+#include "lab/judge/statistics.hpp"
+#include "lab/judge/verdict_rules.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,12 +15,15 @@
 #include <string>
 #include <vector>
 
-namespace pglab::lab::report {
+namespace pglab::lab::judge {
+
+using store::Cell;
+using store::ResultsDir;
 
 using experiment::Claim;
 
 void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                              ClaimResult& r) {
+                              ClaimJudgement& r) {
     const std::array<CellValues, 4> cells = {
         values_of(c.cell, results, m), values_of(c.baseline, results, m),
         values_of(c.divided_by_cell, results, m), values_of(c.divided_by_baseline, results, m)};
@@ -42,10 +42,10 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
         Factor{&cells[0].sample, 1}, Factor{&cells[1].sample, -1}, Factor{&cells[2].sample, -1},
         Factor{&cells[3].sample, 1}};
     if (!product_of(factors)) {
-        r.judgement.unjudged = judge::Unjudged{.why = judge::Unjudged::Why::log_of_zero};
+        r.judgement.unjudged = Unjudged{.why = Unjudged::Why::log_of_zero};
         return;
     }
-    const judge::LookPlan plan = look_plan_of(results);
+    const LookPlan plan = look_plan_of(results);
     std::function<Evidence(size_t)> after = [&](size_t extra) {
         return product_evidence(factors, extra, plan);
     };
@@ -78,12 +78,12 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
         r.origin.rounds = rounds.size();
         r.judgement.runs = rounds.size();
     }
-    hold(e, in_rounds ? judge::Basis::paired : judge::Basis::independent, r.judgement);
+    hold(e, in_rounds ? Basis::paired : Basis::independent, r.judgement);
     conclude(c, e, after, r);
 }
 
 void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                     ClaimResult& r) {
+                     ClaimJudgement& r) {
     CellValues a;
     CellValues b;
     if (!read_cell_pair(c, results, m, a, b, r)) {
@@ -91,21 +91,21 @@ void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValu
     }
     if (r.judgement.runs < 2) {
         r.judgement.verdict = Verdict::inconclusive;
-        r.judgement.unjudged = judge::Unjudged{.why = judge::Unjudged::Why::one_run_spread};
+        r.judgement.unjudged = Unjudged{.why = Unjudged::Why::one_run_spread};
         return;
     }
     const Spreads spreads = *spreads_of(a.sample, b.sample);
     if (spreads.b <= 0.0) {
-        r.judgement.unjudged = judge::Unjudged{.why = judge::Unjudged::Why::constant_baseline,
-                                               .subject = c.baseline.text};
+        r.judgement.unjudged =
+            Unjudged{.why = Unjudged::Why::constant_baseline, .subject = c.baseline.text};
         return;
     }
-    const judge::LookPlan plan = look_plan_of(results);
+    const LookPlan plan = look_plan_of(results);
     const auto after = [&](size_t extra) {
         return spread_evidence(a.sample, b.sample, extra, plan);
     };
     const Evidence e = after(0);
-    hold(e, judge::Basis::independent, r.judgement);
+    hold(e, Basis::independent, r.judgement);
     r.origin = FigureOrigin{.kind = FigureOrigin::Kind::spread_ratio,
                             .metric = m.info,
                             .several = true,
@@ -116,4 +116,4 @@ void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValu
     conclude(c, e, after, r);
 }
 
-} // namespace pglab::lab::report
+} // namespace pglab::lab::judge

@@ -4,14 +4,14 @@
 #pragma once
 
 #include "lab/experiment/experiment_spec.hpp"
-#include "lab/report/claims.hpp"
-#include "lab/report/metrics.hpp"
-#include "lab/report/results.hpp"
+#include "lab/judge/claim_judgement.hpp"
+#include "lab/judge/step_figures.hpp"
+#include "lab/store/results_dir.hpp"
 
-namespace pglab::lab::report {
+namespace pglab::lab::judge {
 
 /// Judges the shape claim `c` on the runs of `m`, filling `r`.
-void evaluate_shape(const experiment::Claim& c, const ResultsDir& results, const MetricValues& m,
-                    ClaimResult& r);
+void evaluate_shape(const experiment::Claim& c, const store::ResultsDir& results,
+                    const MetricValues& m, ClaimJudgement& r);
 
-} // namespace pglab::lab::report
+} // namespace pglab::lab::judge

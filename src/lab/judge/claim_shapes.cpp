@@ -4,12 +4,11 @@
 // and flat within ±b from it on. A set of ratios agrees when every one agrees (an
 // intersection–union test: no correction is needed), differs when one differs, and is left open
 // otherwise.
-#include "lab/report/claim_shapes.hpp"
+#include "lab/judge/claim_shapes.hpp"
 
+#include "lab/judge/claim_evidence.hpp"
 #include "lab/judge/shape_reading.hpp"
-#include "lab/report/claim_evidence.hpp"
-#include "lab/report/compare.hpp"
-#include "lab/report/statistics.hpp"
+#include "lab/judge/statistics.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -19,7 +18,10 @@
 #include <tuple>
 #include <vector>
 
-namespace pglab::lab::report {
+namespace pglab::lab::judge {
+
+using store::Cell;
+using store::ResultsDir;
 
 namespace {
 
@@ -48,8 +50,8 @@ struct Level {
 /// not in `problem` otherwise.
 const Cell* level_cell(const experiment::CellSelector& selector, const std::string& over,
                        const std::string& value, const ResultsDir& results, const MetricValues& m,
-                       std::optional<judge::Unjudged>& problem) {
-    using Why = judge::Unjudged::Why;
+                       std::optional<Unjudged>& problem) {
+    using Why = Unjudged::Why;
     const Cell* found = nullptr;
     for (const auto& cell : results.cells) {
         const experiment::Scalar* v = cell.find(over);
@@ -57,20 +59,20 @@ const Cell* level_cell(const experiment::CellSelector& selector, const std::stri
             continue;
         }
         if (found != nullptr) {
-            problem = judge::Unjudged{
+            problem = Unjudged{
                 .why = Why::several_cells_at, .subject = selector.text, .over = over, .at = value};
             return nullptr;
         }
         found = &cell;
     }
     if (found == nullptr) {
-        problem = judge::Unjudged{
-            .why = Why::no_cell_at, .subject = selector.text, .over = over, .at = value};
+        problem =
+            Unjudged{.why = Why::no_cell_at, .subject = selector.text, .over = over, .at = value};
         return nullptr;
     }
     const auto it = m.by_cell.find(static_cast<std::int64_t>(found->index));
     if (it == m.by_cell.end() || it->second.empty()) {
-        problem = judge::Unjudged{.why = Why::no_runs, .subject = found->label};
+        problem = Unjudged{.why = Why::no_runs, .subject = found->label};
         return nullptr;
     }
     return found;
@@ -79,7 +81,7 @@ const Cell* level_cell(const experiment::CellSelector& selector, const std::stri
 /// The levels along `over` of the cells the claim's selector names (of a ratio's two cells), from
 /// `from` on; none, and why in `problem`, when a level has no measured run or there are too few.
 std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                                std::optional<judge::Unjudged>& problem) {
+                                std::optional<Unjudged>& problem) {
     std::vector<Level> levels;
     bool started = c.from.empty();
     const bool along_ratio = c.kind == experiment::ClaimKind::ratio_along;
@@ -109,8 +111,7 @@ std::vector<Level> shape_levels(const Claim& c, const ResultsDir& results, const
     }
     const size_t fewest = c.shape == experiment::Shape::levels_off ? 3 : 2;
     if (levels.size() < fewest) {
-        problem = judge::Unjudged{
-            .why = judge::Unjudged::Why::too_few_levels, .over = c.over, .count = fewest};
+        problem = Unjudged{.why = Unjudged::Why::too_few_levels, .over = c.over, .count = fewest};
         return {};
     }
     return levels;
@@ -123,12 +124,9 @@ struct Test {
     const Allowed* allowed = nullptr;
 };
 
-using judge::ShapeOutcome;
-using judge::ShapeRatio;
-
 class ShapeJudge {
 public:
-    ShapeJudge(const Claim& c, const std::vector<Level>& levels, const judge::LookPlan& plan)
+    ShapeJudge(const Claim& c, const std::vector<Level>& levels, const LookPlan& plan)
         : m_claim(c), m_levels(levels), m_plan(plan) {}
 
     /// The test judged, once: a shape's ratios are shown and then judged, and the levels a knee
@@ -214,7 +212,7 @@ private:
 
     const Claim& m_claim;
     const std::vector<Level>& m_levels;
-    judge::LookPlan m_plan;
+    LookPlan m_plan;
     mutable std::map<std::tuple<size_t, size_t, const Allowed*>, ShapeRatio> m_judged;
 };
 
@@ -249,18 +247,18 @@ Allowed growth(const Claim& c) {
 }
 
 /// The verdict of `o` in `r`, with the runs that would likely decide it when it is open.
-void conclude_outcome(const Claim& c, const ShapeOutcome& o, ClaimResult& r) {
+void conclude_outcome(const Claim& c, const ShapeOutcome& o, ClaimJudgement& r) {
     r.judgement.verdict = o.verdict();
     if (r.judgement.verdict != Verdict::inconclusive) {
         return;
     }
     if (r.judgement.runs < k_min_runs_for_interval && !c.exact) {
-        r.judgement.more_runs = judge::MoreRuns::give_an_interval;
+        r.judgement.more_runs = MoreRuns::give_an_interval;
     } else if (!o.undecidable) {
-        r.judgement.more_runs = judge::MoreRuns::likely_decide;
+        r.judgement.more_runs = MoreRuns::likely_decide;
         r.judgement.more_runs_needed = o.most_extra;
     } else {
-        r.judgement.more_runs = judge::MoreRuns::would_not_decide;
+        r.judgement.more_runs = MoreRuns::would_not_decide;
     }
 }
 
@@ -270,7 +268,7 @@ void conclude_outcome(const Claim& c, const ShapeOutcome& o, ClaimResult& r) {
 /// differs when at every k one test differs, and is open otherwise; then the k with the fewest
 /// open tests and no differing one says what is missing.
 void evaluate_levels_off(const Claim& c, const ShapeJudge& judge, const std::vector<Level>& levels,
-                         const Allowed& up, judge::ShapeReading& reading, ClaimResult& r) {
+                         const Allowed& up, ShapeReading& reading, ClaimJudgement& r) {
     const Allowed flat = flat_band(c);
     const size_t last = levels.size() - 1;
     reading.levels_off = true;
@@ -310,8 +308,8 @@ void evaluate_levels_off(const Claim& c, const ShapeJudge& judge, const std::vec
 } // namespace
 
 void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                    ClaimResult& r) {
-    std::optional<judge::Unjudged> problem;
+                    ClaimJudgement& r) {
+    std::optional<Unjudged> problem;
     const std::vector<Level> levels = shape_levels(c, results, m, problem);
     if (levels.empty()) {
         r.judgement.unjudged = problem;
@@ -327,8 +325,7 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
         r.series.emplace_back(l.value, l.figure());
     }
     r.origin = FigureOrigin{.kind = FigureOrigin::Kind::shape, .metric = m.info};
-    judge::ShapeReading reading{.over = c.over,
-                                .ratio_levels = levels.front().baseline.has_value()};
+    ShapeReading reading{.over = c.over, .ratio_levels = levels.front().baseline.has_value()};
     const ShapeJudge judge(c, levels, look_plan_of(results));
     const size_t last = levels.size() - 1;
     const bool flat = c.shape == experiment::Shape::flat;
@@ -352,4 +349,4 @@ void evaluate_shape(const Claim& c, const ResultsDir& results, const MetricValue
     r.shape = std::move(reading);
 }
 
-} // namespace pglab::lab::report
+} // namespace pglab::lab::judge
