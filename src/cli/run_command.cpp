@@ -5,7 +5,6 @@
 #include "cli/command_line.hpp"
 #include "cli/run_answer.hpp"
 #include "cli/server_command.hpp"
-#include "lab/judge/claim_judgement.hpp"
 #include "lab/report/results.hpp"
 #include "lab/run/orchestrator.hpp"
 #include "util/log.hpp"
@@ -137,20 +136,10 @@ std::optional<int> fill_request(CommandLine& line, const RunArgs& args,
     return std::nullopt;
 }
 
-/// What the lab asks of the commands above it: fetching a release, and which cells the claims
-/// still need (until lab/judge answers it: issue 63).
+/// What the lab asks of the commands above it: fetching a release.
 void lend_services(lab::run::RunRequest& request) {
     request.fetch_version = [](const std::string& version, bool only_look) {
         return only_look ? server_release_exists(version) : fetch_server_version(version) == 0;
-    };
-    request.undecided = [](const std::filesystem::path& dir) -> Result<lab::run::Undecided> {
-        PGLAB_TRY_ASSIGN(const lab::report::ResultsDir so_far, lab::report::load_results(dir));
-        lab::run::Undecided out;
-        out.cells = lab::judge::cells_of_undecided_claims(so_far);
-        for (const auto& run : so_far.runs) {
-            out.runs_ms += run.record.timings.total_ms;
-        }
-        return out;
     };
 }
 

@@ -122,8 +122,10 @@ void evaluate_value(const Claim& c, const ResultsDir& results, const MetricValue
     conclude(c, e, after, r);
 }
 
-ClaimJudgement evaluate_claim(const Claim& c, const ResultsDir& results,
-                              const std::vector<StepData>& steps) {
+} // namespace
+
+ClaimJudgement judge_claim(const Claim& c, const ResultsDir& results,
+                           const std::vector<StepData>& steps) {
     ClaimJudgement r;
     r.claim = c;
     using Why = Unjudged::Why;
@@ -160,95 +162,6 @@ ClaimJudgement evaluate_claim(const Claim& c, const ResultsDir& results,
         }
     }
     return r;
-}
-
-/// The claims judged on the runs as they are, without saying when they were decided.
-std::vector<ClaimJudgement> judge_runs_as_they_are(const std::vector<Claim>& claims,
-                                                   const ResultsDir& results,
-                                                   const std::vector<StepData>& steps) {
-    std::vector<ClaimJudgement> out;
-    out.reserve(claims.size());
-    for (const auto& c : claims) {
-        out.push_back(evaluate_claim(c, results, steps));
-    }
-    return out;
-}
-
-/// Each claim judged at the first look that decided it with fewer runs than it has now: `pglab
-/// run` judges the claims after the first `repeat` rounds and after each round it adds, so they
-/// are judged here on the runs of the rounds up to each of those in turn (each round's figures
-/// gathered once for every claim). None for a claim no earlier look decided.
-std::vector<std::optional<ClaimJudgement>> first_decided(const std::vector<ClaimJudgement>& judged,
-                                                         const ResultsDir& results) {
-    std::vector<std::optional<ClaimJudgement>> first(judged.size());
-    if (!results.plan || !results.plan->repeat) {
-        return first;
-    }
-    std::uint32_t last = 0;
-    for (const FinishedRun& f : results.runs) {
-        last = std::max(last, f.record.round);
-    }
-    for (auto round = static_cast<std::uint32_t>(*results.plan->repeat); round < last; ++round) {
-        ResultsDir earlier = results;
-        std::erase_if(earlier.runs, [&](const FinishedRun& f) { return f.record.round > round; });
-        const std::vector<StepData> steps = collect_steps(earlier, /*cores=*/0);
-        for (size_t i = 0; i < judged.size(); ++i) {
-            if (first[i] || !judged[i].claim.untestable.empty()) {
-                continue;
-            }
-            ClaimJudgement r = evaluate_claim(judged[i].claim, earlier, steps);
-            if (is_decided(r.judgement.verdict) && r.judgement.runs < judged[i].judgement.runs) {
-                first[i] = std::move(r);
-            }
-        }
-    }
-    return first;
-}
-
-} // namespace
-
-/// The claims judged as `pglab run` looked at them: a claim an earlier look of a `repeat` until
-/// decided decided keeps that look's verdict (its boundaries hold for stopping there; later
-/// rounds ran for another claim's sake), with what all its runs give beside it; a count declared
-/// exact spends nothing on its looks (its value is a fact), so all its runs judge it, with what
-/// fewer gave first.
-std::vector<ClaimJudgement> judge_claims(const std::vector<Claim>& claims,
-                                         const ResultsDir& results,
-                                         const std::vector<StepData>& steps) {
-    std::vector<ClaimJudgement> out = judge_runs_as_they_are(claims, results, steps);
-    if (!results.plan || !results.plan->repeat_max) {
-        return out;
-    }
-    std::vector<std::optional<ClaimJudgement>> first = first_decided(out, results);
-    for (size_t i = 0; i < out.size(); ++i) {
-        if (!first[i]) {
-            continue;
-        }
-        const Reading earlier{first[i]->judgement.verdict, first[i]->judgement.runs};
-        if (first[i]->judgement.basis == Basis::exact) {
-            out[i].judgement.fewer_runs = earlier;
-            continue;
-        }
-        const Reading all{out[i].judgement.verdict, out[i].judgement.runs};
-        out[i] = std::move(*first[i]);
-        out[i].judgement.all_runs = all;
-    }
-    return out;
-}
-
-std::vector<std::size_t> cells_of_undecided_claims(const ResultsDir& results) {
-    const ExperimentClaims claims = read_claims(results);
-    std::set<std::size_t> cells;
-    // A claim an earlier look decided stays decided: its boundaries hold for stopping there.
-    for (const ClaimJudgement& r :
-         judge_claims(claims.claims, results, collect_steps(results, /*cores=*/0))) {
-        if (r.judgement.verdict == Verdict::inconclusive) {
-            for (const std::int64_t c : r.judgement.cells) {
-                cells.insert(static_cast<std::size_t>(c));
-            }
-        }
-    }
-    return {cells.begin(), cells.end()};
 }
 
 ExperimentClaims read_claims(const ResultsDir& results) {

@@ -1,7 +1,7 @@
 // lab/judge: the claims of an experiment (lab/experiment's `[[claims]]`) judged on the steps'
 // figures, as values: for each, its judgement (judgement.hpp), the rule's decision, what its
 // figure was computed from and, for a shape, its reading. The report words them
-// (lab/report/claim_words.hpp); `pglab run` asks which cells the undecided ones read.
+// (lab/report/claim_words.hpp).
 #pragma once
 
 #include "lab/experiment/experiment_spec.hpp"
@@ -57,17 +57,10 @@ struct ClaimJudgement {
     std::optional<ShapeReading> shape;
 };
 
-/// Judges `claims` on the measured steps of `results` as `pglab run` looked at them: a claim an
-/// earlier look of a `repeat` until decided decided keeps that look's verdict, with what all its
-/// runs give beside it (sequential.hpp).
-std::vector<ClaimJudgement> judge_claims(const std::vector<experiment::Claim>& claims,
-                                         const store::ResultsDir& results,
-                                         const std::vector<StepData>& steps);
-
-/// The cells whose runs the undecided claims of `results` read (by cell index), for a `repeat`
-/// until decided to run again; empty when each claim with a figure is decided or cannot be
-/// tested.
-std::vector<std::size_t> cells_of_undecided_claims(const store::ResultsDir& results);
+/// Judges claim `c` on the steps' figures `steps` of the runs of `results` as they are (one look:
+/// claim_judge.hpp judges at each look of a `repeat` until decided).
+ClaimJudgement judge_claim(const experiment::Claim& c, const store::ResultsDir& results,
+                           const std::vector<StepData>& steps);
 
 /// The claims and question of the experiment recorded in `results` (plan.json, else
 /// experiment.toml), or none when it has none or cannot be parsed (then `problem` says why).

@@ -84,6 +84,8 @@ struct Unjudged {
     std::string at{};
     double figure = 0;
     std::size_t count = 0;
+
+    bool operator==(const Unjudged&) const = default;
 };
 
 /// One claim judged.

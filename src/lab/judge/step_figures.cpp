@@ -135,6 +135,9 @@ void collect_bench(StepData& step, StepCollector& c, const store::BenchStep& ben
             auto& merged = step.histograms[static_cast<int64_t>(run.cell)];
             if (!merged) {
                 merged = std::make_shared<stats::LatencyHistogram>();
+            } else if (merged.use_count() > 1) {
+                // Shared with figures handed out earlier (StepFigures::steps()): theirs stays.
+                merged = std::make_shared<stats::LatencyHistogram>(*merged);
             }
             merged->merge(one);
         } else {
@@ -439,29 +442,32 @@ void order_metrics(StepData& step) {
 
 } // namespace
 
-std::vector<StepData> collect_steps(const store::ResultsDir& results, int cores) {
-    std::vector<StepData> steps;
+StepFigures::StepFigures(const std::optional<store::PlanRecord>& plan, int cores) : m_cores(cores) {
     // Every step of the plan gets an entry, even when no run measured it yet.
-    if (results.plan) {
-        for (const store::PlanStep& s : results.plan->steps) {
+    if (plan) {
+        for (const store::PlanStep& s : plan->steps) {
             if (!s.key.empty()) {
-                step_for(steps, s.key, static_cast<int64_t>(s.index), s.type);
+                step_for(m_steps, s.key, static_cast<int64_t>(s.index), s.type);
             }
         }
     }
-    for (const auto& finished : results.runs) {
-        const RunRecord& run = finished.record;
-        const bool measured = !run.warmup && run.status() == store::RunStatus::ok;
-        for (const store::StepRecord& s : run.steps) {
-            if (s.key.empty()) {
-                continue;
-            }
-            StepData& step = step_for(steps, s.key, static_cast<int64_t>(s.index), s.type);
-            if (measured && s.status == store::StepStatus::ok) {
-                collect_step(step, s, run, cores);
-            }
+}
+
+void StepFigures::add(const RunRecord& run) {
+    const bool measured = !run.warmup && run.status() == store::RunStatus::ok;
+    for (const store::StepRecord& s : run.steps) {
+        if (s.key.empty()) {
+            continue;
+        }
+        StepData& step = step_for(m_steps, s.key, static_cast<int64_t>(s.index), s.type);
+        if (measured && s.status == store::StepStatus::ok) {
+            collect_step(step, s, run, m_cores);
         }
     }
+}
+
+std::vector<StepData> StepFigures::steps() const {
+    std::vector<StepData> steps = m_steps;
     for (auto& step : steps) {
         fill_unseen_waits(step);
     }
@@ -471,6 +477,14 @@ std::vector<StepData> collect_steps(const store::ResultsDir& results, int cores)
         order_metrics(step);
     }
     return steps;
+}
+
+std::vector<StepData> collect_steps(const store::ResultsDir& results, int cores) {
+    StepFigures figures(results.plan, cores);
+    for (const auto& finished : results.runs) {
+        figures.add(finished.record);
+    }
+    return figures.steps();
 }
 
 Sample sample_in(const MetricValues& m, int64_t cell) {

@@ -83,8 +83,27 @@ struct StepData {
     std::map<std::string, std::vector<int64_t>> unit_conflicts;
 };
 
-/// Collects every step of `results` from its measured runs (not warm-ups, status ok, step ok).
-/// `cores` (0 = unknown) turns client CPU seconds into a share of the machine.
+/// The steps' figures, grown one finished run at a time: a run adds the values of its measured
+/// steps (not a warm-up's, status ok, step ok), so a `repeat` until decided reads each run once
+/// however often it looks.
+class StepFigures {
+public:
+    /// Every step of `plan` has an entry, measured or not. `cores` (0 = unknown) turns client CPU
+    /// seconds into a share of the machine.
+    StepFigures(const std::optional<store::PlanRecord>& plan, int cores);
+
+    void add(const store::RunRecord& run);
+
+    /// The steps as the runs so far give them, in plan order (what a wait event's samples did not
+    /// see counted as 0, the metrics in a fixed order).
+    std::vector<StepData> steps() const;
+
+private:
+    std::vector<StepData> m_steps;
+    int m_cores = 0;
+};
+
+/// Collects every step of `results` from its measured runs (StepFigures over all of them).
 std::vector<StepData> collect_steps(const store::ResultsDir& results, int cores);
 
 /// The metric `id` of `step`, or nullptr.

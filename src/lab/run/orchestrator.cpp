@@ -63,12 +63,12 @@ bool count_run(const RunRecord& record, const plan::PlannedRun& run, const plan:
 /// Runs the plan's runs not finished yet, in plan order, appending each one's line, then (for a
 /// `repeat` until decided) the rounds plan_next_round() adds, until the end, a signal
 /// (`interrupted`), a line that cannot be written, or a failure with on_error = "stop".
-PlanOutcome run_plan(Prepared& p, const RunRequest& request, ServerSet& servers,
-                     store::ResultsStore& results, Progress& progress, Totals& totals,
-                     bool& interrupted) {
+PlanOutcome run_plan(Prepared& p, ServerSet& servers, store::ResultsStore& results,
+                     Progress& progress, Totals& totals, bool& interrupted) {
     PlanOutcome outcome = PlanOutcome::complete;
     warn_if_machine_busy();
     PlanRunner runner(p.spec, p.plan, servers, results);
+    std::optional<judge::ClaimJudge> judge = judge_for_rounds(p, results);
     for (std::size_t i = 0;; ++i) {
         if (i == p.plan.runs.size()) {
             if (outcome != PlanOutcome::complete) {
@@ -78,7 +78,7 @@ PlanOutcome run_plan(Prepared& p, const RunRequest& request, ServerSet& servers,
                 interrupted = p.spec.until_decided.has_value();
                 break;
             }
-            if (!plan_next_round(p, request, results, progress)) {
+            if (!judge || !plan_next_round(p, *judge, results, progress)) {
                 break;
             }
         }
@@ -103,6 +103,9 @@ PlanOutcome run_plan(Prepared& p, const RunRequest& request, ServerSet& servers,
             return PlanOutcome::failed;
         }
         progress.finished();
+        if (judge) {
+            judge->add(store::FinishedRun{.line = 0, .record = *record});
+        }
         if (!count_run(*record, run, cell, progress, totals)) {
             outcome = PlanOutcome::failed;
             if (p.spec.on_error == experiment::OnError::stop) {
@@ -192,7 +195,7 @@ RunOutcome run_experiment(const RunRequest& request) {
     Progress progress(p.plan.runs.size(), already);
     Totals totals;
     bool interrupted = false;
-    PlanOutcome outcome = run_plan(p, request, servers, results, progress, totals, interrupted);
+    PlanOutcome outcome = run_plan(p, servers, results, progress, totals, interrupted);
     progress.end();
     servers.remove_clusters(); // the server logs are already in the results directory
     log_totals(totals, servers, results.finished().size(), p.plan.runs.size());

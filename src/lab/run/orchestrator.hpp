@@ -16,13 +16,6 @@
 
 namespace pglab::lab::run {
 
-/// What the claims of a results directory still need, as `pglab run` asks after each round of a
-/// `repeat` until decided (src/cli answers from the report's verdicts).
-struct Undecided {
-    std::vector<std::size_t> cells; ///< the cells whose runs an undecided claim reads
-    double runs_ms = 0;             ///< the time the runs so far took (the budget's measure)
-};
-
 struct RunRequest {
     std::filesystem::path experiment;  ///< the experiment file (unused with `resume_dir`)
     std::filesystem::path results_dir; ///< empty: results/<name>-<timestamp>
@@ -39,9 +32,6 @@ struct RunRequest {
     /// fetch VERSION`: true when it is then in the cache), or with `only_look` tells whether it
     /// could; unset: a missing version is an error.
     std::function<bool(const std::string& version, bool only_look)> fetch_version;
-    /// For a `repeat` until decided: what the claims of the results so far still need; unset,
-    /// no round is added (the plan's first `min` rounds only).
-    std::function<Result<Undecided>(const std::filesystem::path& results_dir)> undecided;
 };
 
 /// How a plan ended; `pglab run` (src/cli) chooses the exit status of each.

@@ -3,28 +3,37 @@
 
 #include "util/log.hpp"
 
+#include <utility>
 #include <vector>
 
 namespace pglab::lab::run {
 
-bool plan_next_round(Prepared& p, const RunRequest& request, store::ResultsStore& results,
-                     Progress& progress) {
-    if (!p.spec.until_decided || !request.undecided) {
-        return false;
+std::optional<judge::ClaimJudge> judge_for_rounds(const Prepared& p,
+                                                  const store::ResultsStore& results) {
+    if (!p.spec.until_decided) {
+        return std::nullopt;
     }
+    auto so_far = store::load_results(results.dir());
+    if (!so_far) {
+        log::warning("could not read the results to judge the claims ({}): no rounds are added",
+                     so_far.error().message);
+        return std::nullopt;
+    }
+    std::vector<experiment::Claim> claims = judge::read_claims(*so_far).claims;
+    return judge::ClaimJudge(std::move(claims), std::move(*so_far));
+}
+
+bool plan_next_round(Prepared& p, judge::ClaimJudge& judge, store::ResultsStore& results,
+                     Progress& progress) {
     const experiment::RepeatUntilDecided& until = *p.spec.until_decided;
     progress.end();
-    const auto undecided = request.undecided(results.dir());
-    if (!undecided) {
-        log::warning("could not tell which claims are decided ({}): no runs are added",
-                     undecided.error().message);
-        return false;
-    }
-    if (undecided->cells.empty()) {
+    judge.look();
+    const std::vector<std::size_t> undecided = judge.undecided_cells();
+    if (undecided.empty()) {
         log::info("repeat until decided: every claim is decided");
         return false;
     }
-    if (until.budget_ms > 0 && undecided->runs_ms >= static_cast<double>(until.budget_ms)) {
+    if (until.budget_ms > 0 && judge.runs_ms() >= static_cast<double>(until.budget_ms)) {
         log::info("repeat until decided: the budget ({:.0f} s) is spent with claims undecided; "
                   "the report says why each stayed so",
                   static_cast<double>(until.budget_ms) / 1000.0);
@@ -35,7 +44,7 @@ bool plan_next_round(Prepared& p, const RunRequest& request, store::ResultsStore
         measured[run.cell] += run.warmup ? 0 : 1;
     }
     std::vector<std::size_t> cells;
-    for (const std::size_t c : undecided->cells) {
+    for (const std::size_t c : undecided) {
         if (c < measured.size() && measured[c] < until.max) {
             cells.push_back(c);
         }

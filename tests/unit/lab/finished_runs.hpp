@@ -32,4 +32,14 @@ inline store::FinishedRun finished_run(std::int64_t run, std::int64_t cell, nloh
     return {file_line, std::move(*record)};
 }
 
+/// The steps of a run that measured one timed-sql step `key` at `ms` (client and server alike).
+inline nlohmann::json timed_sql_steps(const std::string& key, double ms) {
+    return nlohmann::json::array({{{"index", 0},
+                                   {"key", key},
+                                   {"type", "timed-sql"},
+                                   {"status", "ok"},
+                                   {"client_ms", ms},
+                                   {"server_ms", ms}}});
+}
+
 } // namespace pglab::lab::testing

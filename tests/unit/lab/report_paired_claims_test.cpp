@@ -26,14 +26,8 @@ void add_drifting_rounds(ResultsDir& r, const std::vector<double>& base) {
     for (std::size_t round = 0; round < drift.size(); ++round) {
         for (std::size_t cell = 0; cell < base.size(); ++cell) {
             const double ms = base[cell] * drift[round] * (cell == 0 ? noise[round] : 1.0);
-            store::FinishedRun f =
-                testing::finished_run(run++, static_cast<std::int64_t>(cell),
-                                      nlohmann::json::array({{{"index", 0},
-                                                              {"key", "q"},
-                                                              {"type", "timed-sql"},
-                                                              {"status", "ok"},
-                                                              {"client_ms", ms},
-                                                              {"server_ms", ms}}}));
+            store::FinishedRun f = testing::finished_run(run++, static_cast<std::int64_t>(cell),
+                                                         testing::timed_sql_steps("q", ms));
             f.record.round = static_cast<std::uint32_t>(round + 1);
             r.runs.push_back(std::move(f));
         }
