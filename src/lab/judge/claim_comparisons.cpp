@@ -83,12 +83,9 @@ void evaluate_ratio_of_ratios(const Claim& c, const ResultsDir& results, const M
 }
 
 void evaluate_spread(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                     ClaimJudgement& r) {
-    CellValues a;
-    CellValues b;
-    if (!read_cell_pair(c, results, m, a, b, r)) {
-        return;
-    }
+                     const CellPair& cells, ClaimJudgement& r) {
+    const CellValues& a = cells.a;
+    const CellValues& b = cells.b;
     if (r.judgement.runs < 2) {
         r.judgement.verdict = Verdict::inconclusive;
         r.judgement.unjudged = Unjudged{.why = Unjudged::Why::one_run_spread};

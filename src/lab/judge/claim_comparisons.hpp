@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lab/experiment/experiment_spec.hpp"
+#include "lab/judge/claim_evidence.hpp"
 #include "lab/judge/claim_judgement.hpp"
 #include "lab/judge/step_figures.hpp"
 #include "lab/store/results_dir.hpp"
@@ -14,8 +15,8 @@ namespace pglab::lab::judge {
 void evaluate_ratio_of_ratios(const experiment::Claim& c, const store::ResultsDir& results,
                               const MetricValues& m, ClaimJudgement& r);
 
-/// Judges the spread claim `c` on the runs of `m`, filling `r`.
+/// Judges the spread claim `c` on the runs of `m` in its two `cells`, filling `r`.
 void evaluate_spread(const experiment::Claim& c, const store::ResultsDir& results,
-                     const MetricValues& m, ClaimJudgement& r);
+                     const MetricValues& m, const CellPair& cells, ClaimJudgement& r);
 
 } // namespace pglab::lab::judge

@@ -41,18 +41,17 @@ CellValues values_of(const experiment::CellSelector& selector, const ResultsDir&
     return out;
 }
 
-bool read_cell_pair(const Claim& c, const ResultsDir& results, const MetricValues& m, CellValues& a,
-                    CellValues& b, ClaimJudgement& r) {
-    a = values_of(c.cell, results, m);
-    b = values_of(c.baseline, results, m);
-    if (a.problem || b.problem) {
-        r.judgement.unjudged = a.problem ? a.problem : b.problem;
-        return false;
+std::optional<CellPair> read_cell_pair(const Claim& c, const ResultsDir& results,
+                                       const MetricValues& m, ClaimJudgement& r) {
+    CellPair pair{values_of(c.cell, results, m), values_of(c.baseline, results, m)};
+    if (pair.a.problem || pair.b.problem) {
+        r.judgement.unjudged = pair.a.problem ? pair.a.problem : pair.b.problem;
+        return std::nullopt;
     }
-    r.judgement.cells = {static_cast<std::int64_t>(a.cell->index),
-                         static_cast<std::int64_t>(b.cell->index)};
-    r.judgement.runs = std::min(a.values.size(), b.values.size());
-    return true;
+    r.judgement.cells = {static_cast<std::int64_t>(pair.a.cell->index),
+                         static_cast<std::int64_t>(pair.b.cell->index)};
+    r.judgement.runs = std::min(pair.a.values.size(), pair.b.values.size());
+    return pair;
 }
 
 std::vector<std::vector<double>> runs_by_round(const ResultsDir& results, const MetricValues& m,

@@ -31,11 +31,16 @@ struct CellValues {
 CellValues values_of(const experiment::CellSelector& selector, const store::ResultsDir& results,
                      const MetricValues& metric);
 
-/// The two cells of a claim that compares `c.cell` with `c.baseline` (a ratio, a spread): false,
-/// with the problem in `r.judgement.unjudged`, when one cannot be read; else `r.cells` and `r.runs`
-/// are set.
-bool read_cell_pair(const experiment::Claim& c, const store::ResultsDir& results,
-                    const MetricValues& m, CellValues& a, CellValues& b, ClaimJudgement& r);
+/// The two cells of a claim that compares `c.cell` with `c.baseline` (a ratio, a spread), read once
+/// for either kind: `r.judgement`'s cells and runs are set; none, with the problem in
+/// `r.judgement.unjudged`, when one cannot be read.
+struct CellPair {
+    CellValues a; ///< the claim's cell
+    CellValues b; ///< its baseline
+};
+
+std::optional<CellPair> read_cell_pair(const experiment::Claim& c, const store::ResultsDir& results,
+                                       const MetricValues& m, ClaimJudgement& r);
 
 /// The runs of two cells paired by the round they ran in: each round in which both cells have one
 /// measured run, in round order. Empty unless the plan ran in rounds (order "paired" or

@@ -38,12 +38,9 @@ void judge_over_zero(const Claim& c, const MetricValues& m, double figure_a, Cla
 }
 
 void evaluate_ratio(const Claim& c, const ResultsDir& results, const MetricValues& m,
-                    ClaimJudgement& r) {
-    CellValues a;
-    CellValues b;
-    if (!read_cell_pair(c, results, m, a, b, r)) {
-        return;
-    }
+                    const CellPair& cells, ClaimJudgement& r) {
+    const CellValues& a = cells.a;
+    const CellValues& b = cells.b;
     const Sample& sa = a.sample;
     const Sample& sb = b.sample;
     // Both by their geometric means, a proportion's by the mean of its log-odds; else both by
@@ -144,7 +141,14 @@ ClaimJudgement judge_claim(const Claim& c, const ResultsDir& results,
     } else {
         switch (c.kind) {
         case ClaimKind::ratio:
-            evaluate_ratio(c, results, *m, r);
+        case ClaimKind::spread:
+            if (const std::optional<CellPair> cells = read_cell_pair(c, results, *m, r)) {
+                if (c.kind == ClaimKind::ratio) {
+                    evaluate_ratio(c, results, *m, *cells, r);
+                } else {
+                    evaluate_spread(c, results, *m, *cells, r);
+                }
+            }
             break;
         case ClaimKind::value:
             evaluate_value(c, results, *m, r);
@@ -155,9 +159,6 @@ ClaimJudgement judge_claim(const Claim& c, const ResultsDir& results,
             break;
         case ClaimKind::ratio_of_ratios:
             evaluate_ratio_of_ratios(c, results, *m, r);
-            break;
-        case ClaimKind::spread:
-            evaluate_spread(c, results, *m, r);
             break;
         }
     }

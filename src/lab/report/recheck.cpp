@@ -2,9 +2,8 @@
 // with the claims.csv they gave.
 #include "lab/report/recheck.hpp"
 
+#include "lab/judge/claim_judge.hpp"
 #include "lab/report/claim_words.hpp"
-#include "lab/report/claims.hpp"
-#include "lab/report/metrics.hpp"
 #include "lab/report/results.hpp"
 
 #include <fmt/format.h>
@@ -131,7 +130,7 @@ std::optional<double> high(const std::optional<Interval>& ci) {
 }
 
 /// How claim `i` as judged again differs from its stored row, one sentence each.
-void claim_differences(const StoredClaims& stored, std::size_t i, const ClaimResult& r,
+void claim_differences(const StoredClaims& stored, std::size_t i, const judge::ClaimJudgement& r,
                        std::vector<std::string>& out) {
     const std::string which = fmt::format("claim {} (\"{}\")", i + 1, r.claim.text);
     if (stored.at(i, "claim") != r.claim.text) {
@@ -176,8 +175,9 @@ Result<RecheckOutcome> recheck_stored(const fs::path& stored) {
     for (const std::string& problem : results.problems) {
         out.problems.push_back(kept_file_problem(problem));
     }
-    const std::vector<ClaimResult> judged =
-        evaluate_claims(read_claims(results).claims, results, collect_steps(results, /*cores=*/0));
+    // Values against values: the judge's figures, not the report's words of them.
+    const std::vector<judge::ClaimJudgement> judged =
+        judge::judge_claims(read_claims(results).claims, results);
     out.claims = judged.size();
     const StoredClaims claims(parse_csv(csv));
     if (!claims.has_header()) {
