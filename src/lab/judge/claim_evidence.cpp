@@ -36,7 +36,7 @@ CellValues values_of(const experiment::CellSelector& selector, const ResultsDir&
         out.problem = Unjudged{.why = Why::no_runs, .subject = out.cell->label};
         return out;
     }
-    out.values = it->second;
+    out.values = values_of(it->second);
     out.sample = sample_in(metric, out.cell->index);
     return out;
 }
@@ -61,22 +61,14 @@ std::vector<std::vector<double>> runs_by_round(const ResultsDir& results, const 
         || (results.plan->order != "paired" && results.plan->order != "interleaved")) {
         return out;
     }
-    std::map<std::int64_t, std::uint32_t> round_of; // run -> round
-    for (const FinishedRun& f : results.runs) {
-        round_of[static_cast<std::int64_t>(f.record.run)] = f.record.round;
-    }
     // round -> the cell's values in it (a round with two runs of a cell pairs nothing)
     const auto by_round = [&](std::int64_t cell) {
         std::map<std::uint32_t, std::vector<double>> rounds;
-        const auto values = m.by_cell.find(cell);
-        const auto runs = m.runs_by_cell.find(cell);
-        if (values == m.by_cell.end() || runs == m.runs_by_cell.end()) {
-            return rounds;
-        }
-        for (std::size_t i = 0; i < values->second.size() && i < runs->second.size(); ++i) {
-            const auto round = round_of.find(runs->second[i]);
-            if (round != round_of.end() && round->second > 0) {
-                rounds[round->second].push_back(values->second[i]);
+        if (const auto runs = m.by_cell.find(cell); runs != m.by_cell.end()) {
+            for (const RunFigure& f : runs->second) {
+                if (f.round > 0) {
+                    rounds[f.round].push_back(f.value);
+                }
             }
         }
         return rounds;

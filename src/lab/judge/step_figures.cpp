@@ -42,7 +42,7 @@ public:
             return;
         }
         if (MetricValues* m = add_value(info, 100.0 * part / whole, run)) {
-            m->trials_by_cell[static_cast<int64_t>(run.cell)].push_back(whole);
+            m->by_cell[static_cast<int64_t>(run.cell)].back().trials = whole;
         }
     }
 
@@ -60,8 +60,8 @@ private:
                 m.info = info; // a recorded unit names what an older line left unnamed
             }
         }
-        m.by_cell[static_cast<int64_t>(run.cell)].push_back(value);
-        m.runs_by_cell[static_cast<int64_t>(run.cell)].push_back(static_cast<int64_t>(run.run));
+        m.by_cell[static_cast<int64_t>(run.cell)].push_back(
+            RunFigure{.value = value, .run = static_cast<int64_t>(run.run), .round = run.round});
         return &m;
     }
 
@@ -71,7 +71,7 @@ private:
                 return m;
             }
         }
-        m_step.metrics.push_back(MetricValues{info, {}, {}, {}});
+        m_step.metrics.push_back(MetricValues{info, {}});
         return m_step.metrics.back();
     }
 
@@ -337,30 +337,23 @@ void fill_unseen_waits(StepData& step) {
     if (sampled == nullptr) {
         return;
     }
-    const auto sampled_runs = sampled->runs_by_cell;
+    const auto sampled_runs = sampled->by_cell;
     for (auto& m : step.metrics) {
         if (!m.info.id.starts_with("probe:wait.") || m.info.id == "probe:wait.samples") {
             continue;
         }
         for (const auto& [cell, runs] : sampled_runs) {
-            auto& have = m.runs_by_cell[cell];
-            auto& values = m.by_cell[cell];
-            std::vector<std::pair<int64_t, double>> pairs;
-            for (std::size_t i = 0; i < have.size() && i < values.size(); ++i) {
-                pairs.emplace_back(have[i], values[i]);
-            }
-            for (const int64_t run : runs) {
-                if (std::find(have.begin(), have.end(), run) == have.end()) {
-                    pairs.emplace_back(run, 0.0);
+            std::vector<RunFigure>& have = m.by_cell[cell];
+            for (const RunFigure& sampled_run : runs) {
+                const bool seen = std::any_of(have.begin(), have.end(), [&](const RunFigure& f) {
+                    return f.run == sampled_run.run;
+                });
+                if (!seen) {
+                    have.push_back(RunFigure{.run = sampled_run.run, .round = sampled_run.round});
                 }
             }
-            std::sort(pairs.begin(), pairs.end());
-            have.clear();
-            values.clear();
-            for (const auto& [run, value] : pairs) {
-                have.push_back(run);
-                values.push_back(value);
-            }
+            std::sort(have.begin(), have.end(),
+                      [](const RunFigure& a, const RunFigure& b) { return a.run < b.run; });
         }
     }
 }
@@ -487,25 +480,52 @@ std::vector<StepData> collect_steps(const store::ResultsDir& results, int cores)
     return figures.steps();
 }
 
+std::vector<double> values_of(const std::vector<RunFigure>& runs) {
+    std::vector<double> out;
+    out.reserve(runs.size());
+    for (const RunFigure& f : runs) {
+        out.push_back(f.value);
+    }
+    return out;
+}
+
+std::vector<double> MetricValues::values_in(int64_t cell) const {
+    const auto runs = by_cell.find(cell);
+    return runs == by_cell.end() ? std::vector<double>{} : values_of(runs->second);
+}
+
+std::vector<int64_t> MetricValues::runs_in(int64_t cell) const {
+    std::vector<int64_t> out;
+    if (const auto runs = by_cell.find(cell); runs != by_cell.end()) {
+        for (const RunFigure& f : runs->second) {
+            out.push_back(f.run);
+        }
+    }
+    return out;
+}
+
 Sample sample_in(const MetricValues& m, int64_t cell) {
-    const auto values = m.by_cell.find(cell);
-    if (values == m.by_cell.end()) {
+    const auto runs = m.by_cell.find(cell);
+    if (runs == m.by_cell.end()) {
         return sample_of({});
     }
-    const auto trials = m.trials_by_cell.find(cell);
-    if (m.info.proportion && trials != m.trials_by_cell.end()
-        && trials->second.size() == values->second.size()) {
-        return proportion_sample_of(values->second, trials->second);
+    const std::vector<double> values = values_of(runs->second);
+    // A proportion with the count of each run's: on the log-odds scale.
+    const bool counted = std::all_of(runs->second.begin(), runs->second.end(),
+                                     [](const RunFigure& f) { return f.trials > 0; });
+    if (!m.info.proportion || !counted) {
+        return sample_of(values);
     }
-    return sample_of(values->second);
+    std::vector<double> trials;
+    for (const RunFigure& f : runs->second) {
+        trials.push_back(f.trials);
+    }
+    return proportion_sample_of(values, trials);
 }
 
 Summary summary_in(const MetricValues& m, int64_t cell) {
-    const auto values = m.by_cell.find(cell);
-    if (values == m.by_cell.end()) {
-        return summarize({});
-    }
-    return summarize(values->second, sample_in(m, cell));
+    const std::vector<double> values = m.values_in(cell);
+    return values.empty() ? summarize({}) : summarize(values, sample_in(m, cell));
 }
 
 const MetricValues* find_metric(const StepData& step, std::string_view id) {

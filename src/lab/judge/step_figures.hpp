@@ -22,13 +22,29 @@ namespace pglab::lab::judge {
 using experiment::Direction;
 using experiment::MetricInfo;
 
-/// One metric of one step: its values per cell, in execution order.
+/// One measured run's figure of a metric.
+struct RunFigure {
+    double value = 0;
+    int64_t run = 0;         ///< the run's number
+    std::uint32_t round = 0; ///< the round it ran in (0: not in rounds)
+    /// A proportion: the count it is of (the blocks a hit ratio is of); 0 for other metrics.
+    double trials = 0;
+
+    bool operator==(const RunFigure&) const = default;
+};
+
+/// The values of `runs`, in their order.
+std::vector<double> values_of(const std::vector<RunFigure>& runs);
+
+/// One metric of one step: its runs per cell, in execution order.
 struct MetricValues {
     MetricInfo info;
-    std::map<int64_t, std::vector<double>> by_cell;
-    std::map<int64_t, std::vector<int64_t>> runs_by_cell; ///< run numbers, parallel to by_cell
-    /// A proportion's count per run (the blocks a hit ratio is of), parallel to by_cell.
-    std::map<int64_t, std::vector<double>> trials_by_cell;
+    std::map<int64_t, std::vector<RunFigure>> by_cell;
+
+    /// The values of the runs of `cell`, in order; empty when it has none.
+    std::vector<double> values_in(int64_t cell) const;
+    /// The run numbers of the runs of `cell`, in order.
+    std::vector<int64_t> runs_in(int64_t cell) const;
 };
 
 /// The runs of `m` in `cell` as intervals read them: a proportion's with its counts.

@@ -53,7 +53,7 @@ ChartSpec line_chart(const ResultsDir& results, const Dimensions& dims, const Me
         }
         lo = lo == 0 ? *x : std::min(lo, *x);
         hi = std::max(hi, *x);
-        const Summary sum = summarize(it->second);
+        const Summary sum = summarize(values_of(it->second));
         series_titled(spec, chart_label(c, dims.series))
             .points.push_back(ChartPoint{*x, sum.mean, sum.stddev.value_or(0.0)});
     }
@@ -88,7 +88,7 @@ ChartSpec bar_chart(const ResultsDir& results, const Dimensions& dims, const Met
             spec.categories.push_back(category);
             cat = spec.categories.end() - 1;
         }
-        const Summary sum = summarize(it->second);
+        const Summary sum = summarize(values_of(it->second));
         series_titled(spec, series_vars.empty() ? "mean" : chart_label(c, series_vars))
             .points.push_back(ChartPoint{static_cast<double>(cat - spec.categories.begin()),
                                          sum.mean, sum.stddev.value_or(0.0)});

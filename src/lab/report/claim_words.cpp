@@ -396,7 +396,7 @@ std::string evidence_text(const Claim& c, const StepData& step,
         if (it == m->by_cell.end() || it->second.empty()) {
             return {};
         }
-        means.push_back(format_number(mean(it->second)));
+        means.push_back(format_number(mean(values_of(it->second))));
     }
     const std::string_view name =
         std::string_view(c.evidence).starts_with(experiment::k_probe_prefix)

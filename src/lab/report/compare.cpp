@@ -251,26 +251,22 @@ void compare_metric(const CompareSide& a, const CompareSide& b, const std::strin
                     const MetricValues& ma, const MetricValues* mb,
                     const std::vector<CellPair>& pairs, const std::vector<std::string>& shared,
                     const CompareOptions& options, Comparison& out) {
-    static const std::vector<double> none;
     for (const auto& [ca, cb] : pairs) {
-        const auto va = ma.by_cell.find(ca->index);
-        if (va == ma.by_cell.end()) {
+        if (!ma.by_cell.contains(static_cast<std::int64_t>(ca->index))) {
             continue;
         }
-        const std::vector<double>* b_values = &none;
-        if (mb != nullptr) {
-            if (const auto vb = mb->by_cell.find(cb->index); vb != mb->by_cell.end()) {
-                b_values = &vb->second;
-            }
-        }
+        const std::vector<double> b_values =
+            mb != nullptr ? mb->values_in(static_cast<std::int64_t>(cb->index))
+                          : std::vector<double>{};
         // Rounds pair runs of one plan only.
         const PairedRuns rounds =
             a.results == b.results
                 ? paired_runs(*a.results, ma, static_cast<std::int64_t>(ca->index),
                               static_cast<std::int64_t>(cb->index))
                 : PairedRuns{};
-        out.rows.push_back(compare_cells(step, ma.info, cell_label(*ca, shared), va->second,
-                                         *b_values, rounds, options, out));
+        out.rows.push_back(compare_cells(step, ma.info, cell_label(*ca, shared),
+                                         ma.values_in(static_cast<std::int64_t>(ca->index)),
+                                         b_values, rounds, options, out));
     }
 }
 

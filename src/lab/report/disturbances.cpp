@@ -211,13 +211,12 @@ void add_disturbances_section(const std::vector<StepDisturbances>& disturbed,
         spread.header = {"cell", "runs", "CV of " + m.info.title, "undisturbed runs",
                          "CV without the disturbed"};
         spread.numeric = {false, true, true, true, true};
-        for (const auto& [cell, values] : m.by_cell) {
-            const auto runs_of = m.runs_by_cell.find(cell);
+        for (const auto& [cell, cell_runs] : m.by_cell) {
+            const std::vector<double> values = values_of(cell_runs);
             std::vector<double> clean;
-            for (size_t i = 0; i < values.size(); ++i) {
-                const bool known = runs_of != m.runs_by_cell.end() && i < runs_of->second.size();
-                if (!known || flagged.count(runs_of->second[i]) == 0) {
-                    clean.push_back(values[i]);
+            for (const RunFigure& f : cell_runs) {
+                if (flagged.count(f.run) == 0) {
+                    clean.push_back(f.value);
                 }
             }
             spread.rows.push_back({cell_label(cell), std::to_string(values.size()), cv_text(values),

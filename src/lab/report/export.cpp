@@ -136,7 +136,7 @@ std::string export_csv(const ResultsDir& results, const std::vector<StepData>& s
                       "ci95_low,ci95_high,cv\n";
     for (const auto& step : steps) {
         for (const auto& m : step.metrics) {
-            for (const auto& [cell_index, values] : m.by_cell) {
+            for (const auto& [cell_index, runs] : m.by_cell) {
                 const Summary s = summary_in(m, cell_index);
                 const Cell* c = find_cell(results, cell_index);
                 out += fmt::format(
@@ -165,7 +165,7 @@ std::string export_json(const ResultsDir& results, const Report& report) {
         json metrics = json::array();
         for (const auto& m : step.metrics) {
             json cells = json::array();
-            for (const auto& [cell_index, values] : m.by_cell) {
+            for (const auto& [cell_index, runs] : m.by_cell) {
                 const Summary s = summary_in(m, cell_index);
                 const Cell* c = find_cell(results, cell_index);
                 cells.push_back(
@@ -180,7 +180,7 @@ std::string export_json(const ResultsDir& results, const Report& report) {
                      {"max", s.max},
                      {"ci95", s.ci95 ? json::array({s.ci95->low, s.ci95->high}) : json(nullptr)},
                      {"cv", opt(s.cv)},
-                     {"samples", values}});
+                     {"samples", values_of(runs)}});
             }
             metrics.push_back({{"id", m.info.id},
                                {"title", m.info.title},

@@ -15,9 +15,11 @@ using judge::Disagreement;
 using judge::find_metric;
 using judge::MetricInfo;
 using judge::MetricValues;
+using judge::RunFigure;
 using judge::RunSeries;
 using judge::sample_in;
 using judge::StepData;
 using judge::summary_in;
+using judge::values_of;
 
 } // namespace pglab::lab::report

@@ -93,8 +93,8 @@ std::vector<std::string> outlier_warnings(const StepData& step, const std::set<i
         for (const auto& cell : m.by_cell) {
             // Named, not bound: a lambda cannot capture structured bindings (clang, C++20).
             const int64_t cell_index = cell.first;
-            const std::vector<double>& values = cell.second;
-            const std::vector<int64_t>& runs = m.runs_by_cell.at(cell_index);
+            const std::vector<double> values = values_of(cell.second);
+            const std::vector<int64_t> runs = m.runs_in(cell_index);
             const auto named = [&](std::size_t i) {
                 return fmt::format("{} of run {} in {} ({})", m.info.title, runs[i],
                                    label(cell_index), format_number(values[i]));

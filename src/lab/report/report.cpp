@@ -351,8 +351,8 @@ private:
             if (!m.info.headline || !measured) {
                 continue;
             }
-            for (const auto& [cell_index, values] : m.by_cell) {
-                const Summary s = summarize(values);
+            for (const auto& [cell_index, runs] : m.by_cell) {
+                const Summary s = summarize(values_of(runs));
                 if (s.cv && *s.cv > m_options.high_cv) {
                     const std::vector<std::string> causes = known_causes(step.key, cell_index);
                     unexplained = unexplained || causes.empty();
@@ -519,7 +519,7 @@ private:
     static bool all_zero(const MetricValues& m) {
         return std::all_of(m.by_cell.begin(), m.by_cell.end(), [](const auto& cell) {
             return std::all_of(cell.second.begin(), cell.second.end(),
-                               [](double v) { return v == 0.0; });
+                               [](const RunFigure& f) { return f.value == 0.0; });
         });
     }
 
@@ -534,15 +534,12 @@ private:
         Table t;
         t.header = {"ran once, in", "value"};
         t.numeric = {false, true};
-        for (const auto& [cell_index, values] : m.by_cell) {
+        for (const auto& [cell_index, runs] : m.by_cell) {
             const Cell* c = cell(cell_index);
-            const auto runs = m.runs_by_cell.find(cell_index);
-            for (size_t i = 0; i < values.size(); ++i) {
-                const bool known = runs != m.runs_by_cell.end() && i < runs->second.size();
-                t.rows.push_back({fmt::format("run {} on server {}",
-                                              known ? std::to_string(runs->second[i]) : "?",
+            for (const RunFigure& f : runs) {
+                t.rows.push_back({fmt::format("run {} on server {}", f.run,
                                               c != nullptr && !c->server.empty() ? c->server : "?"),
-                                  format_number(values[i])});
+                                  format_number(f.value)});
             }
         }
         return t;

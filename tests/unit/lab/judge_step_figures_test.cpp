@@ -77,8 +77,8 @@ TEST(ReportMetricsTest, TpsIncludingConnectionsAddsTheInitialConnectionTime) {
     ASSERT_EQ(steps.size(), 1U);
     const MetricValues* m = find_metric(steps[0], "tps_incl_connections");
     ASSERT_NE(m, nullptr);
-    EXPECT_DOUBLE_EQ(m->by_cell.at(0)[0], 120.0);
-    EXPECT_DOUBLE_EQ(m->by_cell.at(1)[0], 150.0);
+    EXPECT_DOUBLE_EQ(m->values_in(0)[0], 120.0);
+    EXPECT_DOUBLE_EQ(m->values_in(1)[0], 150.0);
 }
 
 TEST(ReportMetricsTest, AProbeIsShownInItsOwnUnit) {
@@ -91,7 +91,7 @@ TEST(ReportMetricsTest, AProbeIsShownInItsOwnUnit) {
     const MetricValues* counted = find_metric(recorded[0], "probe:x.bytes");
     ASSERT_NE(counted, nullptr);
     EXPECT_EQ(counted->info.unit, "");
-    EXPECT_DOUBLE_EQ(counted->by_cell.at(0)[0], 5000);
+    EXPECT_DOUBLE_EQ(counted->values_in(0)[0], 5000);
     ASSERT_NE(find_metric(recorded[0], "probe:db.blk_read_time"), nullptr);
     EXPECT_EQ(find_metric(recorded[0], "probe:db.blk_read_time")->info.unit, "ms");
 
@@ -99,7 +99,7 @@ TEST(ReportMetricsTest, AProbeIsShownInItsOwnUnit) {
     const auto named = collect_steps(results_of({run_of(0, 0, json::array({older}))}), 2);
     ASSERT_EQ(named.size(), 1U);
     EXPECT_EQ(find_metric(named[0], "probe:x.bytes")->info.unit, "MB");
-    EXPECT_DOUBLE_EQ(find_metric(named[0], "probe:x.bytes")->by_cell.at(0)[0], 0.005);
+    EXPECT_DOUBLE_EQ(find_metric(named[0], "probe:x.bytes")->values_in(0)[0], 0.005);
     EXPECT_EQ(find_metric(named[0], "probe:db.blk_read_time")->info.unit, "");
 
     // An older line (run 0, units by name) and a newer one (run 1, units recorded) in one
@@ -116,9 +116,9 @@ TEST(ReportMetricsTest, AProbeIsShownInItsOwnUnit) {
         ASSERT_EQ(mixed.size(), 1U);
         const MetricValues* read_time = find_metric(mixed[0], "probe:db.blk_read_time");
         EXPECT_EQ(read_time->info.unit, "ms");
-        EXPECT_EQ(read_time->by_cell.at(0).size(), 2U);
+        EXPECT_EQ(read_time->values_in(0).size(), 2U);
         const MetricValues* bytes = find_metric(mixed[0], "probe:x.bytes");
-        ASSERT_EQ(bytes->by_cell.at(0).size(), 1U);
+        ASSERT_EQ(bytes->values_in(0).size(), 1U);
         const int64_t left_out = older_first ? 1 : 0;
         EXPECT_EQ(mixed[0].unit_conflicts.at("probe:x.bytes"), std::vector<int64_t>{left_out});
     }
@@ -149,11 +149,11 @@ TEST(ReportMetricsTest, BenchValuesHistogramsAndSeries) {
     const StepData& b = steps[0];
     const MetricValues* tps = find_metric(b, "tps");
     ASSERT_NE(tps, nullptr);
-    EXPECT_EQ(tps->by_cell.at(0), (std::vector<double>{100, 110}));
-    EXPECT_EQ(tps->runs_by_cell.at(0), (std::vector<int64_t>{0, 1}));
+    EXPECT_EQ(tps->values_in(0), (std::vector<double>{100, 110}));
+    EXPECT_EQ(tps->runs_in(0), (std::vector<int64_t>{0, 1}));
     EXPECT_EQ(tps->by_cell.count(1), 0U) << "failed runs and warm-ups are left out";
     ASSERT_NE(find_metric(b, "latency_p99_ms"), nullptr);
-    EXPECT_DOUBLE_EQ(find_metric(b, "latency_p99_ms")->by_cell.at(0)[0], 5.0);
+    EXPECT_DOUBLE_EQ(find_metric(b, "latency_p99_ms")->values_in(0)[0], 5.0);
     // The histograms of the two measured runs merged losslessly.
     ASSERT_EQ(b.histograms.count(0), 1U);
     EXPECT_EQ(b.histograms.at(0)->count(), 3);
@@ -162,16 +162,16 @@ TEST(ReportMetricsTest, BenchValuesHistogramsAndSeries) {
     ASSERT_EQ(b.series.size(), 2U);
     EXPECT_EQ(b.series[0].points, (std::vector<std::pair<double, double>>{{0.6, 101.0}}));
     // Probes: cpu_s preferred to the sum of its parts, bytes in MB, derived hit ratio.
-    EXPECT_DOUBLE_EQ(find_metric(b, "client_cpu_s")->by_cell.at(0)[0], 7.0);
-    EXPECT_DOUBLE_EQ(find_metric(b, "server_cpu_s")->by_cell.at(0)[0], 2.0);
-    EXPECT_DOUBLE_EQ(find_metric(b, "probe:wal.bytes")->by_cell.at(0)[0], 2.5);
+    EXPECT_DOUBLE_EQ(find_metric(b, "client_cpu_s")->values_in(0)[0], 7.0);
+    EXPECT_DOUBLE_EQ(find_metric(b, "server_cpu_s")->values_in(0)[0], 2.0);
+    EXPECT_DOUBLE_EQ(find_metric(b, "probe:wal.bytes")->values_in(0)[0], 2.5);
     EXPECT_EQ(find_metric(b, "probe:wal.bytes")->info.unit, "MB");
-    EXPECT_DOUBLE_EQ(find_metric(b, "db_buffer_hit_pct")->by_cell.at(0)[0], 99.0);
+    EXPECT_DOUBLE_EQ(find_metric(b, "db_buffer_hit_pct")->values_in(0)[0], 99.0);
     EXPECT_EQ(find_metric(b, "probe:client.cpu_s"), nullptr) << "CPU probes are summed";
     // A share of the step's time is a metric of its own, and no part of the CPU seconds.
     ASSERT_NE(find_metric(b, "probe:host.cpu_pct"), nullptr);
-    EXPECT_DOUBLE_EQ(find_metric(b, "probe:host.cpu_pct")->by_cell.at(0)[0], 30.0);
-    EXPECT_DOUBLE_EQ(find_metric(b, "probe:server.cpu_pct")->by_cell.at(0)[0], 10.0);
+    EXPECT_DOUBLE_EQ(find_metric(b, "probe:host.cpu_pct")->values_in(0)[0], 30.0);
+    EXPECT_DOUBLE_EQ(find_metric(b, "probe:server.cpu_pct")->values_in(0)[0], 10.0);
     // 7 s of client CPU in 10 s on 2 cores: 35% of the machine.
     EXPECT_DOUBLE_EQ(b.client_cpu_share.at(0), 0.35);
     // buffers_written is not a checkpoint count.
@@ -201,15 +201,15 @@ TEST(ReportMetricsTest, CheckpointsExplainAndOldProbeNames) {
     const auto steps = collect_steps(r, 0);
     ASSERT_EQ(steps.size(), 1U);
     const StepData& e = steps[0];
-    EXPECT_DOUBLE_EQ(find_metric(e, "execution_ms")->by_cell.at(0)[0], 55.5);
-    EXPECT_DOUBLE_EQ(find_metric(e, "buffer_hit_pct")->by_cell.at(0)[0], 75.0);
+    EXPECT_DOUBLE_EQ(find_metric(e, "execution_ms")->values_in(0)[0], 55.5);
+    EXPECT_DOUBLE_EQ(find_metric(e, "buffer_hit_pct")->values_in(0)[0], 75.0);
     // 1024 blocks of 8192 bytes: 8.388608 MB of 10^6 bytes (not 8 MiB labelled "MB").
-    EXPECT_DOUBLE_EQ(find_metric(e, "blocks")->by_cell.at(0)[0], 1024.0);
+    EXPECT_DOUBLE_EQ(find_metric(e, "blocks")->values_in(0)[0], 1024.0);
     EXPECT_EQ(find_metric(e, "blocks")->info.unit, "");
-    EXPECT_DOUBLE_EQ(find_metric(e, "blocks_mb")->by_cell.at(0)[0], 8.388608);
+    EXPECT_DOUBLE_EQ(find_metric(e, "blocks_mb")->values_in(0)[0], 8.388608);
     EXPECT_EQ(find_metric(e, "blocks_mb")->info.unit, "MB");
-    EXPECT_DOUBLE_EQ(find_metric(e, "heap_fetches")->by_cell.at(0)[0], 12.0);
-    EXPECT_DOUBLE_EQ(find_metric(e, "server_cpu_s")->by_cell.at(0)[0], 0.3);
+    EXPECT_DOUBLE_EQ(find_metric(e, "heap_fetches")->values_in(0)[0], 12.0);
+    EXPECT_DOUBLE_EQ(find_metric(e, "server_cpu_s")->values_in(0)[0], 0.3);
     // Old pg_stat_bgwriter name counts; num_done = 0 (PostgreSQL 18) overrides num_timed.
     EXPECT_EQ(e.checkpoint_runs, (std::vector<int64_t>{0}));
     EXPECT_TRUE(e.client_cpu_share.empty()) << "no client CPU probe, no share";
@@ -228,9 +228,9 @@ TEST(ReportMetricsTest, ReplicationLagOfAStepOnAPrimary) {
         results_of({run_of(0, 0, json::array({step})), run_of(1, 1, json::array({no_standby}))});
     const auto steps = collect_steps(r, 0);
     ASSERT_EQ(steps.size(), 1U);
-    EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.replay_lag_ms")->by_cell.at(0)[0], 1.25);
-    EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.write_lag_ms")->by_cell.at(0)[0], 0.5);
-    EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.behind_mb")->by_cell.at(0)[0], 2.0);
+    EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.replay_lag_ms")->values_in(0)[0], 1.25);
+    EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.write_lag_ms")->values_in(0)[0], 0.5);
+    EXPECT_DOUBLE_EQ(find_metric(steps[0], "replication.behind_mb")->values_in(0)[0], 2.0);
     EXPECT_EQ(find_metric(steps[0], "replication.replay_lag_ms")->by_cell.count(1), 0U)
         << "a step without standbys has no replication values";
 }
@@ -257,12 +257,12 @@ TEST(ReportMetricsTest, ZeroIsAValueNotAnAbsence) {
     ASSERT_EQ(steps.size(), 1U);
     const MetricValues* fetches = find_metric(steps[0], "heap_fetches");
     ASSERT_NE(fetches, nullptr);
-    EXPECT_EQ(fetches->by_cell.at(0), (std::vector<double>{0, 0}));
+    EXPECT_EQ(fetches->values_in(0), (std::vector<double>{0, 0}));
     // A probe that is 0 in one run keeps that run: the mean of cell 0 is 1.5 MB, not 3.
     const MetricValues* wal = find_metric(steps[0], "probe:wal.bytes");
     ASSERT_NE(wal, nullptr);
-    EXPECT_EQ(wal->by_cell.at(0), (std::vector<double>{0, 3}));
-    EXPECT_EQ(wal->by_cell.at(1), (std::vector<double>{0}));
+    EXPECT_EQ(wal->values_in(0), (std::vector<double>{0, 3}));
+    EXPECT_EQ(wal->values_in(1), (std::vector<double>{0}));
     ASSERT_NE(find_metric(steps[0], "probe:io.read_bytes"), nullptr);
 
     // The report says which metrics were 0 in every run: in the appendix by name, one line for
@@ -297,11 +297,11 @@ TEST(ReportMetricsTest, AWaitNoSampleOfARunSawCountsAsZeroSessions) {
     ASSERT_NE(wal_write, nullptr);
     EXPECT_EQ(wal_write->info.unit, "sessions");
     // Run 1 was sampled and saw no session there: 0, in run order; the mean is 2, not 4.
-    EXPECT_EQ(wal_write->by_cell.at(0), (std::vector<double>{4.0, 0.0}));
-    EXPECT_EQ(wal_write->runs_by_cell.at(0), (std::vector<int64_t>{0, 1}));
+    EXPECT_EQ(wal_write->values_in(0), (std::vector<double>{4.0, 0.0}));
+    EXPECT_EQ(wal_write->runs_in(0), (std::vector<int64_t>{0, 1}));
     // Run 2 was not sampled: it has no wait values at all.
     EXPECT_EQ(wal_write->by_cell.count(1), 0U);
-    EXPECT_EQ(find_metric(steps[0], "probe:wait.CPU")->by_cell.at(0),
+    EXPECT_EQ(find_metric(steps[0], "probe:wait.CPU")->values_in(0),
               (std::vector<double>{1.5, 2.5}));
     EXPECT_EQ(find_metric(steps[0], "probe:host.runnable")->info.unit, "processes");
     EXPECT_EQ(find_metric(steps[0], "probe:wait.samples")->info.unit, "");
@@ -349,7 +349,7 @@ TEST(ReportMetricsTest, WithheldProbesAreListedWithTheirRuns) {
     ASSERT_EQ(steps[0].probe_notes.size(), 4U);
     EXPECT_EQ(steps[0].probe_notes[0].first, 3);
     // Only run 4 has a pg_stat_wal figure: the others' are absent, not 0.
-    EXPECT_EQ(find_metric(steps[0], "probe:wal.stat_bytes")->by_cell.at(0),
+    EXPECT_EQ(find_metric(steps[0], "probe:wal.stat_bytes")->values_in(0),
               (std::vector<double>{19.0}));
     EXPECT_EQ(find_metric(steps[0], "probe:wal.stat_bytes")->by_cell.count(1), 0U);
 

@@ -136,7 +136,7 @@ TEST(ReportClaimsTest, AnExplanationShowsItsEvidenceOrSaysItIsAHypothesis) {
     const MetricValues* records = find_metric(*vacuum, "probe:wal.records");
     ASSERT_NE(records, nullptr);
     const auto mean_in = [&](std::int64_t cell) {
-        return format_number(mean(records->by_cell.at(cell)));
+        return format_number(mean(records->values_in(cell)));
     };
     EXPECT_EQ(judged.evidence, "wal.records " + mean_in(judged.judgement.cells[0]) + " / "
                                    + mean_in(judged.judgement.cells[1])
