@@ -1,6 +1,5 @@
-// The report reads the steps' figures that lab/judge collects (lab/judge/step_figures.hpp), by
-// these names until its callers name them judge:: (issue 63: the judge grows between the store and
-// the report, strangler-wise).
+// The report's names for the steps' figures that lab/judge collects (lab/judge/step_figures.hpp),
+// which its tables, charts and exports draw: one list, so that no report file repeats it.
 #pragma once
 
 #include "lab/judge/step_figures.hpp"
@@ -11,13 +10,10 @@ namespace pglab::lab::report {
 
 using judge::collect_steps;
 using judge::Direction;
-using judge::Disagreement;
 using judge::find_metric;
 using judge::MetricInfo;
 using judge::MetricValues;
 using judge::RunFigure;
-using judge::RunSeries;
-using judge::sample_in;
 using judge::StepData;
 using judge::summary_in;
 using judge::values_of;

@@ -1,6 +1,5 @@
-// The report reads its runs through lab/store's results directory (lab/store/results_dir.hpp),
-// by these names until its callers name them store:: (issue 63: the judge grows between the
-// store and the report, strangler-wise).
+// The report's names for lab/store's results directory (lab/store/results_dir.hpp): one list, so
+// that no report file repeats it. The report reads runs only through the store's typed records.
 #pragma once
 
 #include "lab/store/results_dir.hpp"

@@ -1,6 +1,6 @@
 // The words of a verdict: which case of lab/judge's rules applied, with the figures that decided
-// it ("its 90% interval (1.900 – 2.100) lies within 2.000 ± 10%"). The report's claims use the
-// judge's rules by the names below until they name them judge:: (issue 63, strangler-wise).
+// it ("its 90% interval (1.900 – 2.100) lies within 2.000 ± 10%"), with the report's names for
+// the judge's rules it words (lab/judge/verdict_rules.hpp).
 #pragma once
 
 #include "lab/judge/verdict_rules.hpp"
@@ -15,13 +15,7 @@ using judge::Band;
 using judge::decide;
 using judge::Decision;
 using judge::Evidence;
-using judge::extra_runs_to_decide;
 using judge::k_most_extra_runs;
-using judge::paired_ratio_evidence;
-using judge::product_evidence;
-using judge::ratio_evidence;
-using judge::spread_evidence;
-using judge::value_evidence;
 using judge::Verdict;
 
 /// "2.000 ± 10%", "0 ± 0.5".
