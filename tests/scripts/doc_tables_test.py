@@ -396,6 +396,54 @@ class DocTablesTest(unittest.TestCase):
         self.assertIn("| `select-only -M prepared -c 8 -j 2` | 1.00 | 0.72 – 0.99 |  |", text)
         self.assertIn("| `500 clients connecting (-c 500 -j 2 -t 1)` |  |  | initial connection time 1.06 |", text)
 
+    def write_matrix(self, folder, started, tps):
+        """A --matrix session of three cells whose tps ratios are `tps` (CPU ratios 1/tps)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        cells = [("tpcb", 1, 1), ("tpcb", 2, 2), ("select1", 250, 2)]
+        rows = []
+        for (workload, cpt, j), ratio in zip(cells, tps):
+            row = {"workload": f"{workload}, {cpt} a thread", "shown": "tps,cpu_us_per_tx",
+                   "matrix": {"workload": workload, "clients_per_thread": cpt, "threads": j, "duration_s": 5}}
+            for column in ("cpu_us_per_tx", "user_us_per_tx", "sys_us_per_tx"):
+                row[column] = {"ratio": round(1 / ratio, 3)}
+            row["tps"] = {"ratio": ratio}
+            if cpt <= 2:
+                row["syscalls_per_tx"] = {"pgbench": "total=24.64 recvfrom=12.16", "pglab": "total=9.87 io_uring_enter=8.79"}
+            rows.append(row)
+        session = {
+            "tool": "bench/compare-pgbench", "pgbench": "pgbench (PostgreSQL) 15.18", "runs": 5, "duration_s": 5,
+            "matrix": True, "started": started, "finished": started, "pglab": "abc1234",
+            "machine": {"cpus": 2, "cpu_model": "AMD EPYC", "memory_kib": 1, "kernel": "Linux"},
+            "load_at_start": "0.50 0.40 0.30", "load_at_end": "2.10 1.00 0.50", "workloads": rows,
+        }
+        (folder / f"compare-pgbench-{started[:10]}-matrix.json").write_text(json.dumps(session), encoding="utf-8")
+
+    def test_the_client_cost_grid_shows_its_worst_and_median_cells_not_its_best(self):
+        sessions = self.tmp / "speed"
+        self.write_session(sessions, "2026-12-05T08:50:00Z", 1.05, 0.72, 1.06)
+        self.write_matrix(sessions, "2026-12-06T09:00:00Z", [0.80, 1.00, 1.25])
+        self.write_matrix(sessions, "2026-12-07T09:00:00Z", [0.90, 0.95, 1.30])
+        grid = self.tmp / "grid.md"
+        self.doc.write_text(f"<!-- speed-matrix: {sessions} -->\n<!-- end -->\n<!-- speed: {sessions} -->\n<!-- end -->\n",
+                            encoding="utf-8")
+        grid.write_text(f"<!-- speed-grid: {sessions} -->\n<!-- end -->\n", encoding="utf-8")
+        self.assertEqual(self.render().returncode, 0)
+        rendered = run("render", str(grid))
+        self.assertEqual(rendered.returncode, 0, rendered.stderr)
+        text = self.doc.read_text(encoding="utf-8")
+        # The lowest tps ratio and the highest cost, in each session; the median of the cells.
+        self.assertIn("| tps | 0.80 – 0.90 (`tpcb, 1 client a thread, -j 1`) | 0.95 – 1.00 |", text)
+        self.assertIn("| client CPU per transaction | 1.11 – 1.25 (`tpcb, 1 client a thread, -j 1`) | 1.00 – 1.05 |",
+                      text)
+        # The sessions of the grid are not rows of the workloads' table.
+        self.assertIn("| `select-only -M prepared -c 8 -j 2` | 1.05 | 0.72 |  |", text)
+        self.assertNotIn("a thread` |", text.split("<!-- speed:")[1])
+        cells = grid.read_text(encoding="utf-8")
+        self.assertIn("| `tpcb, 2 clients a thread, -j 2` | 0.95 – 1.00 | 1.00 – 1.05 | 1.00 – 1.05 | 1.00 – 1.05 "
+                      "| 24.64 / 9.87 |", cells)
+        self.assertIn("| `select1, 250 clients a thread, -j 2` | 1.25 – 1.30 | 0.77 – 0.80 | 0.77 – 0.80 | "
+                      "0.77 – 0.80 |  |", cells)
+
     def write_overhead(self, folder, started, steady, steps_max):
         folder.mkdir(parents=True, exist_ok=True)
         session = {
