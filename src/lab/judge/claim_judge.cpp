@@ -83,10 +83,10 @@ std::vector<ClaimJudgement> ClaimJudge::judgements() const {
 
 std::vector<ClaimJudgement> judge_claims(const std::vector<experiment::Claim>& claims,
                                          const store::ResultsDir& results) {
-    store::ResultsDir plan_only = results;
+    store::ResultsDir plan_only = results; // the runs copied once, then given one by one
+    std::vector<store::FinishedRun> runs = std::move(plan_only.runs);
     plan_only.runs.clear();
     ClaimJudge judge(claims, std::move(plan_only));
-    std::vector<store::FinishedRun> runs = results.runs;
     // Round by round, as they ran (a round's runs follow the earlier rounds' in the file).
     std::stable_sort(runs.begin(), runs.end(),
                      [](const store::FinishedRun& a, const store::FinishedRun& b) {

@@ -29,8 +29,6 @@ struct RunFigure {
     std::uint32_t round = 0; ///< the round it ran in (0: not in rounds)
     /// A proportion: the count it is of (the blocks a hit ratio is of); 0 for other metrics.
     double trials = 0;
-
-    bool operator==(const RunFigure&) const = default;
 };
 
 /// The values of `runs`, in their order.
