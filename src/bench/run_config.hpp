@@ -23,6 +23,20 @@ struct Define {
     std::string value;
 };
 
+/// How a worker thread drives its clients' sockets once they are connected.
+enum class SocketIo {
+    /// io_uring for a thread of k_ring_min_clients clients or more, else libpq's own calls:
+    /// with one or two clients a thread, a ring's wait costs more than pgbench's send and recv.
+    automatic,
+    ring,  ///< io_uring however few clients (--io-uring), where the kernel allows it
+    epoll, ///< libpq's own calls and epoll (--no-io-uring)
+};
+
+/// The fewest clients a thread batches through io_uring by default. Measured on 2 CPUs against
+/// pgbench 15 (`SELECT 1`, -M prepared, -j 2, client CPU a transaction): at 2 clients a thread
+/// 1.14x through the ring and 1.07x without; at 4 clients 0.91x and 1.02x (bench/NOTEBOOK.md).
+constexpr int k_ring_min_clients = 4;
+
 struct RunConfig {
     /// The pgbench release whose messages and report this run reproduces (static storage).
     const compat::PgbenchProfile* pgbench = &compat::default_pgbench_profile();
@@ -52,10 +66,10 @@ struct RunConfig {
     bool continue_on_error = false;  ///< --continue-on-error (19): other SQL errors fail the
                                      ///< transaction instead of aborting the client
     bool pin_threads = true;         ///< one CPU per worker thread; --no-pin-threads clears it
-    bool batched_io = true;          ///< sockets through io_uring; --no-io-uring clears it
-    bool percentiles = false;        ///< --percentiles: pglab's percentile block after the report
-    bool log_last_interval = false;  ///< --log-last-interval: write the last, partial aggregate
-    bool log_transactions = false;   ///< -l
+    SocketIo socket_io = SocketIo::automatic; ///< --io-uring, --no-io-uring, $PGLAB_IO_URING
+    bool percentiles = false;       ///< --percentiles: pglab's percentile block after the report
+    bool log_last_interval = false; ///< --log-last-interval: write the last, partial aggregate
+    bool log_transactions = false;  ///< -l
     std::string log_prefix = "pgbench_log";
     double sampling_rate = 0;       ///< --sampling-rate, 0 = log every transaction
     int aggregate_interval_s = 0;   ///< --aggregate-interval

@@ -32,10 +32,16 @@ bool Worker::flush_output(Client& c) {
     if (c.state == ClientState::end_command) {
         return true; // pipelined: go on without waiting for the answer
     }
-    // The answer cannot have arrived yet: wait for the socket rather than try a read that would
-    // only return EAGAIN (pgbench also polls first; this saves a syscall per query).
-    wait_socket(c);
-    return false;
+    if (m_io) {
+        // Through the ring a read costs nothing until the answer is there: wait for it.
+        wait_socket(c);
+        return false;
+    }
+    // Read at once, as pgbench does, before polling: where the backend runs on the client's
+    // CPU, it has usually answered by the time the send returns (pgbench reads without a
+    // poll for 87% of the queries of `SELECT 1` at -c 2 -j 2 on 2 CPUs), and a poll first
+    // would cost a system call a query more than pgbench.
+    return true;
 }
 
 bool Worker::send_pending(Client& c) {

@@ -116,9 +116,10 @@ pglab options:
   --log-last-interval      with --aggregate-interval, also log each thread's last,
                            partial interval (pgbench drops it)
   --no-pin-threads         leave worker threads unpinned (default: one CPU each)
+  --io-uring               batch the socket I/O of every thread through io_uring,
+                           one system call per wait (default: of a thread with 4
+                           clients or more; or $PGLAB_IO_URING: auto, always, never)
   --no-io-uring            let libpq send and receive on each socket itself
-                           (default: batch every client's socket I/O through
-                           io_uring, one system call per wait)
 
 Through a link named "pgbench", pglab is pgbench: this section is not printed then.
 Report bugs to the pglab maintainers.

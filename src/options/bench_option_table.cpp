@@ -67,6 +67,7 @@ constexpr option k_pglab_long_options[] = {
     {"export-csv", required_argument, nullptr, export_csv},
     {"no-pin-threads", no_argument, nullptr, no_pin_threads},
     {"no-io-uring", no_argument, nullptr, no_io_uring},
+    {"io-uring", no_argument, nullptr, force_io_uring},
     {"percentiles", no_argument, nullptr, percentiles},
     {"log-last-interval", no_argument, nullptr, log_last_interval},
     {"pgbench-version", required_argument, nullptr, pgbench_version},

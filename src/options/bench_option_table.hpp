@@ -42,6 +42,7 @@ enum LongOnly : int {
     export_csv,
     no_pin_threads,
     no_io_uring,
+    force_io_uring,
     percentiles,
     log_last_interval,
     pgbench_version,

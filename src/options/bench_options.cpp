@@ -35,6 +35,7 @@ using detail::k_short_options_17;
 using detail::long_options_for;
 
 constexpr const char* k_all_init_steps = "dtgGvpf";
+constexpr const char* k_io_uring_env = "PGLAB_IO_URING";
 
 constexpr std::string_view k_version_option = "--pgbench-version";
 
@@ -349,7 +350,10 @@ std::optional<Status> apply_bench_option(BenchParseState& state, const BenchPars
         run.pin_threads = false;
         return Status{};
     case no_io_uring:
-        run.batched_io = false;
+        run.socket_io = bench::SocketIo::epoll;
+        return Status{};
+    case force_io_uring:
+        run.socket_io = bench::SocketIo::ring;
         return Status{};
     case percentiles:
         run.percentiles = true;
@@ -437,6 +441,25 @@ Status seed_from_environment(bench::RunConfig& run, const BenchParseEnv& env) {
     return {};
 }
 
+/// The socket I/O from PGLAB_IO_URING ("auto", "always" or "never"), which --io-uring and
+/// --no-io-uring override: the way to choose it where pglab runs as pgbench through a link.
+Status socket_io_from_environment(bench::RunConfig& run, const BenchParseEnv& env) {
+    const auto value = env.getenv(k_io_uring_env);
+    if (!value || value->empty() || *value == "auto") {
+        return {};
+    }
+    if (*value == "always") {
+        run.socket_io = bench::SocketIo::ring;
+    } else if (*value == "never") {
+        run.socket_io = bench::SocketIo::epoll;
+    } else {
+        return make_error(fmt::format("invalid value \"{}\" of environment variable {}: auto, "
+                                      "always or never",
+                                      *value, k_io_uring_env));
+    }
+    return {};
+}
+
 } // namespace
 
 std::string bench_try_help() {
@@ -491,6 +514,7 @@ Result<BenchOptions> parse_bench_options(const std::vector<std::string>& args,
 
     // Set the seed before parsing, as pgbench does, because parsing may use it.
     PGLAB_TRY(seed_from_environment(state.out.run, env));
+    PGLAB_TRY(socket_io_from_environment(state.out.run, env));
 
     // getopt_long permutes the pointers (not the strings); the program's name prefixes its
     // complaints, as argv[0] does pgbench's.

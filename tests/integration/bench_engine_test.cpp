@@ -8,6 +8,7 @@
 #include "util/cpu_affinity.hpp"
 #include "util/subprocess.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -156,20 +157,23 @@ TEST(BenchEngine, WorkerThreadsArePinnedToDistinctCpusUnlessAskedNotTo) {
     EXPECT_TRUE(pinned_cpus_during_run(c, {"--no-pin-threads"}).empty());
 }
 
-/// The sockets of a run go through io_uring unless the user or the run's kind says otherwise,
-/// and the JSON export says which way each thread went.
-TEST(BenchEngine, SocketsGoThroughIoUringUnlessAskedNot) {
+/// A thread's sockets go through io_uring when it runs 4 clients or more, unless the user or the
+/// run's kind says otherwise, and the JSON export says which way each thread went.
+TEST(BenchEngine, SocketsGoThroughIoUringFromFourClientsAThreadUnlessAskedOtherwise) {
     ThrowawayCluster c = make_cluster(20);
     auto init = support::run_command(bench_args(c, {"-i", "-q"}));
     ASSERT_EQ(init.exit_code, 0) << support::describe(init);
     const std::string json_path = c.base_dir().string() + "/io.json";
-    const auto socket_io = [&](std::vector<std::string> extra) {
+    const auto socket_io = [&](int clients, std::vector<std::string> extra,
+                               const support::EnvOverrides& env = {}) {
         std::vector<std::string> args = {
-            "-c", "4", "-j", "2", "-t", "50", "-S", "-n", "--export-json=" + json_path};
+            "-c", std::to_string(clients),     "-j", "2", "-t", "50", "-S",
+            "-n", "--export-json=" + json_path};
         args.insert(args.end(), extra.begin(), extra.end());
-        const auto r = support::run_command(bench_args(c, args));
+        const auto r = support::run_command(bench_args(c, args), env);
         EXPECT_EQ(r.exit_code, 0) << support::describe(r);
-        EXPECT_NE(r.out.find("number of transactions actually processed: 200/200"),
+        EXPECT_NE(r.out.find(fmt::format("number of transactions actually processed: {}/{}",
+                                         clients * 50, clients * 50)),
                   std::string::npos)
             << r.out;
         return nlohmann::json::parse(read_file(json_path))
@@ -178,15 +182,20 @@ TEST(BenchEngine, SocketsGoThroughIoUringUnlessAskedNot) {
             .get<std::vector<std::string>>();
     };
     using Modes = std::vector<std::string>;
-    EXPECT_EQ(socket_io({"--no-io-uring"}), (Modes{"epoll", "epoll"}));
-    EXPECT_EQ(socket_io({"-C"}), (Modes{"epoll", "epoll"})) << "a connection per transaction";
+    EXPECT_EQ(socket_io(8, {"--no-io-uring"}), (Modes{"epoll", "epoll"}));
+    EXPECT_EQ(socket_io(8, {"-C"}), (Modes{"epoll", "epoll"})) << "a connection per transaction";
+    EXPECT_EQ(socket_io(4, {}), (Modes{"epoll", "epoll"})) << "2 clients a thread";
     std::string why_not;
     if (!pglab::pg::BatchedIo::create(1, why_not)) {
-        EXPECT_EQ(socket_io({}), (Modes{"epoll", "epoll"}));
+        EXPECT_EQ(socket_io(8, {}), (Modes{"epoll", "epoll"}));
         GTEST_SKIP() << "this kernel refuses io_uring (" << why_not << "): epoll checked only";
     }
-    EXPECT_EQ(socket_io({}), (Modes{"io_uring", "io_uring"}));
-    EXPECT_EQ(socket_io({"-M", "prepared", "-R", "500"}), (Modes{"io_uring", "io_uring"}));
+    EXPECT_EQ(socket_io(8, {}), (Modes{"io_uring", "io_uring"}));
+    EXPECT_EQ(socket_io(7, {}), (Modes{"io_uring", "epoll"})) << "4 clients, then 3";
+    EXPECT_EQ(socket_io(8, {"-M", "prepared", "-R", "500"}), (Modes{"io_uring", "io_uring"}));
+    EXPECT_EQ(socket_io(2, {"--io-uring"}), (Modes{"io_uring", "io_uring"}));
+    EXPECT_EQ(socket_io(2, {}, {{"PGLAB_IO_URING", "always"}}), (Modes{"io_uring", "io_uring"}));
+    EXPECT_EQ(socket_io(8, {}, {{"PGLAB_IO_URING", "never"}}), (Modes{"epoll", "epoll"}));
 }
 
 } // namespace

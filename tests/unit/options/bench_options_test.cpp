@@ -421,6 +421,31 @@ TEST_F(BenchOptionsTest, BadRandomSeedIsTwoErrors) {
               "error while setting random seed from PGBENCH_RANDOM_SEED environment variable");
 }
 
+TEST_F(BenchOptionsTest, SocketIoFromTheEnvironmentUnlessAnOptionSaysOtherwise) {
+    using pglab::bench::SocketIo;
+    const auto socket_io = [&](std::vector<std::string> args) {
+        auto r = parse(std::move(args));
+        EXPECT_TRUE(r) << (r ? "" : r.error().message);
+        return r ? r->run.socket_io : SocketIo::automatic;
+    };
+    EXPECT_EQ(socket_io({}), SocketIo::automatic);
+    EXPECT_EQ(socket_io({"--io-uring"}), SocketIo::ring);
+    EXPECT_EQ(socket_io({"--no-io-uring"}), SocketIo::epoll);
+    EXPECT_EQ(socket_io({"--no-io-uring", "--io-uring"}), SocketIo::ring) << "the last one wins";
+    m_vars["PGLAB_IO_URING"] = "always";
+    EXPECT_EQ(socket_io({}), SocketIo::ring);
+    EXPECT_EQ(socket_io({"--no-io-uring"}), SocketIo::epoll);
+    m_vars["PGLAB_IO_URING"] = "never";
+    EXPECT_EQ(socket_io({}), SocketIo::epoll);
+    EXPECT_EQ(socket_io({"--io-uring"}), SocketIo::ring);
+    m_vars["PGLAB_IO_URING"] = "auto";
+    EXPECT_EQ(socket_io({}), SocketIo::automatic);
+    m_vars["PGLAB_IO_URING"] = "yes";
+    EXPECT_EQ(
+        error_of({}),
+        "invalid value \"yes\" of environment variable PGLAB_IO_URING: auto, always or never");
+}
+
 TEST_F(BenchOptionsTest, ListAndShowScriptStopParsing) {
     auto list = parse({"-b", "list", "-c", "three"});
     ASSERT_TRUE(list);
