@@ -25,17 +25,21 @@ struct Define {
 
 /// How a worker thread drives its clients' sockets once they are connected.
 enum class SocketIo {
-    /// io_uring for a thread of k_ring_min_clients clients or more, else libpq's own calls:
-    /// with one or two clients a thread, a ring's wait costs more than pgbench's send and recv.
+    /// io_uring for a thread of k_ring_min_clients to k_ring_max_clients clients, else libpq's
+    /// own calls: with fewer, a ring's wait costs more than pgbench's send and receive; with
+    /// more, the server answers fewer transactions a second when its clients wait on a ring.
     automatic,
     ring,  ///< io_uring however few clients (--io-uring), where the kernel allows it
     epoll, ///< libpq's own calls and epoll (--no-io-uring)
 };
 
-/// The fewest clients a thread batches through io_uring by default. Measured on 2 CPUs against
-/// pgbench 15 (`SELECT 1`, -M prepared, -j 2, client CPU a transaction): at 2 clients a thread
-/// 1.14x through the ring and 1.07x without; at 4 clients 0.91x and 1.02x (bench/NOTEBOOK.md).
+/// The clients a thread batches through io_uring by default. Measured on 2 CPUs (`SELECT 1`,
+/// -M prepared, -j 2; bench/NOTEBOOK.md): client CPU a transaction against pgbench 15 at 2
+/// clients a thread 1.14x through the ring and 1.07x without, at 4 clients 0.91x and 1.02x;
+/// the ring against libpq's calls at 16 clients 0.82x the CPU in the same time, at 64 clients
+/// 0.72x the CPU but 1.23x the time (select-only 1.13x), at 250 clients 2.2x the time.
 constexpr int k_ring_min_clients = 4;
+constexpr int k_ring_max_clients = 16;
 
 struct RunConfig {
     /// The pgbench release whose messages and report this run reproduces (static storage).

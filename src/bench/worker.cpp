@@ -295,14 +295,16 @@ void Worker::abort_running(const char* what) {
 
 /// Hands the connected clients' sockets to an io_uring, so that one system call per wait sends
 /// and receives for all of them. Not with -C (a connection per transaction) nor for encrypted
-/// connections, nor by default for a thread of fewer than k_ring_min_clients clients;
-/// --no-io-uring, an old kernel or a refusal keeps epoll and libpq's own calls.
+/// connections, nor by default for a thread of fewer than k_ring_min_clients clients or more
+/// than k_ring_max_clients; --no-io-uring, an old kernel or a refusal keeps epoll and libpq's
+/// own calls.
 void Worker::start_batching() {
     if (m_config.socket_io == SocketIo::epoll || m_config.connect_per_tx || m_clients.empty()) {
         return;
     }
     if (m_config.socket_io == SocketIo::automatic
-        && m_clients.size() < static_cast<size_t>(k_ring_min_clients)) {
+        && (m_clients.size() < static_cast<size_t>(k_ring_min_clients)
+            || m_clients.size() > static_cast<size_t>(k_ring_max_clients))) {
         return;
     }
     for (const auto& c : m_clients) {

@@ -117,8 +117,8 @@ pglab options:
                            partial interval (pgbench drops it)
   --no-pin-threads         leave worker threads unpinned (default: one CPU each)
   --io-uring               batch the socket I/O of every thread through io_uring,
-                           one system call per wait (default: of a thread with 4
-                           clients or more; or $PGLAB_IO_URING: auto, always, never)
+                           one system call per wait (default: of a thread of 4 to
+                           16 clients; or $PGLAB_IO_URING: auto, always, never)
   --no-io-uring            let libpq send and receive on each socket itself
 
 Through a link named "pgbench", pglab is pgbench: this section is not printed then.

@@ -157,10 +157,10 @@ TEST(BenchEngine, WorkerThreadsArePinnedToDistinctCpusUnlessAskedNotTo) {
     EXPECT_TRUE(pinned_cpus_during_run(c, {"--no-pin-threads"}).empty());
 }
 
-/// A thread's sockets go through io_uring when it runs 4 clients or more, unless the user or the
+/// A thread's sockets go through io_uring when it runs 4 to 16 clients, unless the user or the
 /// run's kind says otherwise, and the JSON export says which way each thread went.
-TEST(BenchEngine, SocketsGoThroughIoUringFromFourClientsAThreadUnlessAskedOtherwise) {
-    ThrowawayCluster c = make_cluster(20);
+TEST(BenchEngine, SocketsGoThroughIoUringFromFourToSixteenClientsAThreadUnlessAskedOtherwise) {
+    ThrowawayCluster c = make_cluster(50);
     auto init = support::run_command(bench_args(c, {"-i", "-q"}));
     ASSERT_EQ(init.exit_code, 0) << support::describe(init);
     const std::string json_path = c.base_dir().string() + "/io.json";
@@ -192,6 +192,8 @@ TEST(BenchEngine, SocketsGoThroughIoUringFromFourClientsAThreadUnlessAskedOtherw
     }
     EXPECT_EQ(socket_io(8, {}), (Modes{"io_uring", "io_uring"}));
     EXPECT_EQ(socket_io(7, {}), (Modes{"io_uring", "epoll"})) << "4 clients, then 3";
+    EXPECT_EQ(socket_io(33, {}), (Modes{"epoll", "io_uring"})) << "17 clients, then 16";
+    EXPECT_EQ(socket_io(34, {"--io-uring"}), (Modes{"io_uring", "io_uring"}));
     EXPECT_EQ(socket_io(8, {"-M", "prepared", "-R", "500"}), (Modes{"io_uring", "io_uring"}));
     EXPECT_EQ(socket_io(2, {"--io-uring"}), (Modes{"io_uring", "io_uring"}));
     EXPECT_EQ(socket_io(2, {}, {{"PGLAB_IO_URING", "always"}}), (Modes{"io_uring", "io_uring"}));
