@@ -35,6 +35,8 @@ const MetricInfo heap_fetches{"heap_fetches", "heap fetches", "", D::lower_is_be
 const MetricInfo elapsed{"elapsed_ms", "elapsed", "ms", D::lower_is_better, true};
 const MetricInfo server_cpu{"server_cpu_s", "server CPU", "s", D::lower_is_better, false};
 const MetricInfo client_cpu{"client_cpu_s", "client CPU", "s", D::lower_is_better, false};
+const MetricInfo client_cpu_per_tx{"client_cpu_us_per_tx", "client CPU per transaction", "µs",
+                                   D::lower_is_better, false};
 const MetricInfo db_hit_ratio{
     "db_buffer_hit_pct", "buffer hit ratio, pg_stat_database", "%", D::higher_is_better, false,
     /*proportion=*/true};
@@ -57,8 +59,9 @@ std::vector<const MetricInfo*> step_metrics(StepType type) {
     using namespace metrics;
     switch (type) {
     case StepType::bench:
-        return {&tps,          &latency_avg, &latency_p50, &latency_p90,         &latency_p99,
-                &latency_p999, &connection,  &failed,      &tps_incl_connections};
+        return {
+            &tps,          &latency_avg, &latency_p50, &latency_p90,          &latency_p99,
+            &latency_p999, &connection,  &failed,      &tps_incl_connections, &client_cpu_per_tx};
     case StepType::timed_sql:
         return {&client_ms, &server_ms, &rows};
     case StepType::explain:

@@ -58,6 +58,8 @@ extern const MetricInfo elapsed;
 // any measured step: sums of its probes, and the replication lag on a primary with standbys
 extern const MetricInfo server_cpu;
 extern const MetricInfo client_cpu;
+/// bench: client_cpu over the successful transactions, in µs
+extern const MetricInfo client_cpu_per_tx;
 extern const MetricInfo db_hit_ratio;
 extern const MetricInfo replication_write_lag;
 extern const MetricInfo replication_flush_lag;

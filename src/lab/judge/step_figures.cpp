@@ -107,13 +107,19 @@ std::optional<double> tps_including_connections(const store::BenchFigures& b) {
     return total_s > 0 ? std::optional<double>(*b.transactions / total_s) : std::nullopt;
 }
 
-void collect_bench(StepData& step, StepCollector& c, const store::BenchStep& bench,
-                   const RunRecord& run) {
+/// The bench step's figures of one run; its successful transactions, when known.
+std::optional<double> collect_bench(StepData& step, StepCollector& c, const store::BenchStep& bench,
+                                    const RunRecord& run) {
     const auto figures = store::bench_figures(bench);
     if (!figures) {
-        return;
+        return std::nullopt;
     }
     const store::BenchFigures& b = *figures;
+    ClientCost& cost = step.client_costs[static_cast<int64_t>(run.run)];
+    cost.clients = b.clients;
+    cost.threads = b.threads;
+    cost.thread_socket_io = b.thread_socket_io;
+    cost.thread_pinned = b.thread_pinned;
     c.add(catalogue::tps, b.tps, run);
     c.add(catalogue::latency_avg, b.latency_average_ms, run);
     if (b.latency_count && *b.latency_count > 0) {
@@ -157,6 +163,7 @@ void collect_bench(StepData& step, StepCollector& c, const store::BenchStep& ben
     if (!series.points.empty()) {
         step.series.push_back(std::move(series));
     }
+    return b.transactions;
 }
 
 void collect_explain(StepCollector& c, const store::ExplainStep& step, const RunRecord& run) {
@@ -276,10 +283,11 @@ void check_agreement(StepData& step, const store::ProbeValues& probes, const Run
     }
 }
 
-void collect_probes(StepData& step, StepCollector& c, const store::StepRecord& s,
-                    const RunRecord& run, int cores) {
+/// The probes' metrics of one step of one run; the client's CPU seconds, when measured.
+std::optional<double> collect_probes(StepData& step, StepCollector& c, const store::StepRecord& s,
+                                     const RunRecord& run, int cores) {
     if (!s.probes) {
-        return;
+        return std::nullopt;
     }
     const store::ProbeValues& probes = *s.probes;
     std::optional<double> blks_hit;
@@ -324,9 +332,11 @@ void collect_probes(StepData& step, StepCollector& c, const store::StepRecord& s
     }
     const auto& elapsed_ms = s.elapsed_ms;
     if (client_cpu && cores > 0 && elapsed_ms && *elapsed_ms > 0) {
-        step.client_cpu_share[static_cast<int64_t>(run.run)] =
-            *client_cpu / (*elapsed_ms / 1000.0 * cores);
+        ClientCost& cost = step.client_costs[static_cast<int64_t>(run.run)];
+        cost.machine_share = *client_cpu / (*elapsed_ms / 1000.0 * cores);
+        cost.beside_server = server_cpu.has_value();
     }
+    return client_cpu;
 }
 
 /// A wait event no sample of a run saw was seen by 0 sessions in that run, not unknown: the
@@ -379,10 +389,11 @@ StepData& step_for(std::vector<StepData>& steps, const std::string& key, int64_t
 void collect_step(StepData& step, const store::StepRecord& s, const RunRecord& run, int cores) {
     StepCollector c(step);
     using experiment::StepType;
+    std::optional<double> transactions;            // a bench step's
     switch (step.kind.value_or(StepType::shell)) { // an unknown kind: its time, as a shell's
     case StepType::bench:
         if (const auto* bench = s.as<store::BenchStep>()) {
-            collect_bench(step, c, *bench, run);
+            transactions = collect_bench(step, c, *bench, run);
         }
         break;
     case StepType::timed_sql:
@@ -404,7 +415,10 @@ void collect_step(StepData& step, const store::StepRecord& s, const RunRecord& r
         break;
     }
     collect_replication(c, s, run);
-    collect_probes(step, c, s, run, cores);
+    const auto client_cpu = collect_probes(step, c, s, run, cores);
+    if (client_cpu && transactions && *transactions > 0) {
+        c.add(catalogue::client_cpu_per_tx, *client_cpu / *transactions * 1e6, run);
+    }
     for (const std::string& note : s.probe_notes) {
         step.probe_notes.emplace_back(static_cast<int64_t>(run.run), note);
     }
@@ -419,6 +433,7 @@ void order_metrics(StepData& step) {
         }
         const bool derived = m.info.id == catalogue::server_cpu.id
                              || m.info.id == catalogue::client_cpu.id
+                             || m.info.id == catalogue::client_cpu_per_tx.id
                              || m.info.id == catalogue::db_hit_ratio.id;
         return derived ? 1 : 0;
     };

@@ -69,6 +69,20 @@ struct Disagreement {
     double value_b = 0;
 };
 
+/// What the client (this pglab process) cost in one measured run of a step, and how it ran.
+struct ClientCost {
+    /// Its CPU over the step's elapsed time and the machine's cores (0..1), when both known.
+    std::optional<double> machine_share;
+    /// The server's processes were measured on this machine (server.cpu_s): the client's CPU
+    /// was taken from the server's.
+    bool beside_server = false;
+    /// bench: -c, -j, and per worker thread its socket I/O and pinning (BenchFigures).
+    std::optional<int64_t> clients;
+    std::optional<int64_t> threads;
+    std::vector<std::string> thread_socket_io;
+    std::vector<bool> thread_pinned;
+};
+
 /// One [[steps]] table across all runs.
 struct StepData {
     int64_t index = 0;
@@ -82,8 +96,8 @@ struct StepData {
     std::vector<RunSeries> series; ///< bench: per run
     /// Measured runs in which the probes counted a checkpoint during this step (run numbers).
     std::vector<int64_t> checkpoint_runs;
-    /// Client CPU share of the machine per run (0..1), when client CPU and elapsed are known.
-    std::map<int64_t, double> client_cpu_share;
+    /// What the client cost, per measured run (run number), when its CPU or placement is known.
+    std::map<int64_t, ClientCost> client_costs;
     /// Measured runs in which two measures of one quantity disagree by more than 10x.
     std::vector<Disagreement> disagreements;
     /// Probes a measured run withheld or left out over this step, and why (its probe_notes):

@@ -8,6 +8,7 @@
 #include "lab/report/chart_specs.hpp"
 #include "lab/report/checks_section.hpp"
 #include "lab/report/claim_words.hpp"
+#include "lab/report/client_cost_words.hpp"
 #include "lab/report/deviations.hpp"
 #include "lab/report/disturbances.hpp"
 #include "lab/report/environment_section.hpp"
@@ -422,18 +423,8 @@ private:
                 "raise checkpoint_timeout and max_wal_size.",
                 step.key, join_runs(step.checkpoint_runs)));
         }
-        std::vector<std::string> bound;
-        for (const auto& [run, share] : step.client_cpu_share) {
-            if (share > m_options.client_cpu_limit) {
-                bound.push_back(fmt::format("run {} ({:.0f}%)", run, share * 100.0));
-            }
-        }
-        if (!bound.empty()) {
-            w.push_back(fmt::format(
-                "Step {}: the client (pglab) used more than a third of the machine's CPU in {}: "
-                "the result may measure the client rather than the server (client-bound). Use "
-                "fewer threads or clients, or run the client on another machine.",
-                step.key, join(bound, ", ")));
+        if (auto bound = client_bound_warning(step, m_options.client_cpu_limit)) {
+            w.push_back(std::move(*bound));
         }
         for (const auto& d : step.disagreements) {
             w.push_back(fmt::format(

@@ -22,9 +22,11 @@ struct ReportOptions {
     std::optional<std::filesystem::path> gnuplot;
     /// The directory the report is written to; charts go to its `charts/` sub-directory.
     std::filesystem::path output_dir;
-    double high_cv = 0.10;               ///< warn above this coefficient of variation
-    size_t min_repetitions = 3;          ///< warn below this many measured runs in a cell
-    double client_cpu_limit = 1.0 / 3.0; ///< warn when the client used more of the machine
+    double high_cv = 0.10;      ///< warn above this coefficient of variation
+    size_t min_repetitions = 3; ///< warn below this many measured runs in a cell
+    /// Warn when a client on the server's machine used more of its CPU (cores × the step's
+    /// time): it then took enough from the server to be measured with it.
+    double client_cpu_limit = 0.25;
     std::filesystem::path proc_root = "/proc";
     /// The question and claims to answer; nullopt: those of the results' experiment.toml
     /// (`pglab report --claims FILE` gives those of another file).

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace pglab::lab::store {
 
 namespace {
@@ -102,6 +104,28 @@ void read_series(const json& points, BenchFigures& fig) {
     }
 }
 
+/// -c, -j and each worker thread's socket I/O and pinning, from the document's options.
+void read_placement(const json& options, BenchFigures& fig) {
+    Reader reader(options, "options", fig.unread);
+    fig.clients = reader.integer("clients");
+    fig.threads = reader.integer("threads");
+    const json& io = f::value(options, "thread_socket_io");
+    if (io.is_array()
+        && std::all_of(io.begin(), io.end(), [](const json& v) { return v.is_string(); })) {
+        fig.thread_socket_io = io.get<std::vector<std::string>>();
+    } else if (!io.is_null()) {
+        fig.unread.emplace_back("options.thread_socket_io is not an array of strings: left out");
+    }
+    const json& cpus = f::value(options, "thread_cpus");
+    if (cpus.is_array()) {
+        for (const json& cpu : cpus) {
+            fig.thread_pinned.push_back(cpu.is_number_integer());
+        }
+    } else if (!cpus.is_null()) {
+        fig.unread.emplace_back("options.thread_cpus is not an array: left out");
+    }
+}
+
 } // namespace
 
 std::optional<BenchFigures> bench_figures(const BenchStep& step) {
@@ -122,6 +146,7 @@ std::optional<BenchFigures> bench_figures(const BenchStep& step) {
     fig.interrupted = totals.boolean("interrupted").value_or(false);
     fig.aborted_clients = totals.integer("aborted_clients").value_or(0);
     fig.client_version = doc.text("client_version").value_or("");
+    read_placement(doc.object("options"), fig);
     Reader latency(doc.object("latency"), "latency", fig.unread);
     fig.latency_count = latency.number("count");
     if (const json& p = latency.object("percentiles_us"); p.is_object()) {

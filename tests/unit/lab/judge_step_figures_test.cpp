@@ -172,13 +172,52 @@ TEST(ReportMetricsTest, BenchValuesHistogramsAndSeries) {
     ASSERT_NE(find_metric(b, "probe:host.cpu_pct"), nullptr);
     EXPECT_DOUBLE_EQ(find_metric(b, "probe:host.cpu_pct")->values_in(0)[0], 30.0);
     EXPECT_DOUBLE_EQ(find_metric(b, "probe:server.cpu_pct")->values_in(0)[0], 10.0);
-    // 7 s of client CPU in 10 s on 2 cores: 35% of the machine.
-    EXPECT_DOUBLE_EQ(b.client_cpu_share.at(0), 0.35);
+    // 7 s of client CPU in 10 s on 2 cores: 35% of the machine, whose server's CPU was measured.
+    EXPECT_DOUBLE_EQ(b.client_costs.at(0).machine_share.value_or(0), 0.35);
+    EXPECT_TRUE(b.client_costs.at(0).beside_server);
     // buffers_written is not a checkpoint count.
     EXPECT_TRUE(b.checkpoint_runs.empty());
     // Own metrics first, then derived, then probes by name.
     EXPECT_EQ(b.metrics.front().info.id, "tps");
     EXPECT_EQ(b.metrics.back().info.id, "probe:wal.bytes");
+}
+
+// A bench step's client: its CPU per successful transaction, its share of the machine, whether
+// the server's CPU was measured on the same machine, and how its threads ran.
+TEST(ReportMetricsTest, ClientCostPerTransactionAndPlacement) {
+    json beside = bench_step(7000, {1000},
+                             {{"elapsed_s", 10.0}, {"client.cpu_s", 7.0}, {"server.cpu_s", 9.0}});
+    beside["bench"]["totals"]["transactions"] = 70000;
+    beside["bench"]["options"] = {{"clients", 8},
+                                  {"threads", 2},
+                                  {"thread_socket_io", {"io_uring", "io_uring"}},
+                                  {"thread_cpus", {0, nullptr}}};
+    json remote = beside;
+    remote["probes"].erase("server.cpu_s");
+    json old_document = beside;
+    old_document["bench"].erase("options");
+    old_document["bench"]["totals"].erase("transactions");
+    const auto steps = collect_steps(
+        results_of({run_of(0, 0, json::array({beside})), run_of(1, 0, json::array({remote})),
+                    run_of(2, 1, json::array({old_document}))}),
+        2);
+    ASSERT_EQ(steps.size(), 1U);
+    const StepData& b = steps[0];
+    const MetricValues* per_tx = find_metric(b, "client_cpu_us_per_tx");
+    ASSERT_NE(per_tx, nullptr);
+    EXPECT_EQ(per_tx->info.unit, "µs");
+    EXPECT_EQ(per_tx->values_in(0), (std::vector<double>{100.0, 100.0})) << "7 s / 70,000";
+    EXPECT_TRUE(per_tx->values_in(1).empty()) << "no transaction count, no cost per transaction";
+    const judge::ClientCost& c = b.client_costs.at(0);
+    EXPECT_DOUBLE_EQ(c.machine_share.value_or(0), 0.35);
+    EXPECT_TRUE(c.beside_server);
+    EXPECT_EQ(c.clients, 8);
+    EXPECT_EQ(c.threads, 2);
+    EXPECT_EQ(c.thread_socket_io, (std::vector<std::string>{"io_uring", "io_uring"}));
+    EXPECT_EQ(c.thread_pinned, (std::vector<bool>{true, false}));
+    EXPECT_FALSE(b.client_costs.at(1).beside_server) << "the server's CPU was not measured here";
+    EXPECT_FALSE(b.client_costs.at(2).clients.has_value());
+    EXPECT_TRUE(b.client_costs.at(2).thread_socket_io.empty());
 }
 
 TEST(ReportMetricsTest, CheckpointsExplainAndOldProbeNames) {
@@ -212,7 +251,7 @@ TEST(ReportMetricsTest, CheckpointsExplainAndOldProbeNames) {
     EXPECT_DOUBLE_EQ(find_metric(e, "server_cpu_s")->values_in(0)[0], 0.3);
     // Old pg_stat_bgwriter name counts; num_done = 0 (PostgreSQL 18) overrides num_timed.
     EXPECT_EQ(e.checkpoint_runs, (std::vector<int64_t>{0}));
-    EXPECT_TRUE(e.client_cpu_share.empty()) << "no client CPU probe, no share";
+    EXPECT_TRUE(e.client_costs.empty()) << "no client CPU probe, no share";
 }
 
 TEST(ReportMetricsTest, ReplicationLagOfAStepOnAPrimary) {
