@@ -418,18 +418,23 @@ class DocTablesTest(unittest.TestCase):
         }
         (folder / f"compare-pgbench-{started[:10]}-matrix.json").write_text(json.dumps(session), encoding="utf-8")
 
+    def render_matrix_regions(self, sessions, options, more=""):
+        """README's speed-matrix region (then `more`) in self.doc and bench/README.md's speed-grid
+        in grid.md, both with the marker's `options`, rendered; grid.md's path."""
+        grid = self.tmp / "grid.md"
+        self.doc.write_text(f"<!-- speed-matrix: {sessions}{options} -->\n<!-- end -->\n{more}", encoding="utf-8")
+        grid.write_text(f"<!-- speed-grid: {sessions}{options} -->\n<!-- end -->\n", encoding="utf-8")
+        self.assertEqual(self.render().returncode, 0)
+        rendered = run("render", str(grid))
+        self.assertEqual(rendered.returncode, 0, rendered.stderr)
+        return grid
+
     def test_the_client_cost_grid_shows_its_worst_and_median_cells_not_its_best(self):
         sessions = self.tmp / "speed"
         self.write_session(sessions, "2026-12-05T08:50:00Z", 1.05, 0.72, 1.06)
         self.write_matrix(sessions, "2026-12-06T09:00:00Z", [0.80, 1.00, 1.25])
         self.write_matrix(sessions, "2026-12-07T09:00:00Z", [0.90, 0.95, 1.30])
-        grid = self.tmp / "grid.md"
-        self.doc.write_text(f"<!-- speed-matrix: {sessions} -->\n<!-- end -->\n<!-- speed: {sessions} -->\n<!-- end -->\n",
-                            encoding="utf-8")
-        grid.write_text(f"<!-- speed-grid: {sessions} -->\n<!-- end -->\n", encoding="utf-8")
-        self.assertEqual(self.render().returncode, 0)
-        rendered = run("render", str(grid))
-        self.assertEqual(rendered.returncode, 0, rendered.stderr)
+        grid = self.render_matrix_regions(sessions, "", f"<!-- speed: {sessions} -->\n<!-- end -->\n")
         text = self.doc.read_text(encoding="utf-8")
         # The lowest tps ratio and the highest cost, in each session; the median of the cells.
         self.assertIn("| tps | 0.80 – 0.90 (`tpcb, 1 client a thread, -j 1`) | 0.95 – 1.00 |", text)
@@ -443,6 +448,28 @@ class DocTablesTest(unittest.TestCase):
                       "| 24.64 / 9.87 |", cells)
         self.assertIn("| `select1, 250 clients a thread, -j 2` | 1.25 – 1.30 | 0.77 – 0.80 | 0.77 – 0.80 | "
                       "0.77 – 0.80 |  |", cells)
+
+    def test_the_client_cost_grid_since_a_time_leaves_the_sessions_before_it_out(self):
+        sessions = self.tmp / "speed"
+        self.write_matrix(sessions, "2026-12-06T09:00:00Z", [0.50, 1.00, 1.25])
+        self.write_matrix(sessions, "2026-12-07T09:00:00Z", [0.90, 0.95, 1.30])
+        grid = self.render_matrix_regions(sessions, " since=2026-12-07T08:00Z")
+        text = self.doc.read_text(encoding="utf-8")
+        self.assertIn("the sessions from 7 December 2026 08:00 UTC on (those before, of a pglab that ran its "
+                      "clients differently, are stored but not shown): one session so far", text)
+        self.assertIn("| tps | 0.90 (`tpcb, 1 client a thread, -j 1`) | 0.95 |", text)
+        self.assertIn("| `tpcb, 1 client a thread, -j 1` | 0.90 |", grid.read_text(encoding="utf-8"))
+        # A time after every session, and one that is no time: errors at the marker's line.
+        self.doc.write_text(f"<!-- speed-matrix: {sessions} since=2026-12-08T00:00Z -->\n<!-- end -->\n",
+                            encoding="utf-8")
+        none = self.render()
+        self.assertEqual(none.returncode, 1)
+        self.assertIn("no stored bench/compare-pgbench --matrix result started at 2026-12-08T00:00Z or later",
+                      none.stderr)
+        self.doc.write_text(f"<!-- speed-matrix: {sessions} since=yesterday -->\n<!-- end -->\n", encoding="utf-8")
+        bad = self.render()
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn(":1: since=yesterday is not a time", bad.stderr)
 
     def write_overhead(self, folder, started, steady, steps_max):
         folder.mkdir(parents=True, exist_ok=True)
