@@ -5,6 +5,7 @@
 #include "script/command.hpp"
 #include "script/loader.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,6 +41,21 @@ enum class SocketIo {
 /// 0.72x the CPU but 1.23x the time (select-only 1.13x), at 250 clients 2.2x the time.
 constexpr int k_ring_min_clients = 4;
 constexpr int k_ring_max_clients = 16;
+
+/// $PGLAB_IO_URING's names of the modes.
+inline constexpr std::pair<SocketIo, const char*> k_socket_io_names[] = {
+    {SocketIo::automatic, "auto"},
+    {SocketIo::ring, "always"},
+    {SocketIo::epoll, "never"},
+};
+
+/// Whether a thread of `clients` clients drives them through io_uring under `mode` (where the
+/// kernel allows it).
+constexpr bool uses_ring(SocketIo mode, size_t clients) {
+    return mode == SocketIo::ring
+           || (mode == SocketIo::automatic && clients >= static_cast<size_t>(k_ring_min_clients)
+               && clients <= static_cast<size_t>(k_ring_max_clients));
+}
 
 struct RunConfig {
     /// The pgbench release whose messages and report this run reproduces (static storage).

@@ -299,12 +299,8 @@ void Worker::abort_running(const char* what) {
 /// than k_ring_max_clients; --no-io-uring, an old kernel or a refusal keeps epoll and libpq's
 /// own calls.
 void Worker::start_batching() {
-    if (m_config.socket_io == SocketIo::epoll || m_config.connect_per_tx || m_clients.empty()) {
-        return;
-    }
-    if (m_config.socket_io == SocketIo::automatic
-        && (m_clients.size() < static_cast<size_t>(k_ring_min_clients)
-            || m_clients.size() > static_cast<size_t>(k_ring_max_clients))) {
+    if (!uses_ring(m_config.socket_io, m_clients.size()) || m_config.connect_per_tx
+        || m_clients.empty()) {
         return;
     }
     for (const auto& c : m_clients) {

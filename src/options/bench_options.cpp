@@ -445,18 +445,16 @@ Status seed_from_environment(bench::RunConfig& run, const BenchParseEnv& env) {
 /// --no-io-uring override: the way to choose it where pglab runs as pgbench through a link.
 Status socket_io_from_environment(bench::RunConfig& run, const BenchParseEnv& env) {
     const auto value = env.getenv(k_io_uring_env);
-    if (!value || value->empty() || *value == "auto") {
+    if (!value || value->empty()) {
         return {};
     }
-    if (*value == "always") {
-        run.socket_io = bench::SocketIo::ring;
-    } else if (*value == "never") {
-        run.socket_io = bench::SocketIo::epoll;
-    } else {
+    const auto mode = util::value_named(bench::k_socket_io_names, *value);
+    if (!mode) {
         return make_error(fmt::format("invalid value \"{}\" of environment variable {}: auto, "
                                       "always or never",
                                       *value, k_io_uring_env));
     }
+    run.socket_io = *mode;
     return {};
 }
 

@@ -115,11 +115,7 @@ std::optional<double> collect_bench(StepData& step, StepCollector& c, const stor
         return std::nullopt;
     }
     const store::BenchFigures& b = *figures;
-    ClientCost& cost = step.client_costs[static_cast<int64_t>(run.run)];
-    cost.clients = b.clients;
-    cost.threads = b.threads;
-    cost.thread_socket_io = b.thread_socket_io;
-    cost.thread_pinned = b.thread_pinned;
+    step.client_costs[static_cast<int64_t>(run.run)].placement = b.placement;
     c.add(catalogue::tps, b.tps, run);
     c.add(catalogue::latency_avg, b.latency_average_ms, run);
     if (b.latency_count && *b.latency_count > 0) {

@@ -5,6 +5,7 @@
 
 #include "lab/experiment/metric_catalogue.hpp"
 #include "lab/judge/statistics.hpp"
+#include "lab/store/bench_figures.hpp"
 #include "lab/store/results_dir.hpp"
 #include "stats/latency_histogram.hpp"
 
@@ -76,11 +77,7 @@ struct ClientCost {
     /// The server's processes were measured on this machine (server.cpu_s): the client's CPU
     /// was taken from the server's.
     bool beside_server = false;
-    /// bench: -c, -j, and per worker thread its socket I/O and pinning (BenchFigures).
-    std::optional<int64_t> clients;
-    std::optional<int64_t> threads;
-    std::vector<std::string> thread_socket_io;
-    std::vector<bool> thread_pinned;
+    store::ClientPlacement placement; ///< bench: -c, -j, each thread's socket I/O and pinning
 };
 
 /// One [[steps]] table across all runs.

@@ -49,15 +49,16 @@ std::string pinning_text(const std::vector<bool>& pinned) {
 } // namespace
 
 std::string placement_text(const judge::ClientCost& cost) {
+    const store::ClientPlacement& p = cost.placement;
     std::vector<std::string> parts;
-    if (cost.clients) {
-        parts.push_back(clients_text(*cost.clients, cost.threads.value_or(0)));
+    if (p.clients) {
+        parts.push_back(clients_text(*p.clients, p.threads.value_or(0)));
     }
-    if (!cost.thread_socket_io.empty()) {
-        parts.push_back(socket_io_text(cost.thread_socket_io));
+    if (!p.thread_socket_io.empty()) {
+        parts.push_back(socket_io_text(p.thread_socket_io));
     }
-    if (!cost.thread_pinned.empty()) {
-        parts.push_back(pinning_text(cost.thread_pinned));
+    if (!p.thread_pinned.empty()) {
+        parts.push_back(pinning_text(p.thread_pinned));
     }
     return util::join(parts, ", ");
 }

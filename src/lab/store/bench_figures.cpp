@@ -107,19 +107,20 @@ void read_series(const json& points, BenchFigures& fig) {
 /// -c, -j and each worker thread's socket I/O and pinning, from the document's options.
 void read_placement(const json& options, BenchFigures& fig) {
     Reader reader(options, "options", fig.unread);
-    fig.clients = reader.integer("clients");
-    fig.threads = reader.integer("threads");
+    ClientPlacement& p = fig.placement;
+    p.clients = reader.integer("clients");
+    p.threads = reader.integer("threads");
     const json& io = f::value(options, "thread_socket_io");
     if (io.is_array()
         && std::all_of(io.begin(), io.end(), [](const json& v) { return v.is_string(); })) {
-        fig.thread_socket_io = io.get<std::vector<std::string>>();
+        p.thread_socket_io = io.get<std::vector<std::string>>();
     } else if (!io.is_null()) {
         fig.unread.emplace_back("options.thread_socket_io is not an array of strings: left out");
     }
     const json& cpus = f::value(options, "thread_cpus");
     if (cpus.is_array()) {
         for (const json& cpu : cpus) {
-            fig.thread_pinned.push_back(cpu.is_number_integer());
+            p.thread_pinned.push_back(cpu.is_number_integer());
         }
     } else if (!cpus.is_null()) {
         fig.unread.emplace_back("options.thread_cpus is not an array: left out");

@@ -13,6 +13,16 @@
 
 namespace pglab::lab::store {
 
+/// How the client ran (a bench document's options): -c, -j, and per worker thread the way it
+/// drove its sockets ("io_uring", "epoll") and whether it was pinned to a CPU. Documents of a
+/// pglab before these were exported have the vectors empty.
+struct ClientPlacement {
+    std::optional<std::int64_t> clients;
+    std::optional<std::int64_t> threads;
+    std::vector<std::string> thread_socket_io;
+    std::vector<bool> thread_pinned;
+};
+
 struct BenchFigures {
     std::optional<double> tps;
     std::optional<double> transactions; ///< successful transactions
@@ -30,13 +40,7 @@ struct BenchFigures {
     std::optional<std::string> histogram;         ///< the encoded latency histogram
     std::string client_version;                   ///< the pglab that ran it
 
-    /// How the client ran (the document's options): -c, -j, and per worker thread the way it
-    /// drove its sockets ("io_uring", "epoll") and whether it was pinned to a CPU. Documents of
-    /// a pglab before these were exported have the vectors empty.
-    std::optional<std::int64_t> clients;
-    std::optional<std::int64_t> threads;
-    std::vector<std::string> thread_socket_io;
-    std::vector<bool> thread_pinned;
+    ClientPlacement placement;
 
     /// One second of the run (edge seconds are partial: `duration_s` below 1).
     struct Point {

@@ -211,13 +211,13 @@ TEST(ReportMetricsTest, ClientCostPerTransactionAndPlacement) {
     const judge::ClientCost& c = b.client_costs.at(0);
     EXPECT_DOUBLE_EQ(c.machine_share.value_or(0), 0.35);
     EXPECT_TRUE(c.beside_server);
-    EXPECT_EQ(c.clients, 8);
-    EXPECT_EQ(c.threads, 2);
-    EXPECT_EQ(c.thread_socket_io, (std::vector<std::string>{"io_uring", "io_uring"}));
-    EXPECT_EQ(c.thread_pinned, (std::vector<bool>{true, false}));
+    EXPECT_EQ(c.placement.clients, 8);
+    EXPECT_EQ(c.placement.threads, 2);
+    EXPECT_EQ(c.placement.thread_socket_io, (std::vector<std::string>{"io_uring", "io_uring"}));
+    EXPECT_EQ(c.placement.thread_pinned, (std::vector<bool>{true, false}));
     EXPECT_FALSE(b.client_costs.at(1).beside_server) << "the server's CPU was not measured here";
-    EXPECT_FALSE(b.client_costs.at(2).clients.has_value());
-    EXPECT_TRUE(b.client_costs.at(2).thread_socket_io.empty());
+    EXPECT_FALSE(b.client_costs.at(2).placement.clients.has_value());
+    EXPECT_TRUE(b.client_costs.at(2).placement.thread_socket_io.empty());
 }
 
 TEST(ReportMetricsTest, CheckpointsExplainAndOldProbeNames) {

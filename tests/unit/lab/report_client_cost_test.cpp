@@ -13,25 +13,25 @@ judge::ClientCost cost(double share, bool beside_server) {
     judge::ClientCost c;
     c.machine_share = share;
     c.beside_server = beside_server;
-    c.clients = 500;
-    c.threads = 2;
-    c.thread_socket_io = {"epoll", "epoll"};
-    c.thread_pinned = {true, true};
+    c.placement.clients = 500;
+    c.placement.threads = 2;
+    c.placement.thread_socket_io = {"epoll", "epoll"};
+    c.placement.thread_pinned = {true, true};
     return c;
 }
 
 TEST(ClientCostWords, PlacementNamesClientsAThreadTheSocketIoAndThePinning) {
     EXPECT_EQ(placement_text(cost(0.3, true)), "250 clients a thread on 2 threads, epoll, pinned");
     judge::ClientCost uneven = cost(0.3, true);
-    uneven.clients = 7;
-    uneven.thread_socket_io = {"io_uring", "epoll"};
-    uneven.thread_pinned = {true, false};
+    uneven.placement.clients = 7;
+    uneven.placement.thread_socket_io = {"io_uring", "epoll"};
+    uneven.placement.thread_pinned = {true, false};
     EXPECT_EQ(placement_text(uneven),
               "3–4 clients a thread on 2 threads, io_uring and epoll, 1 of 2 threads pinned");
     judge::ClientCost one;
-    one.clients = 1;
-    one.threads = 1;
-    one.thread_pinned = {false};
+    one.placement.clients = 1;
+    one.placement.threads = 1;
+    one.placement.thread_pinned = {false};
     EXPECT_EQ(placement_text(one), "1 client a thread on 1 thread, unpinned");
     EXPECT_EQ(placement_text(judge::ClientCost{}), "") << "an older document: nothing known";
 }
