@@ -13,14 +13,20 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 
 namespace pglab::bench {
 
 namespace {
 
 constexpr int k_max_events = 256;
-/// Upper bound on one wait, so that a stop request is noticed promptly.
-constexpr usec_t k_max_wait_us = 100000;
+/// How often a worker looks around while no client has news: a stop request, the end of a
+/// second of the time series, a client overdue after a stop.
+constexpr usec_t k_look_around_us = 100000;
+/// A wait with nothing due: no timeout, the tick (or a socket) ends it.
+constexpr usec_t k_wait_forever = std::numeric_limits<usec_t>::max();
+/// The epoll event of the tick, apart from the clients' slots.
+constexpr uint32_t k_tick_slot = std::numeric_limits<uint32_t>::max();
 /// After SIGINT/SIGTERM (or the lab's deadline, or mpirun ending the job): how long the
 /// transactions still running may take before their clients are aborted and what was completed
 /// is reported. The end of a -T run sets no such limit: as in pgbench, the transactions running
@@ -80,6 +86,7 @@ void Worker::run() {
         m_shared.setup_failed.store(true);
     } else {
         start_batching();
+        start_tick();
     }
     m_shared.go.arrive_and_wait();
     if (m_shared.setup_failed.load()) {
@@ -256,7 +263,8 @@ void Worker::loop() {
         if (m_active == 0) {
             break;
         }
-        usec_t wait_us = k_max_wait_us;
+        // The ring does not watch the tick: its waits are bounded instead.
+        usec_t wait_us = m_tick.fd() >= 0 && !m_io ? k_wait_forever : k_look_around_us;
         if (!m_timers.empty()) {
             wait_us = std::min(wait_us, m_timers.front().first - now);
         }
@@ -277,9 +285,32 @@ void Worker::loop() {
             break;
         }
         for (int i = 0; i < n; ++i) {
-            Client& c = *m_clients[events[i].data.u32];
-            advance(c);
+            if (events[i].data.u32 == k_tick_slot) {
+                m_tick.acknowledge(); // the loop's top looks around
+                continue;
+            }
+            advance(*m_clients[events[i].data.u32]);
         }
+    }
+}
+
+/// Puts a tick into the epoll set, so that a wait with nothing due needs no timeout: pgbench's
+/// waits have none then, and arming a timer on every wait made a query's round trip cost a
+/// client on one CPU about 5% more (bench/NOTEBOOK.md). Without it, waits are bounded.
+void Worker::start_tick() {
+    if (m_io) {
+        return;
+    }
+    if (!m_tick.start(k_look_around_us)) {
+        log::debug("thread {} bounds its waits: no timerfd: {}", m_index, std::strerror(errno));
+        return;
+    }
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u32 = k_tick_slot;
+    if (epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_tick.fd(), &ev) != 0) {
+        log::debug("thread {} bounds its waits: {}", m_index, std::strerror(errno));
+        m_tick.stop();
     }
 }
 
@@ -333,6 +364,9 @@ void Worker::start_batching() {
 /// on time (epoll_wait's milliseconds made it up to 1 ms late, and that lateness was reported
 /// as latency and schedule lag). Kernels before 5.11 lack it: then epoll_wait, rounded up.
 int Worker::wait_events(epoll_event* events, usec_t wait_us) {
+    if (wait_us == k_wait_forever) {
+        return epoll_wait(m_epoll, events, k_max_events, -1);
+    }
     if (wait_us < 0) {
         wait_us = 0;
     }

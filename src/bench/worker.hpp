@@ -7,6 +7,7 @@
 #include "bench/run_shared.hpp"
 #include "bench/tx_log.hpp"
 #include "pg/batched_io.hpp"
+#include "util/periodic_tick.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -77,6 +78,7 @@ private:
     void loop();
     int wait_events(::epoll_event* events, usec_t wait_us);
     void start_batching();
+    void start_tick();
     void abort_running(const char* what);
     void advance(Client& c);
     void wait_socket(Client& c);
@@ -146,6 +148,7 @@ private:
     script::Prng m_sample_rs;
 
     int m_epoll = -1;
+    util::PeriodicTick m_tick; ///< in the epoll set: waits with nothing due need no timeout
     std::unique_ptr<pg::BatchedIo> m_io; ///< io_uring for the connected clients' sockets, or null
     std::vector<uint32_t> m_ready;       ///< clients with news from m_io's last wait
     bool m_used_batched_io = false;

@@ -213,6 +213,23 @@ INSTANTIATE_TEST_SUITE_P(Signals, DropInSignalTest, ::testing::Values(SIGINT, SI
                                                       : std::string("SIGTERM");
                          });
 
+TEST_F(DropInTest, ASignalStopsARunWhoseClientsAllSleep) {
+    // No client has news for 2,000 s (3,600 would overflow pgbench's int): the process-directed
+    // signal lands on the main thread, and pglab's worker, waiting without a timeout, must still
+    // notice it (its tick).
+    const fs::path script = m_dir / "sleepy.sql";
+    std::ofstream(script) << "SELECT 1;\n\\sleep 2000 s\n";
+    const std::vector<std::string> args = {"-n", "-f", script.string(), "-t", "2", "-c", "2"};
+    for (const bool pglab : {false, true}) {
+        SCOPED_TRACE(pglab ? "pglab" : "pgbench");
+        const std::string name = pglab ? "pglab" : "pgbench";
+        const auto status = signalled_when_running(pglab, name, args, SIGINT);
+        ASSERT_TRUE(status) << "still running long after the signal";
+        EXPECT_EQ(status->signal, SIGINT) << status->describe();
+    }
+    EXPECT_EQ(read_file(out_path("pglab")), read_file(out_path("pgbench")));
+}
+
 /// What -i says on stderr that does not depend on timing: no progress lines, no CONTEXT line
 /// (the COPY line the server had reached), the program named pgbench.
 std::string init_messages(const std::string& err) {
