@@ -25,8 +25,7 @@ usec_t Worker::tx_boundary_now() const {
 }
 
 bool Worker::on_choose_script(Client& c) {
-    if (stop_requested() || m_shared.stop.load(std::memory_order_relaxed)
-        || time_is_up(tx_boundary_now())) {
+    if (stop_requested() || time_is_up(tx_boundary_now())) {
         c.state = ClientState::finished;
         return true;
     }

@@ -33,7 +33,6 @@ struct RunShared {
     const RunConfig& config;
     std::barrier<> go; ///< all initial connections are made: start measuring
     std::atomic<bool> setup_failed{false};
-    std::atomic<bool> stop{false};   ///< SIGINT/SIGTERM: start no new transaction
     std::atomic<usec_t> end_time{0}; ///< -T: no transaction starts after this (0: none)
     std::atomic<usec_t> earliest_start{0};
     TimeSeriesCollector series; ///< per-second figures, fed once per second by each worker
