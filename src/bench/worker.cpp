@@ -263,8 +263,8 @@ void Worker::loop() {
         if (m_active == 0) {
             break;
         }
-        // The ring does not watch the tick: its waits are bounded instead.
-        usec_t wait_us = m_tick.fd() >= 0 && !m_io ? k_wait_forever : k_look_around_us;
+        // Without a tick (the ring's threads, a kernel without timerfd) the waits are bounded.
+        usec_t wait_us = m_tick.fd() >= 0 ? k_wait_forever : k_look_around_us;
         if (!m_timers.empty()) {
             wait_us = std::min(wait_us, m_timers.front().first - now);
         }

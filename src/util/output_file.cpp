@@ -1,6 +1,7 @@
 #include "util/output_file.hpp"
 
 #include "util/sigpipe_guard.hpp"
+#include "util/unique_fd.hpp"
 
 #include <fmt/format.h>
 
@@ -33,29 +34,6 @@ Unexpected could_not(std::string_view what, const fs::path& path, int err) {
     return make_error(
         fmt::format("could not {} file \"{}\": {}", what, path.string(), std::strerror(err)));
 }
-
-/// A file descriptor closed on destruction.
-class Fd {
-public:
-    explicit Fd(int fd) : m_fd(fd) {}
-
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-
-    ~Fd() { close(); }
-
-    int get() const { return m_fd; }
-
-    /// Closes now; the error of close(2) (NFS reports a failed write there), or 0.
-    int close() {
-        const int fd = m_fd;
-        m_fd = -1;
-        return fd >= 0 && ::close(fd) != 0 ? errno : 0;
-    }
-
-private:
-    int m_fd;
-};
 
 /// The path a symbolic link `link` names, relative names taken from the link's directory.
 Result<fs::path> link_target(const fs::path& link) {
@@ -143,7 +121,7 @@ int write_all(int fd, std::string_view text) {
 }
 
 Status write_in_place(const OutputTarget& target, std::string_view text) {
-    Fd fd(open_in_place(target.path));
+    UniqueFd fd(open_in_place(target.path));
     if (fd.get() < 0) {
         return could_not("open", target.path, errno);
     }
@@ -164,7 +142,7 @@ Status write_in_place(const OutputTarget& target, std::string_view text) {
 Status replace_whole(const OutputTarget& target, std::string_view text) {
     const fs::path dir = directory_of(target.path);
     std::string name = (dir / fmt::format(".{}.XXXXXX", target.path.filename().string())).string();
-    Fd fd(::mkostemp(name.data(), O_CLOEXEC));
+    UniqueFd fd(::mkostemp(name.data(), O_CLOEXEC));
     if (fd.get() < 0) {
         return could_not("create a temporary", name, errno);
     }
@@ -251,7 +229,7 @@ Status write_output_file(const fs::path& path, std::string_view text) {
 }
 
 void fsync_directory(const fs::path& dir) {
-    const Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    const UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (fd.get() >= 0) {
         ::fsync(fd.get());
     }

@@ -7,21 +7,10 @@
 
 namespace pglab::util {
 
-PeriodicTick::~PeriodicTick() {
-    stop();
-}
-
-void PeriodicTick::stop() {
-    if (m_fd >= 0) {
-        ::close(m_fd);
-        m_fd = -1;
-    }
-}
-
 bool PeriodicTick::start(usec_t interval_us) {
-    if (m_fd < 0) {
-        m_fd = ::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-        if (m_fd < 0) {
+    if (m_fd.get() < 0) {
+        m_fd = UniqueFd(::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC));
+        if (m_fd.get() < 0) {
             return false;
         }
     }
@@ -29,7 +18,7 @@ bool PeriodicTick::start(usec_t interval_us) {
     spec.it_interval.tv_sec = static_cast<time_t>(interval_us / 1000000);
     spec.it_interval.tv_nsec = static_cast<long>((interval_us % 1000000) * 1000);
     spec.it_value = spec.it_interval;
-    if (::timerfd_settime(m_fd, 0, &spec, nullptr) != 0) {
+    if (::timerfd_settime(m_fd.get(), 0, &spec, nullptr) != 0) {
         stop();
         return false;
     }
@@ -39,7 +28,7 @@ bool PeriodicTick::start(usec_t interval_us) {
 void PeriodicTick::acknowledge() {
     uint64_t expirations = 0;
     // Non-blocking: nothing to read (EAGAIN) only means another look found the tick first.
-    (void)!::read(m_fd, &expirations, sizeof expirations);
+    (void)!::read(m_fd.get(), &expirations, sizeof expirations);
 }
 
 } // namespace pglab::util

@@ -5,31 +5,27 @@
 #pragma once
 
 #include "util/clock.hpp"
+#include "util/unique_fd.hpp"
 
 namespace pglab::util {
 
 class PeriodicTick {
 public:
-    PeriodicTick() = default;
-    ~PeriodicTick();
-    PeriodicTick(const PeriodicTick&) = delete;
-    PeriodicTick& operator=(const PeriodicTick&) = delete;
-
     /// Starts ticking every `interval_us` (monotonic clock). False, with errno set, when the
     /// kernel refuses: the caller then bounds its waits instead.
     bool start(usec_t interval_us);
 
     /// The descriptor to watch for readability; -1 before a successful start().
-    int fd() const { return m_fd; }
+    int fd() const { return m_fd.get(); }
 
     /// Stops ticking and closes the descriptor.
-    void stop();
+    void stop() { m_fd.reset(); }
 
     /// Consumes the ticks that have passed, so that the descriptor is quiet until the next one.
     void acknowledge();
 
 private:
-    int m_fd = -1;
+    UniqueFd m_fd;
 };
 
 } // namespace pglab::util

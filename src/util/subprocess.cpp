@@ -3,6 +3,7 @@
 #include "util/subprocess.hpp"
 
 #include "util/sigpipe_guard.hpp"
+#include "util/unique_fd.hpp"
 
 #include <fmt/format.h>
 
@@ -39,44 +40,9 @@ struct ChildFailure {
     int error;
 };
 
-/// A file descriptor closed on destruction.
-class Fd {
-public:
-    Fd() = default;
-
-    explicit Fd(int fd) : m_fd(fd) {}
-
-    Fd(Fd&& o) noexcept : m_fd(std::exchange(o.m_fd, -1)) {}
-
-    Fd& operator=(Fd&& o) noexcept {
-        if (this != &o) {
-            reset();
-            m_fd = std::exchange(o.m_fd, -1);
-        }
-        return *this;
-    }
-
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-
-    ~Fd() { reset(); }
-
-    int get() const { return m_fd; }
-
-    void reset() {
-        if (m_fd >= 0) {
-            ::close(m_fd);
-            m_fd = -1;
-        }
-    }
-
-private:
-    int m_fd = -1;
-};
-
 struct Pipe {
-    Fd read;
-    Fd write;
+    UniqueFd read;
+    UniqueFd write;
 };
 
 Result<Pipe> make_pipe() {
@@ -84,7 +50,7 @@ Result<Pipe> make_pipe() {
     if (::pipe2(fds, O_CLOEXEC) != 0) {
         return make_error(fmt::format("could not create pipe: {}", ::strerror(errno)));
     }
-    return Pipe{Fd(fds[0]), Fd(fds[1])};
+    return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
 /// The child's environment: the parent's, minus `unset_env`, with `env` applied on top.
@@ -235,9 +201,9 @@ std::string failure_message(const SpawnOptions& o, const ChildFailure& f) {
 
 /// The descriptors the parent keeps for a capturing run.
 struct ParentFds {
-    Fd in;  ///< write end of the child's stdin, when there is stdin text
-    Fd out; ///< read end of the child's stdout, when captured
-    Fd err; ///< read end of the child's stderr, when captured
+    UniqueFd in;  ///< write end of the child's stdin, when there is stdin text
+    UniqueFd out; ///< read end of the child's stdout, when captured
+    UniqueFd err; ///< read end of the child's stderr, when captured
 };
 
 /// Forks and execs; the parent gets the child's pid and the pipe ends it keeps.
@@ -250,15 +216,15 @@ Result<pid_t> spawn(const SpawnOptions& o, ParentFds& parent_fds) {
     std::vector<char*> argv = c_strings(argv_strings);
     std::vector<char*> envp = c_strings(env_strings);
 
-    Fd dev_null(::open("/dev/null", O_RDWR | O_CLOEXEC));
+    UniqueFd dev_null(::open("/dev/null", O_RDWR | O_CLOEXEC));
     if (dev_null.get() < 0) {
         return make_error(fmt::format("could not open \"/dev/null\": {}", ::strerror(errno)));
     }
     ChildFds child{dev_null.get(), dev_null.get(), dev_null.get()};
-    Fd in_read;
-    Fd out_write;
-    Fd err_write;
-    Fd file;
+    UniqueFd in_read;
+    UniqueFd out_write;
+    UniqueFd err_write;
+    UniqueFd file;
     if (o.stdin_text) {
         PGLAB_TRY_ASSIGN(Pipe p, make_pipe());
         in_read = std::move(p.read);
@@ -284,7 +250,8 @@ Result<pid_t> spawn(const SpawnOptions& o, ParentFds& parent_fds) {
     case Output::discard:
         break;
     case Output::file:
-        file = Fd(::open(o.output_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
+        file = UniqueFd(
+            ::open(o.output_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
         if (file.get() < 0) {
             return make_error(failure_message(o, ChildFailure{ChildStage::open_output, errno}));
         }
@@ -406,7 +373,7 @@ bool communicate(ParentFds& fds, std::string_view input, std::string& out, std::
                 fds.in.reset();
             }
         }
-        Fd* readers[2] = {&fds.out, &fds.err};
+        UniqueFd* readers[2] = {&fds.out, &fds.err};
         std::string* sinks[2] = {&out, &err};
         for (int i = 0; i < 2; ++i) {
             if (p[i + 1].revents == 0) {

@@ -32,10 +32,10 @@ def loaded_from_cwd(binary):
     LD_DEBUG=libs), run from an empty directory."""
     with tempfile.TemporaryDirectory() as cwd:
         env = dict(os.environ, LD_DEBUG="libs")
-        run = subprocess.run([binary, "--version"], cwd=cwd, env=env, capture_output=True,
+        run = subprocess.run([os.path.abspath(binary), "--version"], cwd=cwd, env=env, capture_output=True,
                              text=True)
-        return [line.split("trying file=")[1] for line in run.stderr.splitlines()
-                if "trying file=" in line and not line.split("trying file=")[1].startswith("/")]
+        tried = [line.partition("trying file=")[2] for line in run.stderr.splitlines()]
+        return [name for name in tried if name and not name.startswith("/")]
 
 
 def main():
